@@ -1,0 +1,85 @@
+"""The agent protocol: every agent, built-in or user-written, implements this.
+
+`act(observation) -> Action` is the only required method. The observation says the
+phase (pre_roll, out_of_turn, post_roll, buy, bid, trade_response, debt) and carries
+the events since the agent's previous decision and its legal actions
+(`observation.legal_actions()`). `novelty_report()` is read by the harness after every
+game of a trial: an agent that never looks for novelties reports nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from openmono.actions import Action
+from openmono.observation import Observation
+
+
+@dataclass(frozen=True)
+class NoveltyChange:
+    """One characterised change: which entity, which attribute, and its new value."""
+
+    entity: str
+    attribute: str
+    new_value: Any = None
+    old_value: Any = None
+
+
+@dataclass(frozen=True)
+class NoveltyReport:
+    detected: bool = False
+    confidence: float = 0.0
+    changes: tuple[NoveltyChange, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"confidence must be in [0, 1], got {self.confidence}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "detected": self.detected,
+            "confidence": self.confidence,
+            "changes": [vars(c) for c in self.changes],
+        }
+
+
+NO_NOVELTY = NoveltyReport()
+
+
+@runtime_checkable
+class AgentProtocol(Protocol):
+    def act(self, observation: Observation) -> Action: ...
+
+
+class Agent:
+    """A base class that makes every hook but `act` optional.
+
+    `self.rng` is a `random.Random` seeded by the game (its own stream), so agents that
+    randomise stay reproducible.
+    """
+
+    name = "agent"
+
+    def __init__(self) -> None:
+        self.rng = random.Random(0)
+        self.seat = -1
+
+    def seed(self, seed: int) -> None:
+        self.rng.seed(seed)
+
+    def begin_game(self, seat: int, observation: Observation) -> None:
+        self.seat = seat
+
+    def act(self, observation: Observation) -> Action:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def end_game(self, result: Any) -> None:
+        pass
+
+    def novelty_report(self) -> NoveltyReport:
+        return NO_NOVELTY
+
+    def novelty_announced(self) -> None:
+        """Called in the "given detection" condition when the novelty arrives."""

@@ -1,0 +1,32 @@
+"""Agent names -> factories. Unknown names fail with the list of valid ones."""
+
+from __future__ import annotations
+
+from difflib import get_close_matches
+from typing import Any, Callable
+
+from agents.random_agent import RandomAgent
+
+AGENTS: dict[str, Callable[..., Any]] = {
+    "random": RandomAgent,
+}
+
+
+class UnknownAgentError(ValueError):
+    pass
+
+
+def available_agents() -> list[str]:
+    return sorted(AGENTS)
+
+
+def make_agent(name: str, **params: Any) -> Any:
+    """Build a fresh agent by name; `params` go to its constructor."""
+    factory = AGENTS.get(name)
+    if factory is None:
+        close = get_close_matches(name, AGENTS, n=3)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        raise UnknownAgentError(
+            f"unknown agent {name!r}.{hint} Available agents: {', '.join(available_agents())}"
+        )
+    return factory(**params)

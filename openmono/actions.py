@@ -1,0 +1,172 @@
+"""Actions: small frozen dataclasses with a stable `kind`.
+
+An agent answers every decision with one of these. The engine checks it against the
+rules (`openmono.legal.check`) and never executes an illegal one. Plugins add action
+kinds with `register_action_kind`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Callable, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: ClassVar[str] = "action"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        out.update(asdict(self))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Conclude(Action):
+    """End this decision phase (pre-roll, out-of-turn, post-roll; in debt: give up)."""
+
+    kind: ClassVar[str] = "conclude"
+
+
+@dataclass(frozen=True, slots=True)
+class Buy(Action):
+    kind: ClassVar[str] = "buy"
+
+
+@dataclass(frozen=True, slots=True)
+class Decline(Action):
+    """Do not buy the property landed on (it goes to auction if the rules say so)."""
+
+    kind: ClassVar[str] = "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    amount: int
+    kind: ClassVar[str] = "bid"
+
+
+@dataclass(frozen=True, slots=True)
+class DropOut(Action):
+    """Leave the auction for good."""
+
+    kind: ClassVar[str] = "drop_out"
+
+
+@dataclass(frozen=True, slots=True)
+class PayJailFine(Action):
+    kind: ClassVar[str] = "pay_jail_fine"
+
+
+@dataclass(frozen=True, slots=True)
+class UseJailCard(Action):
+    kind: ClassVar[str] = "use_jail_card"
+
+
+@dataclass(frozen=True, slots=True)
+class Build(Action):
+    """Add one building level (a house, or the hotel) to a street."""
+
+    square: int
+    kind: ClassVar[str] = "build"
+
+
+@dataclass(frozen=True, slots=True)
+class SellBuilding(Action):
+    """Sell one building level back to the bank."""
+
+    square: int
+    kind: ClassVar[str] = "sell_building"
+
+
+@dataclass(frozen=True, slots=True)
+class Mortgage(Action):
+    square: int
+    kind: ClassVar[str] = "mortgage"
+
+
+@dataclass(frozen=True, slots=True)
+class Unmortgage(Action):
+    square: int
+    kind: ClassVar[str] = "unmortgage"
+
+
+@dataclass(frozen=True, slots=True)
+class SellProperty(Action):
+    """Sell an unimproved property to the bank (only when the rules allow it)."""
+
+    square: int
+    kind: ClassVar[str] = "sell_property"
+
+
+@dataclass(frozen=True, slots=True)
+class OfferTrade(Action):
+    """Offer `to` a trade; they answer at once with AcceptTrade or RejectTrade."""
+
+    to: int
+    give: tuple[int, ...] = ()
+    get: tuple[int, ...] = ()
+    give_cash: int = 0
+    get_cash: int = 0
+    give_jail_cards: int = 0
+    get_jail_cards: int = 0
+    kind: ClassVar[str] = "offer_trade"
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptTrade(Action):
+    kind: ClassVar[str] = "accept_trade"
+
+
+@dataclass(frozen=True, slots=True)
+class RejectTrade(Action):
+    kind: ClassVar[str] = "reject_trade"
+
+
+CONCLUDE = Conclude()
+BUY = Buy()
+DECLINE = Decline()
+DROP_OUT = DropOut()
+PAY_JAIL_FINE = PayJailFine()
+USE_JAIL_CARD = UseJailCard()
+ACCEPT = AcceptTrade()
+REJECT = RejectTrade()
+
+ACTION_KINDS: dict[str, type[Action]] = {
+    cls.kind: cls
+    for cls in (Conclude, Buy, Decline, Bid, DropOut, PayJailFine, UseJailCard, Build,
+                SellBuilding, Mortgage, Unmortgage, SellProperty, OfferTrade, AcceptTrade,
+                RejectTrade)
+}
+CORE_ACTION_KINDS = frozenset(ACTION_KINDS)
+
+# Plugin actions: kind -> (phases, check(game_view, seat, action) -> reason|None,
+#                           apply(game, seat, action) -> None or generator)
+PLUGIN_ACTIONS: dict[str, tuple[frozenset[str], Callable[..., Any], Callable[..., Any]]] = {}
+
+
+def register_action_kind(
+    cls: type[Action],
+    phases: tuple[str, ...],
+    check: Callable[..., str | None],
+    apply: Callable[..., Any],
+) -> None:
+    """Add an action kind usable in `phases`, with its legality check and its effect."""
+    if cls.kind in CORE_ACTION_KINDS:
+        raise ValueError(f"{cls.kind!r} is a core action kind and cannot be replaced")
+    ACTION_KINDS[cls.kind] = cls
+    PLUGIN_ACTIONS[cls.kind] = (frozenset(phases), check, apply)
+
+
+def action_from_json(data: dict[str, Any]) -> Action:
+    """Rebuild an action from `Action.to_json()` output (used by logs and replays)."""
+    data = dict(data)
+    kind = data.pop("kind", None)
+    cls = ACTION_KINDS.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise ValueError(
+            f"unknown action kind {kind!r}; known kinds: {', '.join(sorted(ACTION_KINDS))}"
+        )
+    names = {f.name for f in fields(cls)}
+    kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k in names}
+    return cls(**kwargs)

@@ -1,0 +1,711 @@
+"""The game loop: the official US rules with the papers' phase structure on top.
+
+`Game.run()` is a generator: it yields `(seat, Decision)` whenever a player must
+decide and receives the chosen action through `send`. `openmono.play.play_game` drives
+it with agent objects as fast as possible; step-wise adapters (RL environments, remote
+agents) drive the same generator one decision at a time. Every action is checked by
+`openmono.legal.check`; an illegal one is replaced by the phase's default and recorded
+as a `Fault` event.
+
+Turn: pre-roll (active player manages: build, sell, mortgage, trade, leave jail) ->
+out-of-turn rounds (every other player in seat order) -> roll and move (doubles roll
+again, the third double goes to jail) -> landing (rent, tax, cards, buy or auction) ->
+post-roll (manage) -> again after doubles. A payment a player cannot make opens a debt
+phase; if the player still cannot pay, it goes bankrupt to its creditor.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from typing import Any, Generator
+
+from numpy.random import SeedSequence
+
+from openmono import actions as A
+from openmono import events as E
+from openmono import legal
+from openmono.compiled import CARD, GO_TO_JAIL, PLUGIN, STREET, TAX, UTILITY, Rules, compile_rules
+from openmono.events import BANK
+from openmono.hooks import NO_HOOKS, Hooks
+from openmono.kinds import CARD_KINDS, SQUARE_KINDS
+from openmono.observation import Observation, public_rules
+from openmono.schema import GameSchema
+from openmono.state import NOBODY, GameState, has_monopoly, net_worth, owned_in_group
+
+Request = tuple[int, "Decision"]
+
+
+class Decision:
+    """The context of one decision (an Observation copies these fields)."""
+
+    __slots__ = ("phase", "square", "high_bid", "high_bidder", "owed", "creditor", "offer",
+                 "offerer", "offers_made")
+
+    def __init__(self, phase: str, square: int = -1, high_bid: int = 0, high_bidder: int = -1,
+                 owed: int = 0, creditor: int = -1, offer: Any = None, offerer: int = -1) -> None:
+        self.phase = phase
+        self.square = square
+        self.high_bid = high_bid
+        self.high_bidder = high_bidder
+        self.owed = owed
+        self.creditor = creditor
+        self.offer = offer
+        self.offerer = offerer
+        self.offers_made = 0
+
+
+class AgentFault:
+    """Sent into the game instead of an action when the agent raised or ran too long."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+class _GameOver(Exception):
+    pass
+
+
+def stream_seeds(seed: int, players: int, decks: int) -> dict[str, int]:
+    """Independent seeds per purpose, split from one game seed (common random numbers).
+
+    The dice stream does not depend on the number of decks or players, so the same
+    game seed rolls the same dice with and without a novelty where the rules allow it.
+    """
+    dice, deck_root, seats, agent_root = SeedSequence(seed).spawn(4)
+    out = {"dice": int(dice.generate_state(1)[0]), "seats": int(seats.generate_state(1)[0])}
+    for i, s in enumerate(deck_root.spawn(decks)):
+        out[f"deck{i}"] = int(s.generate_state(1)[0])
+    for i, s in enumerate(agent_root.spawn(players)):
+        out[f"agent{i}"] = int(s.generate_state(1)[0])
+    return out
+
+
+class Game:
+    """One game between `players` seats on a schema."""
+
+    def __init__(self, schema: GameSchema, players: int = 4, seed: int = 0,
+                 hooks: Hooks = NO_HOOKS) -> None:
+        if players < 2:
+            raise ValueError("a game needs at least two players")
+        self.schema = schema
+        self.hooks = hooks
+        self.rules: Rules = compile_rules(schema, hooks)
+        self.public = public_rules(self.rules)
+        self.players = players
+        self.seed = seed
+        self.seeds = stream_seeds(seed, players, len(self.rules.decks))
+        self.dice_rng = random.Random(self.seeds["dice"])
+        self.state = GameState(self.rules, players)
+        for i, order in enumerate(self.state.decks):
+            random.Random(self.seeds[f"deck{i}"]).shuffle(order)
+        self.events: list[Any] = []
+        self._seen = [0] * players
+        self.winner: int | None = None
+        self.end_reason: str | None = None
+        self.bankrupt_order: list[int] = []
+        self.stats = {"trades": 0, "auctions": 0, "faults": 0, "decisions": 0}
+        self.turn_boundary: list[Any] = []  # callables run between turns (injection)
+
+    # --- observation ----------------------------------------------------------------
+    def observe(self, seat: int, d: Decision) -> Observation:
+        st = self.state
+        evs = self.events
+        start = self._seen[seat]
+        self._seen[seat] = len(evs)
+        obs = Observation(
+            self.public, seat, d.phase, st.turn, st.current, tuple(st.cash),
+            tuple(st.position), tuple(st.in_jail), tuple(st.jail_turns),
+            tuple(len(c) for c in st.jail_cards), tuple(st.active), st.owner, st.level,
+            st.mortgaged, st.houses_left, st.hotels_left, tuple(evs[start:]), d.square,
+            d.high_bid, d.high_bidder, d.owed, d.creditor, d.offer, d.offerer, d.offers_made,
+        )
+        transform = self.hooks.observation
+        return transform(obs) if transform is not None else obs
+
+    def legal_actions(self, seat: int, d: Decision) -> list[A.Action]:
+        return legal.legal_actions(self.rules, self.state, seat, d)
+
+    # --- the decision point -----------------------------------------------------------
+    def _validate(self, seat: int, d: Decision, action: Any) -> A.Action:
+        self.stats["decisions"] += 1
+        if isinstance(action, AgentFault):
+            reason = action.reason
+        else:
+            try:
+                reason = legal.check(self.rules, self.state, seat, d, action)
+            except Exception as exc:  # a malformed action must not crash the game
+                reason = f"malformed action {action!r}: {exc}"
+            if reason is None:
+                return action
+            reason = f"illegal {getattr(action, 'kind', type(action).__name__)}: {reason}"
+        self.stats["faults"] += 1
+        self.events.append(E.Fault(seat, d.phase, reason))
+        return legal.DEFAULT_ACTION[d.phase]
+
+    # --- main loop -----------------------------------------------------------------------
+    def run(self) -> Generator[Request, Any, None]:
+        st = self.state
+        try:
+            while True:
+                if self.turn_boundary:
+                    for fn in self.turn_boundary:
+                        fn(self)
+                    self.turn_boundary.clear()
+                if st.turn >= self.rules.bank.turn_limit:
+                    self._finish_by_net_worth()
+                    return
+                p = st.current
+                st.turn += 1
+                self.events.append(E.TurnStarted(p, st.turn))
+                yield from self._turn(p)
+                end = self.hooks.end_of_turn
+                if end is not None and st.active[p]:
+                    yield from _maybe_gen(end(self, p))
+                decide = self.hooks.game_over
+                if decide is not None:
+                    w = decide(self)
+                    if w is not None:
+                        self._finish(w, "rule")
+                        return
+                st.current = self._next_active(p)
+        except _GameOver:
+            return
+
+    def _next_active(self, p: int) -> int:
+        st = self.state
+        for k in range(1, self.players + 1):
+            q = (p + k) % self.players
+            if st.active[q]:
+                return q
+        return p
+
+    def _finish(self, winner: int, reason: str) -> None:
+        self.winner = winner
+        self.end_reason = reason
+        self.events.append(E.GameOver(winner, reason, self.state.turn))
+
+    def _finish_by_net_worth(self) -> None:
+        """Turn limit: highest net worth wins; ties go to more cash, then to the earlier seat."""
+        st = self.state
+        alive = [s for s in range(self.players) if st.active[s]]
+        best = max(alive, key=lambda s: (net_worth(self.rules, st, s), st.cash[s], -s))
+        self._finish(best, "turn_limit")
+
+    # --- a turn ----------------------------------------------------------------------------
+    def _turn(self, p: int) -> Generator[Request, Any, None]:
+        st = self.state
+        rules = self.rules
+        st.doubles = 0
+        yield from self._manage(p, "pre_roll")
+        yield from self._out_of_turn(p)
+        bank = rules.bank
+        while True:
+            dice = rules.roll(self.dice_rng)
+            if self.hooks.dice_roll is not None:
+                dice = tuple(self.hooks.dice_roll(self, p, dice))
+            self.events.append(E.DiceRolled(p, dice))
+            total = sum(dice)
+            double = len(dice) > 1 and min(dice) == max(dice)
+            again = False
+            move = True
+            if st.in_jail[p]:
+                st.jail_turns[p] += 1
+                if double:
+                    self._release(p, "doubles")
+                elif st.jail_turns[p] >= bank.max_jail_turns:
+                    yield from self._charge(p, BANK, bank.jail_fine, "jail_fine")
+                    if not st.active[p]:
+                        return
+                    self._release(p, "forced_fine")
+                else:
+                    move = False
+            elif double and bank.doubles_roll_again:
+                st.doubles += 1
+                if bank.doubles_to_jail and st.doubles >= bank.doubles_to_jail:
+                    self._jail(p, "doubles")
+                    move = False
+                else:
+                    again = True
+            if move:
+                yield from self._advance(p, total, total, "dice")
+                if not st.active[p]:
+                    return
+            yield from self._manage(p, "post_roll")
+            if not again or st.in_jail[p] or not st.active[p]:
+                return
+
+    def _manage(self, seat: int, phase: str) -> Generator[Request, Any, bool]:
+        """A management phase: actions until Conclude. Returns whether anything was done."""
+        d = Decision(phase)
+        acted = False
+        active = self.state.active
+        for _ in range(self.rules.bank.max_actions_per_phase):
+            if not active[seat]:
+                break
+            action = yield seat, d
+            action = self._validate(seat, d, action)
+            if type(action) is A.Conclude:
+                break
+            acted = True
+            yield from self._execute(seat, action, d)
+        return acted
+
+    def _out_of_turn(self, p: int) -> Generator[Request, Any, None]:
+        st = self.state
+        for _ in range(self.rules.bank.out_of_turn_rounds):
+            anyone = False
+            for k in range(1, self.players):
+                q = (p + k) % self.players
+                if st.active[q]:
+                    if (yield from self._manage(q, "out_of_turn")):
+                        anyone = True
+            if not anyone:
+                return
+
+    # --- executing management actions ------------------------------------------------------
+    def _execute(self, seat: int, action: A.Action, d: Decision) -> Generator[Request, Any, None]:
+        t = type(action)
+        st = self.state
+        rules = self.rules
+        if t is A.Build:
+            self._build(seat, action.square)
+        elif t is A.SellBuilding:
+            self._sell_building(seat, action.square, "sold")
+        elif t is A.Mortgage:
+            sq = action.square
+            st.set_mortgaged(sq, True)
+            self._pay(BANK, seat, rules.mortgage[sq], "mortgage", sq)
+            self.events.append(E.MortgageChanged(seat, sq, True))
+        elif t is A.Unmortgage:
+            sq = action.square
+            self._pay(seat, BANK, rules.unmortgage_cost[sq], "unmortgage", sq)
+            st.set_mortgaged(sq, False)
+            self.events.append(E.MortgageChanged(seat, sq, False))
+        elif t is A.SellProperty:
+            sq = action.square
+            self._pay(BANK, seat, rules.property_refund[sq], "sell_property", sq)
+            self._transfer_property(sq, seat, NOBODY, "sold_to_bank")
+        elif t is A.OfferTrade:
+            d.offers_made += 1
+            yield from self._trade(seat, action)
+        elif t is A.PayJailFine:
+            self._pay(seat, BANK, rules.bank.jail_fine, "jail_fine")
+            self._release(seat, "fine")
+        elif t is A.UseJailCard:
+            deck, card = st.jail_cards[seat].pop(0)
+            st.decks[deck].append(card)
+            self.events.append(E.JailCardMoved(seat, BANK, rules.deck_names[deck]))
+            self._release(seat, "card")
+        else:
+            plugin = A.PLUGIN_ACTIONS.get(action.kind)
+            if plugin is not None:
+                yield from _maybe_gen(plugin[2](self, seat, action))
+
+    def _build(self, seat: int, sq: int) -> None:
+        st = self.state
+        rules = self.rules
+        lv = st.level[sq] + 1
+        if lv == rules.hotel_level:
+            st.hotels_left -= 1
+            st.houses_left += lv - 1
+        else:
+            st.houses_left -= 1
+        self._pay(seat, BANK, rules.house_cost[sq], "build", sq)
+        st.set_level(sq, lv)
+        self.events.append(E.BuildingChanged(seat, sq, lv, "built"))
+
+    def _sell_building(self, seat: int, sq: int, reason: str) -> None:
+        """Sell one level; a hotel becomes houses only as far as the bank's stock allows."""
+        st = self.state
+        rules = self.rules
+        lv = st.level[sq]
+        if lv == rules.hotel_level:
+            houses = min(lv - 1, st.houses_left)
+            st.hotels_left += 1
+            st.houses_left -= houses
+            removed = lv - houses
+            new = houses
+        else:
+            st.houses_left += 1
+            removed = 1
+            new = lv - 1
+        st.set_level(sq, new)
+        self._pay(BANK, seat, removed * rules.building_refund[sq], "sell_building", sq)
+        self.events.append(E.BuildingChanged(seat, sq, new, reason))
+
+    # --- trades -------------------------------------------------------------------------------
+    def _trade(self, seat: int, offer: A.OfferTrade) -> Generator[Request, Any, None]:
+        to = offer.to
+        self.events.append(E.TradeOffered(offer, seat))
+        d = Decision("trade_response", offer=offer, offerer=seat)
+        answer = yield to, d
+        answer = self._validate(to, d, answer)
+        accepted = type(answer) is A.AcceptTrade
+        if accepted and legal.check_accept(self.rules, self.state, to, seat, offer) is not None:
+            accepted = False  # the receiver cannot pay its side: the trade fails
+        self.events.append(E.TradeAnswered(offer, seat, accepted))
+        if accepted:
+            self._execute_trade(seat, offer)
+
+    def _execute_trade(self, seat: int, offer: A.OfferTrade) -> None:
+        st = self.state
+        rules = self.rules
+        to = offer.to
+        fees_to = legal.trade_fees(rules, st, offer.give)
+        fees_seat = legal.trade_fees(rules, st, offer.get)
+        if offer.give_cash:
+            self._pay(seat, to, offer.give_cash, "trade")
+        if offer.get_cash:
+            self._pay(to, seat, offer.get_cash, "trade")
+        for sq in offer.give:
+            self._transfer_property(sq, seat, to, "trade")
+        for sq in offer.get:
+            self._transfer_property(sq, to, seat, "trade")
+        if fees_to:
+            self._pay(to, BANK, fees_to, "mortgage_transfer_fee")
+        if fees_seat:
+            self._pay(seat, BANK, fees_seat, "mortgage_transfer_fee")
+        for _ in range(offer.give_jail_cards):
+            self._move_jail_card(seat, to)
+        for _ in range(offer.get_jail_cards):
+            self._move_jail_card(to, seat)
+        self.stats["trades"] += 1
+
+    def _move_jail_card(self, src: int, dst: int) -> None:
+        card = self.state.jail_cards[src].pop(0)
+        self.state.jail_cards[dst].append(card)
+        self.events.append(E.JailCardMoved(src, dst, self.rules.deck_names[card[0]]))
+
+    # --- money -----------------------------------------------------------------------------------
+    def _pay(self, payer: int, payee: int, amount: int, reason: str, sq: int = -1) -> None:
+        """Move cash that is known to be there (callers check first)."""
+        if amount <= 0:
+            return
+        cash = self.state.cash
+        if payer != BANK:
+            cash[payer] -= amount
+        if payee != BANK:
+            cash[payee] += amount
+        self.events.append(E.Payment(payer, payee, amount, reason, sq))
+
+    def charge(self, payer: int, payee: int, amount: int, reason: str,
+               sq: int = -1) -> Generator[Request, Any, bool]:
+        """Make `payer` pay; a shortfall opens a debt phase, then bankruptcy.
+
+        Returns True when paid. Plugins use this from their handlers with `yield from`.
+        """
+        return self._charge(payer, payee, amount, reason, sq)
+
+    def _charge(self, payer: int, payee: int, amount: int, reason: str,
+                sq: int = -1) -> Generator[Request, Any, bool]:
+        if amount <= 0:
+            return True
+        st = self.state
+        if st.cash[payer] < amount:
+            yield from self._raise_cash(payer, amount, payee)
+            if st.cash[payer] < amount:
+                yield from self._bankrupt(payer, payee)
+                return False
+        if payee != BANK and not st.active[payee]:
+            payee = BANK
+        self._pay(payer, payee, amount, reason, sq)
+        return True
+
+    def _raise_cash(self, seat: int, amount: int, creditor: int) -> Generator[Request, Any, None]:
+        st = self.state
+        d = Decision("debt", owed=amount, creditor=creditor)
+        for _ in range(self.rules.bank.max_actions_per_phase):
+            if st.cash[seat] >= amount:
+                return
+            action = yield seat, d
+            action = self._validate(seat, d, action)
+            if type(action) is A.Conclude:
+                return
+            yield from self._execute(seat, action, d)
+
+    def _bankrupt(self, seat: int, creditor: int) -> Generator[Request, Any, None]:
+        st = self.state
+        rules = self.rules
+        if creditor != BANK and not st.active[creditor]:
+            creditor = BANK
+        self.events.append(E.Bankrupt(seat, creditor))
+        st.active[seat] = False
+        self.bankrupt_order.append(seat)
+        # Buildings go back to the bank for their sell-back value.
+        for sq in rules.streets:
+            while st.owner[sq] == seat and st.level[sq]:
+                self._sell_building(seat, sq, "bankruptcy")
+        if st.cash[seat]:
+            self._pay(seat, creditor, st.cash[seat], "bankruptcy")
+        mine = [sq for sq in rules.properties if st.owner[sq] == seat]
+        while st.jail_cards[seat]:
+            if creditor == BANK:
+                deck, card = st.jail_cards[seat].pop(0)
+                st.decks[deck].append(card)
+                self.events.append(E.JailCardMoved(seat, BANK, rules.deck_names[deck]))
+            else:
+                self._move_jail_card(seat, creditor)
+        st.in_jail[seat] = False
+        alive = [s for s in range(self.players) if st.active[s]]
+        if creditor == BANK:
+            for sq in mine:
+                if st.mortgaged[sq]:
+                    st.set_mortgaged(sq, False)
+                    self.events.append(E.MortgageChanged(seat, sq, False))
+                self._transfer_property(sq, seat, NOBODY, "bankruptcy")
+        else:
+            fee = legal.trade_fees(rules, st, tuple(mine))
+            for sq in mine:
+                self._transfer_property(sq, seat, creditor, "bankruptcy")
+        if len(alive) <= 1:
+            self._finish(alive[0] if alive else seat, "bankruptcy")
+            raise _GameOver
+        if creditor == BANK:
+            for sq in mine:
+                yield from self._auction(sq, seat)
+        elif fee:
+            yield from self._charge(creditor, BANK, fee, "mortgage_transfer_fee")
+
+    def _transfer_property(self, sq: int, src: int, dst: int, reason: str) -> None:
+        self.state.set_owner(sq, dst)
+        self.events.append(E.PropertyTransferred(sq, src, dst, reason))
+
+    # --- movement and landing ----------------------------------------------------------------
+    def _advance(self, p: int, steps: int, dice_total: int, reason: str,
+                 collect_go: bool = True, rent_multiplier: float = 1.0,
+                 dice_multiplier: int | None = None) -> Generator[Request, Any, None]:
+        st = self.state
+        rules = self.rules
+        n = rules.n
+        start = st.position[p]
+        end = (start + steps) % n
+        st.position[p] = end
+        self.events.append(E.Moved(p, start, end, reason))
+        if collect_go and steps > 0:
+            go = rules.go
+            passes = (start + steps - go) // n - (start - go) // n
+            if passes:
+                salary = rules.bank.go_salary * passes
+                if self.hooks.passing_go is not None:
+                    salary = self.hooks.passing_go(self, p, salary)
+                self._pay(BANK, p, salary, "go_salary", go)
+        yield from self._land(p, end, dice_total, rent_multiplier, dice_multiplier)
+
+    def move_to(self, p: int, target: int, collect_go: bool = True) -> Generator[Request, Any, None]:
+        """Move forward to `target` and land there (for card and plugin effects)."""
+        steps = (target - self.state.position[p]) % self.rules.n
+        return self._advance(p, steps, 0, "card", collect_go)
+
+    def _land(self, p: int, sq: int, dice_total: int, rent_multiplier: float = 1.0,
+              dice_multiplier: int | None = None) -> Generator[Request, Any, None]:
+        st = self.state
+        rules = self.rules
+        hook = self.hooks.landing
+        if hook is not None:
+            handled = hook(self, p, sq)
+            if inspect.isgenerator(handled):
+                handled = yield from handled
+            if handled is True or not st.active[p]:
+                return
+        k = rules.kind[sq]
+        if k <= UTILITY and k >= STREET:
+            owner = st.owner[sq]
+            if owner == NOBODY:
+                yield from self._offer_purchase(p, sq)
+            elif owner != p and not st.mortgaged[sq]:
+                if dice_multiplier is not None and k == UTILITY:
+                    dice = rules.roll(self.dice_rng)
+                    self.events.append(E.DiceRolled(p, dice))
+                    rent = dice_multiplier * sum(dice)
+                else:
+                    rent = int(self.rent(sq, dice_total) * rent_multiplier)
+                if self.hooks.rent is not None:
+                    rent = self.hooks.rent(self, p, sq, rent)
+                yield from self._charge(p, owner, rent, "rent", sq)
+        elif k == TAX:
+            tax = rules.tax[sq]
+            if self.hooks.tax is not None:
+                tax = self.hooks.tax(self, p, sq, tax)
+            yield from self._charge(p, BANK, tax, "tax", sq)
+        elif k == CARD:
+            yield from self._draw(p, rules.deck_of[sq])
+        elif k == GO_TO_JAIL:
+            self._jail(p, "go_to_jail")
+        elif k >= PLUGIN:
+            handler = SQUARE_KINDS.get(rules.kind_names[sq])
+            if handler is not None:
+                yield from _maybe_gen(handler(self, p, sq))
+        # go, jail (just visiting), free parking: nothing happens.
+
+    def rent(self, sq: int, dice_total: int) -> int:
+        """The rent the owner of `sq` charges now (before hooks and card multipliers)."""
+        return rent_of(self.rules, self.state.owner, self.state.level, sq, dice_total)
+
+    def _offer_purchase(self, p: int, sq: int) -> Generator[Request, Any, None]:
+        st = self.state
+        rules = self.rules
+        d = Decision("buy", square=sq)
+        for _ in range(rules.bank.max_actions_per_phase):
+            action = yield p, d
+            action = self._validate(p, d, action)
+            t = type(action)
+            if t is A.Buy:
+                self._pay(p, BANK, rules.price[sq], "buy", sq)
+                self._transfer_property(sq, NOBODY, p, "bought")
+                return
+            if t is A.Decline:
+                break
+            yield from self._execute(p, action, d)
+        if rules.bank.auction_on_decline:
+            yield from self._auction(sq, p)
+
+    def _auction(self, sq: int, start: int) -> Generator[Request, Any, None]:
+        """Auction `sq` to the bank's highest bidder; every solvent player may bid."""
+        st = self.state
+        self.stats["auctions"] += 1
+        self.events.append(E.AuctionStarted(sq))
+        order = [(start + k) % self.players for k in range(1, self.players + 1)]
+        bidders = [q for q in order if st.active[q]]
+        high, high_bidder = 0, BANK
+        if self.rules.bank.auction == "sealed":
+            for q in bidders:
+                d = Decision("bid", square=sq, high_bid=0)
+                action = self._validate(q, d, (yield q, d))
+                if type(action) is A.Bid:
+                    self.events.append(E.BidMade(q, sq, action.amount))
+                    if action.amount > high:
+                        high, high_bidder = action.amount, q
+        else:
+            asks = 0
+            while bidders and not (len(bidders) == 1 and bidders[0] == high_bidder):
+                for q in list(bidders):
+                    if q == high_bidder:
+                        continue
+                    if len(bidders) == 1 and high_bidder != BANK:
+                        break
+                    if st.cash[q] <= high or asks > 2000:
+                        bidders.remove(q)
+                        continue
+                    asks += 1
+                    d = Decision("bid", square=sq, high_bid=high, high_bidder=high_bidder)
+                    action = self._validate(q, d, (yield q, d))
+                    if type(action) is A.Bid:
+                        high, high_bidder = action.amount, q
+                        self.events.append(E.BidMade(q, sq, high))
+                    else:
+                        bidders.remove(q)
+                if asks > 2000:
+                    break
+        if high_bidder != BANK and st.cash[high_bidder] >= high:
+            self._pay(high_bidder, BANK, high, "auction", sq)
+            self._transfer_property(sq, NOBODY, high_bidder, "auction")
+            self.events.append(E.AuctionEnded(sq, high_bidder, high))
+        else:
+            self.events.append(E.AuctionEnded(sq, BANK, 0))
+
+    # --- cards and jail ------------------------------------------------------------------------
+    def _draw(self, p: int, deck: int) -> Generator[Request, Any, None]:
+        st = self.state
+        rules = self.rules
+        order = st.decks[deck]
+        if not order:
+            return
+        ci = order.pop(0)
+        card = rules.decks[deck][ci]
+        self.events.append(E.CardDrawn(p, rules.deck_names[deck], ci, card.text))
+        kind = card.kind
+        if kind == "get_out_of_jail":
+            st.jail_cards[p].append((deck, ci))
+            return
+        order.append(ci)
+        if kind == "collect":
+            self._pay(BANK, p, card.amount, "card")
+        elif kind == "pay":
+            yield from self._charge(p, BANK, card.amount, "card")
+        elif kind == "advance_to":
+            yield from self._advance(p, (card.square - st.position[p]) % rules.n, 0, "card",
+                                     card.collect_go)
+        elif kind == "advance_to_nearest":
+            target = rules.nearest[card.target_kind][st.position[p]]
+            yield from self._advance(p, (target - st.position[p]) % rules.n, 0, "card",
+                                     card.collect_go, card.rent_multiplier, card.dice_multiplier)
+        elif kind == "move_back":
+            start = st.position[p]
+            end = (start - card.amount) % rules.n
+            st.position[p] = end
+            self.events.append(E.Moved(p, start, end, "card"))
+            yield from self._land(p, end, 0)
+        elif kind == "go_to_jail":
+            self._jail(p, "card")
+        elif kind == "collect_from_each":
+            for q in range(self.players):
+                if q != p and st.active[q] and st.active[p]:
+                    yield from self._charge(q, p, card.amount, "card")
+        elif kind == "pay_each":
+            for q in range(self.players):
+                if q != p and st.active[q] and st.active[p]:
+                    yield from self._charge(p, q, card.amount, "card")
+        elif kind == "repairs":
+            houses = hotels = 0
+            for sq in rules.streets:
+                if st.owner[sq] == p and st.level[sq]:
+                    if st.level[sq] == rules.hotel_level:
+                        hotels += 1
+                    else:
+                        houses += st.level[sq]
+            yield from self._charge(p, BANK, houses * card.per_house + hotels * card.per_hotel,
+                                    "card")
+        else:
+            handler = CARD_KINDS.get(kind)
+            if handler is not None:
+                yield from _maybe_gen(handler(self, p, card))
+
+    def _jail(self, p: int, reason: str) -> None:
+        st = self.state
+        start = st.position[p]
+        st.position[p] = self.rules.jail
+        st.in_jail[p] = True
+        st.jail_turns[p] = 0
+        st.doubles = 0
+        self.events.append(E.Moved(p, start, self.rules.jail, "jail"))
+        self.events.append(E.Jailed(p, reason))
+
+    def _release(self, p: int, how: str) -> None:
+        st = self.state
+        st.in_jail[p] = False
+        st.jail_turns[p] = 0
+        self.events.append(E.Released(p, how))
+
+    # --- results -----------------------------------------------------------------------------
+    def net_worths(self) -> list[int]:
+        return [net_worth(self.rules, self.state, s) for s in range(self.players)]
+
+
+def rent_of(rules: Rules, owner: tuple[int, ...], level: tuple[int, ...], sq: int,
+            dice_total: int) -> int:
+    """Rent of a property at its current development (0 when unowned)."""
+    o = owner[sq]
+    if o == NOBODY:
+        return 0
+    k = rules.kind[sq]
+    table = rules.rent[sq]
+    if k == STREET:
+        lv = level[sq]
+        if lv:
+            return table[lv]
+        g = rules.group_of[sq]
+        return table[0] * 2 if has_monopoly(rules, owner, o, g) else table[0]
+    count = owned_in_group(rules, owner, o, rules.group_of[sq])
+    value = table[min(count, len(table)) - 1]
+    if k == UTILITY:
+        return value * dice_total
+    return value
+
+
+def _maybe_gen(result: Any) -> Generator[Request, Any, Any]:
+    if inspect.isgenerator(result):
+        return (yield from result)
+    return result

@@ -1,0 +1,316 @@
+"""Legality of actions: one check used by the engine, the observation and the agents.
+
+`check` returns None for a legal action and a short reason otherwise. `legal_actions`
+enumerates every legal action without parameters, plus the cheapest legal bid; trade
+offers are parametric, so they are announced by `can_offer_trade` and checked by
+`check` (the engine never executes anything `check` refuses).
+
+Both take a *view* (a GameState or an Observation: anything with cash, owner, level,
+mortgaged, houses_left, hotels_left, in_jail, jail_cards, active) and a *context* (the
+decision: phase, square, high_bid, owed, offers_made). An Observation is both.
+"""
+
+from __future__ import annotations
+
+from openmono import actions as A
+from openmono.compiled import Rules
+from openmono.state import has_monopoly
+
+MANAGE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll"))
+RAISE_CASH_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt", "buy"))
+TRADE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt"))
+PHASES = ("pre_roll", "out_of_turn", "post_roll", "buy", "bid", "trade_response", "debt")
+
+# What a phase does when the agent faults: the harmless default.
+DEFAULT_ACTION = {
+    "pre_roll": A.CONCLUDE,
+    "out_of_turn": A.CONCLUDE,
+    "post_roll": A.CONCLUDE,
+    "debt": A.CONCLUDE,
+    "buy": A.DECLINE,
+    "bid": A.DROP_OUT,
+    "trade_response": A.REJECT,
+}
+
+
+def jail_card_count(view, seat: int) -> int:
+    c = view.jail_cards[seat]
+    return c if isinstance(c, int) else len(c)
+
+
+def _own_group_levels(rules: Rules, view, seat: int, group: int) -> list[int]:
+    owner = view.owner
+    level = view.level
+    return [level[m] for m in rules.group_members[group] if owner[m] == seat]
+
+
+def _group_has_buildings(rules: Rules, view, seat: int, group: int) -> bool:
+    if group < 0:
+        return False
+    owner = view.owner
+    level = view.level
+    for m in rules.group_members[group]:
+        if owner[m] == seat and level[m]:
+            return True
+    return False
+
+
+def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
+    if not (0 <= sq < rules.n) or not rules.is_street[sq]:
+        return "not a street"
+    if view.owner[sq] != seat:
+        return "you do not own it"
+    g = rules.group_of[sq]
+    if not rules.group_buildable[g] or not has_monopoly(rules, view.owner, seat, g):
+        return "you have no monopoly on its group"
+    lv = view.level[sq]
+    if lv >= rules.max_level:
+        return "it is fully built"
+    if view.cash[seat] < rules.house_cost[sq]:
+        return "not enough cash"
+    owner = view.owner
+    mortgaged = view.mortgaged
+    for m in rules.group_members[g]:
+        if owner[m] == seat and mortgaged[m]:
+            return "a property of the group is mortgaged"
+    if rules.bank.even_build and lv > min(_own_group_levels(rules, view, seat, g)):
+        return "build evenly: another street of the group has fewer buildings"
+    if lv + 1 == rules.hotel_level:
+        if view.hotels_left < 1:
+            return "the bank has no hotels left"
+    elif view.houses_left < 1:
+        return "the bank has no houses left"
+    extra = rules.hooks.building_allowed
+    return extra(rules, view, seat, sq) if extra is not None else None
+
+
+def check_sell_building(rules: Rules, view, seat: int, sq: int) -> str | None:
+    if not (0 <= sq < rules.n) or not rules.is_street[sq]:
+        return "not a street"
+    if view.owner[sq] != seat:
+        return "you do not own it"
+    lv = view.level[sq]
+    if lv <= 0:
+        return "it has no buildings"
+    g = rules.group_of[sq]
+    if rules.bank.even_build and lv < max(_own_group_levels(rules, view, seat, g)):
+        return "sell evenly: another street of the group has more buildings"
+    return None
+
+
+def check_mortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
+    if not (0 <= sq < rules.n) or not rules.is_property[sq]:
+        return "not a property"
+    if view.owner[sq] != seat:
+        return "you do not own it"
+    if view.mortgaged[sq]:
+        return "already mortgaged"
+    if _group_has_buildings(rules, view, seat, rules.group_of[sq]):
+        return "sell the group's buildings first"
+    return None
+
+
+def check_unmortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
+    if not (0 <= sq < rules.n) or not rules.is_property[sq]:
+        return "not a property"
+    if view.owner[sq] != seat:
+        return "you do not own it"
+    if not view.mortgaged[sq]:
+        return "not mortgaged"
+    if view.cash[seat] < rules.unmortgage_cost[sq]:
+        return "not enough cash"
+    return None
+
+
+def check_sell_property(rules: Rules, view, seat: int, sq: int) -> str | None:
+    if rules.property_refund is None:
+        return "the rules do not let the bank buy property"
+    if not (0 <= sq < rules.n) or not rules.is_property[sq]:
+        return "not a property"
+    if view.owner[sq] != seat:
+        return "you do not own it"
+    if view.mortgaged[sq]:
+        return "unmortgage it first"
+    if _group_has_buildings(rules, view, seat, rules.group_of[sq]):
+        return "sell the group's buildings first"
+    return None
+
+
+def _check_tradeable(rules: Rules, view, seat: int, squares: tuple[int, ...]) -> str | None:
+    if len(set(squares)) != len(squares):
+        return "a property is listed twice"
+    for sq in squares:
+        if not isinstance(sq, int) or not (0 <= sq < rules.n) or not rules.is_property[sq]:
+            return f"{sq!r} is not a property"
+        if view.owner[sq] != seat:
+            return f"seat {seat} does not own square {sq}"
+        if view.mortgaged[sq] and not rules.bank.trade_mortgaged:
+            return "mortgaged properties cannot be traded"
+        if _group_has_buildings(rules, view, seat, rules.group_of[sq]):
+            return "properties of a group with buildings cannot be traded"
+    return None
+
+
+def check_offer(rules: Rules, view, seat: int, offer: A.OfferTrade) -> str | None:
+    """Whether `seat` may make this offer now (the receiver's cash is checked on accept)."""
+    to = offer.to
+    if not isinstance(to, int) or not (0 <= to < len(view.cash)) or to == seat:
+        return "trade partner is not another seat"
+    if not view.active[to]:
+        return "trade partner is bankrupt"
+    for v in (offer.give_cash, offer.get_cash, offer.give_jail_cards, offer.get_jail_cards):
+        if not isinstance(v, int) or v < 0:
+            return "cash and card counts must be non-negative integers"
+    if not (offer.give or offer.get or offer.give_cash or offer.get_cash
+            or offer.give_jail_cards or offer.get_jail_cards):
+        return "an empty trade"
+    if offer.give_cash > view.cash[seat]:
+        return "you cannot offer more cash than you have"
+    if offer.give_jail_cards > jail_card_count(view, seat):
+        return "you do not hold that many get-out-of-jail cards"
+    if offer.get_jail_cards > jail_card_count(view, to):
+        return "the partner does not hold that many get-out-of-jail cards"
+    reason = _check_tradeable(rules, view, seat, offer.give) or _check_tradeable(
+        rules, view, to, offer.get
+    )
+    if reason is None and offer.give_cash + trade_fees(rules, view, offer.get) > view.cash[seat]:
+        return "you cannot pay the cash and the mortgage interest this trade needs"
+    return reason
+
+
+def trade_fees(rules: Rules, view, squares: tuple[int, ...]) -> int:
+    """Interest the receiver of mortgaged properties pays the bank at once."""
+    mortgaged = view.mortgaged
+    return sum(rules.transfer_fee[sq] for sq in squares if mortgaged[sq])
+
+
+def check_accept(rules: Rules, view, seat: int, offerer: int, offer: A.OfferTrade) -> str | None:
+    """Whether the trade can still execute when `seat` (the receiver) accepts it."""
+    reason = check_offer(rules, view, offerer, offer)
+    if reason:
+        return reason
+    if offer.get_cash + trade_fees(rules, view, offer.give) > view.cash[seat] + offer.give_cash:
+        return "you cannot pay the cash (and mortgage interest) this trade asks"
+    return None
+
+
+def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
+    """None when `action` is legal for `seat` in the decision `ctx`; else why not."""
+    phase = ctx.phase
+    t = type(action)
+    if t is A.Conclude:
+        return None if phase in MANAGE_PHASES or phase == "debt" else f"cannot conclude in {phase}"
+    if t is A.Build:
+        if phase not in MANAGE_PHASES:
+            return f"cannot build in {phase}"
+        return check_build(rules, view, seat, action.square)
+    if t is A.Mortgage:
+        if phase not in RAISE_CASH_PHASES:
+            return f"cannot mortgage in {phase}"
+        return check_mortgage(rules, view, seat, action.square)
+    if t is A.SellBuilding:
+        if phase not in RAISE_CASH_PHASES:
+            return f"cannot sell buildings in {phase}"
+        return check_sell_building(rules, view, seat, action.square)
+    if t is A.Unmortgage:
+        if phase not in MANAGE_PHASES:
+            return f"cannot unmortgage in {phase}"
+        return check_unmortgage(rules, view, seat, action.square)
+    if t is A.SellProperty:
+        if phase not in RAISE_CASH_PHASES:
+            return f"cannot sell property in {phase}"
+        return check_sell_property(rules, view, seat, action.square)
+    if t is A.OfferTrade:
+        if phase not in TRADE_PHASES:
+            return f"cannot offer a trade in {phase}"
+        if ctx.offers_made >= rules.bank.max_trade_offers_per_phase:
+            return "no more trade offers this phase"
+        return check_offer(rules, view, seat, action)
+    if t is A.Buy:
+        if phase != "buy":
+            return "nothing to buy"
+        return None if view.cash[seat] >= rules.price[ctx.square] else "not enough cash"
+    if t is A.Decline:
+        return None if phase == "buy" else "nothing to decline"
+    if t is A.Bid:
+        if phase != "bid":
+            return "no auction"
+        amt = action.amount
+        if not isinstance(amt, int) or isinstance(amt, bool):
+            return "a bid must be an integer"
+        if amt <= ctx.high_bid:
+            return f"a bid must exceed {ctx.high_bid}"
+        return None if amt <= view.cash[seat] else "you cannot bid more than your cash"
+    if t is A.DropOut:
+        return None if phase == "bid" else "no auction"
+    if t is A.PayJailFine:
+        if phase != "pre_roll" or not view.in_jail[seat]:
+            return "not in jail (or not before the roll)"
+        return None if view.cash[seat] >= rules.bank.jail_fine else "not enough cash"
+    if t is A.UseJailCard:
+        if phase != "pre_roll" or not view.in_jail[seat]:
+            return "not in jail (or not before the roll)"
+        return None if jail_card_count(view, seat) else "no get-out-of-jail card"
+    if t is A.AcceptTrade or t is A.RejectTrade:
+        return None if phase == "trade_response" else "no trade offer to answer"
+    plugin = A.PLUGIN_ACTIONS.get(getattr(action, "kind", None))
+    if plugin is not None and isinstance(action, A.Action):
+        phases, plugin_check, _ = plugin
+        if phase not in phases:
+            return f"cannot {action.kind} in {phase}"
+        return plugin_check(rules, view, seat, action)
+    return f"not an action: {action!r}"
+
+
+def legal_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
+    """Every legal parameter-free action, plus the minimum bid in an auction."""
+    phase = ctx.phase
+    out: list[A.Action] = []
+    if phase == "trade_response":
+        return [A.ACCEPT, A.REJECT]
+    if phase == "bid":
+        out.append(A.DROP_OUT)
+        if view.cash[seat] > ctx.high_bid:
+            out.append(A.Bid(ctx.high_bid + 1))
+        return out
+    if phase == "buy":
+        out.append(A.DECLINE)
+        if view.cash[seat] >= rules.price[ctx.square]:
+            out.append(A.BUY)
+    else:
+        out.append(A.CONCLUDE)
+    if phase == "pre_roll" and view.in_jail[seat]:
+        if view.cash[seat] >= rules.bank.jail_fine:
+            out.append(A.PAY_JAIL_FINE)
+        if jail_card_count(view, seat):
+            out.append(A.USE_JAIL_CARD)
+    manage = phase in MANAGE_PHASES
+    owner = view.owner
+    for sq in rules.properties:
+        if owner[sq] != seat:
+            continue
+        if manage:
+            if rules.is_street[sq] and check_build(rules, view, seat, sq) is None:
+                out.append(A.Build(sq))
+            if check_unmortgage(rules, view, seat, sq) is None:
+                out.append(A.Unmortgage(sq))
+        if check_sell_building(rules, view, seat, sq) is None:
+            out.append(A.SellBuilding(sq))
+        if check_mortgage(rules, view, seat, sq) is None:
+            out.append(A.Mortgage(sq))
+        if rules.property_refund is not None and check_sell_property(rules, view, seat, sq) is None:
+            out.append(A.SellProperty(sq))
+    for kind, (phases, plugin_check, _) in A.PLUGIN_ACTIONS.items():
+        if phase in phases:
+            cls = A.ACTION_KINDS[kind]
+            try:
+                candidate = cls()
+            except TypeError:
+                continue  # parametric plugin action: announced by the plugin itself
+            if plugin_check(rules, view, seat, candidate) is None:
+                out.append(candidate)
+    return out
+
+
+def can_offer_trade(rules: Rules, view, seat: int, ctx) -> bool:
+    return ctx.phase in TRADE_PHASES and ctx.offers_made < rules.bank.max_trade_offers_per_phase

@@ -1,0 +1,193 @@
+"""Play a game with agent objects: the fast driver of `Game.run()`.
+
+Agents follow the protocol of `agents.base` (duck-typed here, since the engine imports
+nothing above it): `act(observation) -> Action`, and optionally `seed(int)`,
+`begin_game(seat, observation)` and `end_game(result)`. An agent that raises, returns
+garbage or runs past `time_budget` seconds gets the phase's default action and a Fault
+event; the game always goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from typing import IO, Any, Sequence
+
+from openmono.actions import Action, action_from_json
+from openmono.engine import AgentFault, Decision, Game
+from openmono.events import event_to_json
+from openmono.hooks import NO_HOOKS, Hooks
+from openmono.schema import GameSchema
+
+
+@dataclass
+class GameResult:
+    """How a game ended. Seats are positions at the table; `seats[s]` is the index (in
+    the list given to `play_game`) of the agent that sat at seat s."""
+
+    seed: int
+    seats: list[int]
+    winner_seat: int
+    winner: int
+    end_reason: str
+    turns: int
+    net_worths: list[int]
+    cash: list[int]
+    bankrupt_order: list[int]
+    stats: dict[str, int] = field(default_factory=dict)
+    agent_faults: list[int] = field(default_factory=list)  # per agent index
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def seat_order(seed: int, players: int) -> list[int]:
+    """The agent index at each seat for this game seed (from the seats stream)."""
+    from openmono.engine import stream_seeds
+
+    order = list(range(players))
+    random.Random(stream_seeds(seed, players, 0)["seats"]).shuffle(order)
+    return order
+
+
+def play_game(
+    schema: GameSchema,
+    agents: Sequence[Any],
+    seed: int = 0,
+    hooks: Hooks = NO_HOOKS,
+    shuffle_seats: bool = True,
+    seats: Sequence[int] | None = None,
+    time_budget: float | None = None,
+    log: IO[str] | None = None,
+    game: Game | None = None,
+) -> GameResult:
+    """Play one game and return its result.
+
+    `seats` fixes the agent index per seat (else they are shuffled by the seed when
+    `shuffle_seats`). `log` receives a JSON-lines record that `replay` can re-run.
+    """
+    n = len(agents)
+    if seats is None:
+        seats = seat_order(seed, n) if shuffle_seats else list(range(n))
+    seats = list(seats)
+    if sorted(seats) != list(range(n)):
+        raise ValueError(f"seats must be a permutation of 0..{n - 1}, got {seats}")
+    if game is None:
+        game = Game(schema, players=n, seed=seed, hooks=hooks)
+    by_seat = [agents[i] for i in seats]
+    faults = [0] * n
+    if log is not None:
+        _write(log, {"type": "header", "seed": seed, "seats": seats, "players": n,
+                     "schema": json.loads(schema.to_json())})
+    begin = Decision("begin_game")
+    for s, agent in enumerate(by_seat):
+        _safe_call(agent, "seed", game.seeds[f"agent{s}"])
+        _safe_call(agent, "begin_game", s, game.observe(s, begin))
+    logged = 0
+    gen = game.run()
+    events = game.events
+    try:
+        seat, d = next(gen)
+        while True:
+            agent = by_seat[seat]
+            obs = game.observe(seat, d)
+            try:
+                if time_budget is None:
+                    action = agent.act(obs)
+                else:
+                    t0 = time.perf_counter()
+                    action = agent.act(obs)
+                    spent = time.perf_counter() - t0
+                    if spent > time_budget:
+                        action = AgentFault(f"took {spent:.3f}s, over the {time_budget}s budget")
+            except Exception as exc:  # noqa: BLE001 - an agent must never crash the game
+                action = AgentFault(f"raised {type(exc).__name__}: {exc}")
+            if not isinstance(action, (Action, AgentFault)):
+                action = AgentFault(f"returned {type(action).__name__}, not an Action")
+            if isinstance(action, AgentFault):
+                faults[seats[seat]] += 1
+            if log is not None:
+                logged = _log_step(log, events, logged, seat, d.phase, action)
+            seat, d = gen.send(action)
+    except StopIteration:
+        pass
+    st = game.state
+    result = GameResult(
+        seed=seed, seats=seats, winner_seat=game.winner, winner=seats[game.winner],
+        end_reason=game.end_reason, turns=st.turn, net_worths=game.net_worths(),
+        cash=list(st.cash), bankrupt_order=list(game.bankrupt_order), stats=dict(game.stats),
+        agent_faults=faults,
+    )
+    if log is not None:
+        _log_step(log, events, logged, None, None, None)
+        _write(log, {"type": "result", "result": result.to_json(), "state": st.snapshot()})
+    for agent in by_seat:
+        _safe_call(agent, "end_game", result)
+    return result
+
+
+def _safe_call(agent: Any, method: str, *args: Any) -> None:
+    fn = getattr(agent, method, None)
+    if fn is None:
+        return
+    try:
+        fn(*args)
+    except Exception:  # noqa: BLE001 - optional hooks must not stop a game
+        pass
+
+
+def _write(log: IO[str], record: dict[str, Any]) -> None:
+    log.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+
+def _log_step(log: IO[str], events: list, logged: int, seat: int | None, phase: str | None,
+              action: Any) -> int:
+    for ev in events[logged:]:
+        _write(log, {"type": "event", **event_to_json(ev)})
+    if seat is not None:
+        if isinstance(action, AgentFault):
+            act = {"kind": "__fault__", "reason": action.reason}
+        else:
+            act = action.to_json()
+        _write(log, {"type": "decision", "seat": seat, "phase": phase, "action": act})
+    return len(events)
+
+
+class _Scripted:
+    def __init__(self, actions: list[Any]) -> None:
+        self.actions = actions
+        self.i = 0
+
+    def act(self, obs: Any) -> Any:
+        a = self.actions[self.i]
+        self.i += 1
+        return a
+
+
+def replay(lines: Sequence[str], hooks: Hooks = NO_HOOKS) -> tuple[Game, GameResult]:
+    """Re-run a logged game from its header and decisions; returns the new game."""
+    header = None
+    per_seat: dict[int, list[Any]] = {}
+    for line in lines:
+        rec = json.loads(line)
+        if rec["type"] == "header":
+            header = rec
+        elif rec["type"] == "decision":
+            a = rec["action"]
+            act = AgentFault(a["reason"]) if a["kind"] == "__fault__" else action_from_json(a)
+            per_seat.setdefault(rec["seat"], []).append(act)
+    if header is None:
+        raise ValueError("not a game log: no header line")
+    schema = GameSchema.model_validate(header["schema"])
+    n = header["players"]
+    seats = header["seats"]
+    scripted = [_Scripted(per_seat.get(s, [])) for s in range(n)]
+    # Scripted agents are indexed by seat; map them back to agent indices.
+    agents: list[Any] = [None] * n
+    for s, idx in enumerate(seats):
+        agents[idx] = scripted[s]
+    game = Game(schema, players=n, seed=header["seed"], hooks=hooks)
+    return game, play_game(schema, agents, seed=header["seed"], hooks=hooks, seats=seats,
+                           game=game)

@@ -1,0 +1,318 @@
+"""The game as validated data: everything a novelty may change lives here.
+
+A `GameSchema` is immutable once built; novelties produce new schemas with
+`schema.model_copy(update=...)` or `GameSchema.model_validate(...)`. The engine never
+reads these pydantic objects in its hot loop: `openmono.compiled.compile_rules`
+flattens a schema into tuples once.
+
+Every field is public (printed on the board or rule sheet, shown to agents) unless it
+is listed in `HIDDEN_FIELDS`: the dice and the composition and order of the card decks
+can only be learnt from their effects.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from openmono.kinds import CARD_KINDS, SQUARE_KINDS
+
+PROPERTY_KINDS = ("street", "railroad", "utility")
+
+# Paths (dotted, with [] for list items) of schema fields agents never see.
+HIDDEN_FIELDS = ("dice", "decks")
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Square(_Frozen):
+    """One board position. Which fields matter depends on `kind`."""
+
+    name: str
+    kind: str
+    group: str | None = None
+    price: int = Field(0, ge=0)
+    rent: tuple[int, ...] = ()
+    house_cost: int = Field(0, ge=0)
+    mortgage: int | None = Field(None, ge=0)
+    tax: int = Field(0, ge=0)
+    deck: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, kind: str) -> str:
+        if kind not in SQUARE_KINDS:
+            raise ValueError(
+                f"unknown square kind {kind!r}; known kinds: {', '.join(sorted(SQUARE_KINDS))}"
+            )
+        return kind
+
+    @model_validator(mode="after")
+    def _fields_for_kind(self) -> Square:
+        where = f"square {self.name!r} ({self.kind})"
+        if self.kind in PROPERTY_KINDS:
+            if self.group is None:
+                raise ValueError(f"{where}: a property needs a group")
+            if self.price <= 0:
+                raise ValueError(f"{where}: a property needs a positive price")
+            if not self.rent:
+                raise ValueError(f"{where}: a property needs a rent table")
+            if any(r < 0 for r in self.rent):
+                raise ValueError(f"{where}: rents must not be negative")
+        if self.kind == "card" and not self.deck:
+            raise ValueError(f"{where}: a card square needs a deck")
+        return self
+
+    @property
+    def mortgage_value(self) -> int:
+        return self.price // 2 if self.mortgage is None else self.mortgage
+
+    @property
+    def is_property(self) -> bool:
+        return self.kind in PROPERTY_KINDS
+
+
+class Group(_Frozen):
+    """A colour group (or the railroads, or the utilities).
+
+    `monopoly_size` is how many members one player must own for a monopoly; None means
+    all of them.
+    """
+
+    name: str
+    color: str = ""
+    monopoly_size: int | None = Field(None, ge=1)
+
+
+class Die(_Frozen):
+    """One die: its face values and (hidden) weights; None weights = fair."""
+
+    faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+    weights: tuple[float, ...] | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> Die:
+        if not self.faces:
+            raise ValueError("a die needs at least one face")
+        if any(f < 0 for f in self.faces):
+            raise ValueError("die faces must not be negative")
+        if self.weights is not None:
+            if len(self.weights) != len(self.faces):
+                raise ValueError(
+                    f"die weights: {len(self.weights)} weights for {len(self.faces)} faces"
+                )
+            if any(w < 0 for w in self.weights) or sum(self.weights) <= 0:
+                raise ValueError("die weights must be non-negative with a positive sum")
+        return self
+
+
+class Card(_Frozen):
+    """One card of a deck. `kind` picks the effect; the other fields parametrise it.
+
+    Core kinds: advance_to (square, collect_go), advance_to_nearest (target_kind,
+    rent_multiplier, dice_multiplier), move_back (amount squares), collect, pay
+    (amount, bank), collect_from_each, pay_each (amount, each other player),
+    repairs (per_house, per_hotel), go_to_jail, get_out_of_jail.
+    """
+
+    text: str
+    kind: str
+    square: str | None = None
+    target_kind: str | None = None
+    amount: int = 0
+    per_house: int = 0
+    per_hotel: int = 0
+    collect_go: bool = True
+    rent_multiplier: float = 1.0
+    dice_multiplier: int | None = None
+    count: int = Field(1, ge=1)
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, kind: str) -> str:
+        if kind not in CARD_KINDS:
+            raise ValueError(
+                f"unknown card kind {kind!r}; known kinds: {', '.join(sorted(CARD_KINDS))}"
+            )
+        return kind
+
+    @model_validator(mode="after")
+    def _params_for_kind(self) -> Card:
+        where = f"card {self.text!r} ({self.kind})"
+        if self.kind == "advance_to" and not self.square:
+            raise ValueError(f"{where}: needs a target square")
+        if self.kind == "advance_to_nearest" and not self.target_kind:
+            raise ValueError(f"{where}: needs a target_kind")
+        if self.kind in ("collect", "pay", "collect_from_each", "pay_each", "move_back"):
+            if self.amount < 0:
+                raise ValueError(f"{where}: amount must not be negative")
+        return self
+
+
+class Deck(_Frozen):
+    name: str
+    cards: tuple[Card, ...]
+
+    @field_validator("cards")
+    @classmethod
+    def _not_empty(cls, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        if not cards:
+            raise ValueError("a deck needs at least one card")
+        return cards
+
+
+class BankRules(_Frozen):
+    """Money and building rules. Defaults are the official US rules."""
+
+    go_salary: int = Field(200, ge=0)
+    jail_fine: int = Field(50, ge=0)
+    max_jail_turns: int = Field(3, ge=1)
+    mortgage_interest: float = Field(0.10, ge=0)
+    building_sellback: float = Field(0.5, ge=0, le=1)
+    # None = official rules: a property cannot be sold to the bank, only mortgaged.
+    property_sellback: float | None = Field(None, ge=0, le=1)
+    max_houses: int = Field(4, ge=0)
+    hotels: bool = True
+    house_stock: int = Field(32, ge=0)
+    hotel_stock: int = Field(12, ge=0)
+    even_build: bool = True
+    auction_on_decline: bool = True
+    auction: Literal["english", "sealed"] = "english"
+    starting_cash: int = Field(1500, ge=0)
+    turn_limit: int = Field(1000, ge=1)
+    out_of_turn_rounds: int = Field(1, ge=0)
+    max_actions_per_phase: int = Field(50, ge=1)
+    max_trade_offers_per_phase: int = Field(6, ge=0)
+    trade_mortgaged: bool = True
+    doubles_roll_again: bool = True
+    doubles_to_jail: int = Field(3, ge=0)
+
+
+class GameSchema(_Frozen):
+    """A whole game: board, groups, dice, decks and bank rules."""
+
+    name: str = "custom"
+    squares: tuple[Square, ...]
+    groups: tuple[Group, ...]
+    dice: tuple[Die, ...] = (Die(), Die())
+    decks: tuple[Deck, ...] = ()
+    bank: BankRules = BankRules()
+
+    @model_validator(mode="after")
+    def _consistent(self) -> GameSchema:
+        names = [s.name for s in self.squares]
+        if len(set(names)) != len(names):
+            dupes = sorted({n for n in names if names.count(n) > 1})
+            raise ValueError(f"squares: duplicate square names {dupes}")
+        if len(self.squares) < 2:
+            raise ValueError("squares: a board needs at least two squares")
+        if not self.dice:
+            raise ValueError("dice: at least one die is needed")
+        group_names = [g.name for g in self.groups]
+        if len(set(group_names)) != len(group_names):
+            raise ValueError("groups: duplicate group names")
+        deck_names = {d.name for d in self.decks}
+        if len(deck_names) != len(self.decks):
+            raise ValueError("decks: duplicate deck names")
+        members: dict[str, int] = {g: 0 for g in group_names}
+        levels = self.bank.max_houses + (2 if self.bank.hotels else 1)
+        for sq in self.squares:
+            if sq.group is not None:
+                if sq.group not in members:
+                    raise ValueError(
+                        f"squares: {sq.name!r} is in unknown group {sq.group!r}; "
+                        f"groups: {', '.join(group_names)}"
+                    )
+                members[sq.group] += 1
+            if sq.kind == "street" and len(sq.rent) != levels:
+                raise ValueError(
+                    f"squares: {sq.name!r} has {len(sq.rent)} rents; a street needs {levels} "
+                    f"(unimproved, {self.bank.max_houses} house levels"
+                    f"{', hotel' if self.bank.hotels else ''})"
+                )
+            if sq.kind == "card" and sq.deck not in deck_names:
+                raise ValueError(
+                    f"squares: {sq.name!r} draws from unknown deck {sq.deck!r}; "
+                    f"decks: {', '.join(sorted(deck_names)) or 'none'}"
+                )
+        for g in self.groups:
+            if g.monopoly_size is not None and g.monopoly_size > members[g.name]:
+                raise ValueError(
+                    f"groups: {g.name!r} needs {g.monopoly_size} for a monopoly but has "
+                    f"{members[g.name]} members"
+                )
+        square_names = set(names)
+        kinds = {s.kind for s in self.squares}
+        for deck in self.decks:
+            for card in deck.cards:
+                if card.square is not None and card.square not in square_names:
+                    raise ValueError(
+                        f"decks: card {card.text!r} names unknown square {card.square!r}"
+                    )
+                if card.target_kind is not None and card.target_kind not in kinds:
+                    raise ValueError(
+                        f"decks: card {card.text!r} targets kind {card.target_kind!r} "
+                        "that is not on the board"
+                    )
+        if "jail" not in kinds:
+            raise ValueError("squares: the board needs a jail square")
+        return self
+
+    # --- convenience -------------------------------------------------------------
+    def index_of(self, name: str) -> int:
+        for i, sq in enumerate(self.squares):
+            if sq.name == name:
+                return i
+        raise KeyError(f"no square named {name!r}")
+
+    def group_members(self, group: str) -> list[int]:
+        return [i for i, sq in enumerate(self.squares) if sq.group == group]
+
+    def to_json(self, **kwargs: Any) -> str:
+        return self.model_dump_json(**kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameSchema:
+        return cls.model_validate_json(text)
+
+    def public_dict(self) -> dict[str, Any]:
+        """The schema as agents may see it: hidden fields removed."""
+        return self.model_dump(mode="json", exclude=set(HIDDEN_FIELDS))
+
+
+def standard_schema() -> GameSchema:
+    """The official US game (Atlantic City names), loaded from the packaged data file."""
+    text = resources.files("openmono.data").joinpath("standard_us.json").read_text()
+    return GameSchema.model_validate(json.loads(text))
+
+
+def load_schema(path: str) -> GameSchema:
+    """Load a schema file; errors name the file and the field."""
+    from pydantic import ValidationError
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return GameSchema.model_validate_json(fh.read())
+    except FileNotFoundError:
+        raise SchemaError(f"schema file {path!r} does not exist") from None
+    except ValidationError as exc:
+        raise SchemaError(f"schema file {path!r} is invalid:\n{_short(exc)}") from None
+
+
+class SchemaError(ValueError):
+    """A schema that cannot be used, with a message that names the field."""
+
+
+def _short(exc: Any) -> str:
+    lines = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        lines.append(f"  {loc}: {err['msg']}")
+    return "\n".join(lines)

@@ -1,0 +1,138 @@
+"""The mutable state of one game.
+
+Per-square facts that change rarely (owner, building level, mortgaged) are tuples that
+are replaced, never mutated: observations and state copies share them for free. Per-
+player facts that change every turn are lists. `copy()` is shallow where that is safe,
+so the planner can copy a state for look-ahead in about a microsecond.
+"""
+
+from __future__ import annotations
+
+from openmono.compiled import Rules
+
+NOBODY = -1
+
+
+class GameState:
+    __slots__ = (
+        "players", "cash", "position", "in_jail", "jail_turns", "jail_cards", "active",
+        "owner", "level", "mortgaged", "houses_left", "hotels_left", "decks",
+        "turn", "current", "doubles", "phase",
+    )
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        n = rules.n
+        b = rules.bank
+        self.players = players
+        self.cash = [b.starting_cash] * players
+        self.position = [rules.go] * players
+        self.in_jail = [False] * players
+        self.jail_turns = [0] * players
+        # Per player: the deck index of each get-out-of-jail card held.
+        self.jail_cards: list[list[int]] = [[] for _ in range(players)]
+        self.active = [True] * players
+        self.owner: tuple[int, ...] = (NOBODY,) * n
+        self.level: tuple[int, ...] = (0,) * n
+        self.mortgaged: tuple[bool, ...] = (False,) * n
+        self.houses_left = b.house_stock
+        self.hotels_left = b.hotel_stock
+        # Per deck: card indices, top first. Drawn cards go to the bottom.
+        self.decks: list[list[int]] = [list(range(len(d))) for d in rules.decks]
+        self.turn = 0
+        self.current = 0
+        self.doubles = 0
+        self.phase = "pre_roll"
+
+    def copy(self) -> GameState:
+        new = GameState.__new__(GameState)
+        new.players = self.players
+        new.cash = self.cash[:]
+        new.position = self.position[:]
+        new.in_jail = self.in_jail[:]
+        new.jail_turns = self.jail_turns[:]
+        new.jail_cards = [c[:] for c in self.jail_cards]
+        new.active = self.active[:]
+        new.owner = self.owner
+        new.level = self.level
+        new.mortgaged = self.mortgaged
+        new.houses_left = self.houses_left
+        new.hotels_left = self.hotels_left
+        new.decks = [d[:] for d in self.decks]
+        new.turn = self.turn
+        new.current = self.current
+        new.doubles = self.doubles
+        new.phase = self.phase
+        return new
+
+    # --- per-square setters (tuples are replaced, never mutated) ------------------
+    def set_owner(self, square: int, seat: int) -> None:
+        o = list(self.owner)
+        o[square] = seat
+        self.owner = tuple(o)
+
+    def set_level(self, square: int, level: int) -> None:
+        lv = list(self.level)
+        lv[square] = level
+        self.level = tuple(lv)
+
+    def set_mortgaged(self, square: int, flag: bool) -> None:
+        m = list(self.mortgaged)
+        m[square] = flag
+        self.mortgaged = tuple(m)
+
+    def snapshot(self) -> dict:
+        """A JSON-ready dict of the whole state (for logs, replays and tests)."""
+        return {
+            "cash": list(self.cash),
+            "position": list(self.position),
+            "in_jail": list(self.in_jail),
+            "jail_turns": list(self.jail_turns),
+            "jail_cards": [list(c) for c in self.jail_cards],
+            "active": list(self.active),
+            "owner": list(self.owner),
+            "level": list(self.level),
+            "mortgaged": list(self.mortgaged),
+            "houses_left": self.houses_left,
+            "hotels_left": self.hotels_left,
+            "decks": [list(d) for d in self.decks],
+            "turn": self.turn,
+            "current": self.current,
+            "doubles": self.doubles,
+        }
+
+
+def has_monopoly(rules: Rules, owner: tuple[int, ...], seat: int, group: int) -> bool:
+    """True when `seat` owns at least the group's monopoly size of its members."""
+    if group < 0:
+        return False
+    count = 0
+    for m in rules.group_members[group]:
+        if owner[m] == seat:
+            count += 1
+    return count >= rules.group_need[group]
+
+
+def owned_in_group(rules: Rules, owner: tuple[int, ...], seat: int, group: int) -> int:
+    count = 0
+    for m in rules.group_members[group]:
+        if owner[m] == seat:
+            count += 1
+    return count
+
+
+def net_worth(rules: Rules, view, seat: int) -> int:
+    """Cash + properties at price (mortgaged: price minus mortgage) + buildings at cost.
+
+    Used for the turn-limit winner; `view` is a GameState or an Observation.
+    """
+    total = view.cash[seat]
+    owner = view.owner
+    level = view.level
+    mortgaged = view.mortgaged
+    for sq in rules.properties:
+        if owner[sq] == seat:
+            total += rules.price[sq] - (rules.mortgage[sq] if mortgaged[sq] else 0)
+            lv = level[sq]
+            if lv:
+                total += lv * rules.house_cost[sq]
+    return total
