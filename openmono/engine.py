@@ -25,7 +25,8 @@ from numpy.random import SeedSequence
 from openmono import actions as A
 from openmono import events as E
 from openmono import legal
-from openmono.compiled import CARD, GO_TO_JAIL, PLUGIN, STREET, TAX, UTILITY, Rules, compile_rules
+from openmono.compiled import (CARD, FREE_PARKING, GO, GO_TO_JAIL, JAIL, PLUGIN, RAILROAD, STREET,
+                               TAX, UTILITY, Rules, compile_rules)
 from openmono.events import BANK
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.kinds import CARD_KINDS, SQUARE_KINDS
@@ -34,25 +35,30 @@ from openmono.schema import GameSchema
 from openmono.state import NOBODY, GameState, has_monopoly, net_worth, owned_in_group
 
 Request = tuple[int, "Decision"]
+_new_tuple = tuple.__new__  # builds the Observation NamedTuple without its slow __new__
 
 
 class Decision:
-    """The context of one decision (an Observation copies these fields)."""
+    """The context of one decision (an Observation copies these fields).
 
-    __slots__ = ("phase", "square", "high_bid", "high_bidder", "owed", "creditor", "offer",
-                 "offerer", "offers_made")
+    Defaults live on the class, so a decision that sets only its phase costs one
+    attribute store: the engine makes several per turn.
+    """
 
-    def __init__(self, phase: str, square: int = -1, high_bid: int = 0, high_bidder: int = -1,
-                 owed: int = 0, creditor: int = -1, offer: Any = None, offerer: int = -1) -> None:
+    square = -1
+    high_bid = 0
+    high_bidder = -1
+    owed = 0
+    creditor = -1
+    offer: Any = None
+    offerer = -1
+    offers_made = 0
+
+    def __init__(self, phase: str, **context: Any) -> None:
         self.phase = phase
-        self.square = square
-        self.high_bid = high_bid
-        self.high_bidder = high_bidder
-        self.owed = owed
-        self.creditor = creditor
-        self.offer = offer
-        self.offerer = offerer
-        self.offers_made = 0
+        if context:
+            for key, value in context.items():
+                setattr(self, key, value)
 
 
 class AgentFault:
@@ -106,31 +112,54 @@ class Game:
         self.winner: int | None = None
         self.end_reason: str | None = None
         self.bankrupt_order: list[int] = []
-        self.stats = {"trades": 0, "auctions": 0, "faults": 0, "decisions": 0}
+        self.trades = self.auctions = self.faults = self.decisions = 0
         self.turn_boundary: list[Any] = []  # callables run between turns (injection)
+        self._snapshot: tuple | None = None
+        # Squares where ending a move does nothing unless owned by someone else (go,
+        # jail, free parking; properties are checked by owner). A landing hook makes
+        # every square eventful.
+        self._quiet = tuple(
+            hooks.landing is None and k in (GO, JAIL, FREE_PARKING, STREET, RAILROAD, UTILITY)
+            for k in self.rules.kind)
 
     # --- observation ----------------------------------------------------------------
     def observe(self, seat: int, d: Decision) -> Observation:
         st = self.state
         evs = self.events
+        now = len(evs)
         start = self._seen[seat]
-        self._seen[seat] = len(evs)
-        obs = Observation(
-            self.public, seat, d.phase, st.turn, st.current, tuple(st.cash),
-            tuple(st.position), tuple(st.in_jail), tuple(st.jail_turns),
-            tuple(len(c) for c in st.jail_cards), tuple(st.active), st.owner, st.level,
-            st.mortgaged, st.houses_left, st.hotels_left, tuple(evs[start:]), d.square,
-            d.high_bid, d.high_bidder, d.owed, d.creditor, d.offer, d.offerer, d.offers_made,
-        )
+        self._seen[seat] = now
+        # Every state change emits an event, so the event count stamps the snapshot of
+        # the per-player lists: decisions with no event in between share one copy.
+        snap = self._snapshot
+        if snap is None or snap[0] != now:
+            snap = self._snapshot = (
+                now, tuple(st.cash), tuple(st.position), tuple(st.in_jail),
+                tuple(st.jail_turns), tuple(map(len, st.jail_cards)), tuple(st.active))
+        obs = _new_tuple(Observation, (
+            self.public, seat, d.phase, st.turn, st.current, snap[1], snap[2], snap[3],
+            snap[4], snap[5], snap[6], st.owner, st.level, st.mortgaged, st.houses_left,
+            st.hotels_left, tuple(evs[start:]) if start < now else (), d.square, d.high_bid,
+            d.high_bidder, d.owed, d.creditor, d.offer, d.offerer, d.offers_made,
+        ))
         transform = self.hooks.observation
         return transform(obs) if transform is not None else obs
+
+    def invalidate_observations(self) -> None:
+        """Call after editing `state` directly (tests, injections) mid-game."""
+        self._snapshot = None
 
     def legal_actions(self, seat: int, d: Decision) -> list[A.Action]:
         return legal.legal_actions(self.rules, self.state, seat, d)
 
     # --- the decision point -----------------------------------------------------------
+    @property
+    def stats(self) -> dict[str, int]:
+        return {"trades": self.trades, "auctions": self.auctions, "faults": self.faults,
+                "decisions": self.decisions}
+
     def _validate(self, seat: int, d: Decision, action: Any) -> A.Action:
-        self.stats["decisions"] += 1
+        self.decisions += 1
         if isinstance(action, AgentFault):
             reason = action.reason
         else:
@@ -141,7 +170,7 @@ class Game:
             if reason is None:
                 return action
             reason = f"illegal {getattr(action, 'kind', type(action).__name__)}: {reason}"
-        self.stats["faults"] += 1
+        self.faults += 1
         self.events.append(E.Fault(seat, d.phase, reason))
         return legal.DEFAULT_ACTION[d.phase]
 
@@ -154,6 +183,7 @@ class Game:
                     for fn in self.turn_boundary:
                         fn(self)
                     self.turn_boundary.clear()
+                    self._snapshot = None
                 if st.turn >= self.rules.bank.turn_limit:
                     self._finish_by_net_worth()
                     return
@@ -196,12 +226,37 @@ class Game:
 
     # --- a turn ----------------------------------------------------------------------------
     def _turn(self, p: int) -> Generator[Request, Any, None]:
+        """One player's turn. The common path (everyone concludes at once, the move
+        lands where nothing happens) runs in this one frame without sub-generators:
+        it is most of every game."""
         st = self.state
         rules = self.rules
-        st.doubles = 0
-        yield from self._manage(p, "pre_roll")
-        yield from self._out_of_turn(p)
         bank = rules.bank
+        active = st.active
+        conclude = A.Conclude
+        st.doubles = 0
+        d = Decision("pre_roll")
+        action = yield p, d
+        if type(action) is conclude:
+            self.decisions += 1
+        else:
+            yield from self._manage(p, d, action)
+        # Out-of-turn rounds: every other player in seat order, until all pass.
+        players = self.players
+        for _ in range(bank.out_of_turn_rounds):
+            anyone = False
+            for k in range(1, players):
+                q = (p + k) % players
+                if active[q]:
+                    d = Decision("out_of_turn")
+                    action = yield q, d
+                    if type(action) is conclude:
+                        self.decisions += 1
+                    elif (yield from self._manage(q, d, action)):
+                        anyone = True
+            if not anyone:
+                break
+        quiet = self._quiet
         while True:
             dice = rules.roll(self.dice_rng)
             if self.hooks.dice_roll is not None:
@@ -217,7 +272,7 @@ class Game:
                     self._release(p, "doubles")
                 elif st.jail_turns[p] >= bank.max_jail_turns:
                     yield from self._charge(p, BANK, bank.jail_fine, "jail_fine")
-                    if not st.active[p]:
+                    if not active[p]:
                         return
                     self._release(p, "forced_fine")
                 else:
@@ -230,40 +285,37 @@ class Game:
                 else:
                     again = True
             if move:
-                yield from self._advance(p, total, total, "dice")
-                if not st.active[p]:
-                    return
-            yield from self._manage(p, "post_roll")
-            if not again or st.in_jail[p] or not st.active[p]:
+                end = self._move(p, total, "dice", True)
+                o = st.owner[end]
+                if not quiet[end] or (rules.is_property[end] and (
+                        o == NOBODY or (o != p and not st.mortgaged[end]))):
+                    yield from self._land(p, end, total)
+                    if not active[p]:
+                        return
+            d = Decision("post_roll")
+            action = yield p, d
+            if type(action) is conclude:
+                self.decisions += 1
+            else:
+                yield from self._manage(p, d, action)
+            if not again or st.in_jail[p] or not active[p]:
                 return
 
-    def _manage(self, seat: int, phase: str) -> Generator[Request, Any, bool]:
-        """A management phase: actions until Conclude. Returns whether anything was done."""
-        d = Decision(phase)
+    def _manage(self, seat: int, d: Decision, action: Any) -> Generator[Request, Any, bool]:
+        """The rest of a management phase whose first answer was not Conclude: execute
+        actions until Conclude. Returns whether anything was done."""
         acted = False
         active = self.state.active
         for _ in range(self.rules.bank.max_actions_per_phase):
-            if not active[seat]:
-                break
-            action = yield seat, d
             action = self._validate(seat, d, action)
             if type(action) is A.Conclude:
                 break
             acted = True
             yield from self._execute(seat, action, d)
+            if not active[seat]:
+                break
+            action = yield seat, d
         return acted
-
-    def _out_of_turn(self, p: int) -> Generator[Request, Any, None]:
-        st = self.state
-        for _ in range(self.rules.bank.out_of_turn_rounds):
-            anyone = False
-            for k in range(1, self.players):
-                q = (p + k) % self.players
-                if st.active[q]:
-                    if (yield from self._manage(q, "out_of_turn")):
-                        anyone = True
-            if not anyone:
-                return
 
     # --- executing management actions ------------------------------------------------------
     def _execute(self, seat: int, action: A.Action, d: Decision) -> Generator[Request, Any, None]:
@@ -372,7 +424,7 @@ class Game:
             self._move_jail_card(seat, to)
         for _ in range(offer.get_jail_cards):
             self._move_jail_card(to, seat)
-        self.stats["trades"] += 1
+        self.trades += 1
 
     def _move_jail_card(self, src: int, dst: int) -> None:
         card = self.state.jail_cards[src].pop(0)
@@ -474,9 +526,9 @@ class Game:
         self.events.append(E.PropertyTransferred(sq, src, dst, reason))
 
     # --- movement and landing ----------------------------------------------------------------
-    def _advance(self, p: int, steps: int, dice_total: int, reason: str,
-                 collect_go: bool = True, rent_multiplier: float = 1.0,
-                 dice_multiplier: int | None = None) -> Generator[Request, Any, None]:
+    def _move(self, p: int, steps: int, reason: str, collect_go: bool) -> int:
+        """Move forward `steps` squares, paying the Go salary for each pass; returns the
+        square reached (landing effects are separate: `_land`)."""
         st = self.state
         rules = self.rules
         n = rules.n
@@ -492,6 +544,12 @@ class Game:
                 if self.hooks.passing_go is not None:
                     salary = self.hooks.passing_go(self, p, salary)
                 self._pay(BANK, p, salary, "go_salary", go)
+        return end
+
+    def _advance(self, p: int, steps: int, dice_total: int, reason: str,
+                 collect_go: bool = True, rent_multiplier: float = 1.0,
+                 dice_multiplier: int | None = None) -> Generator[Request, Any, None]:
+        end = self._move(p, steps, reason, collect_go)
         yield from self._land(p, end, dice_total, rent_multiplier, dice_multiplier)
 
     def move_to(self, p: int, target: int, collect_go: bool = True) -> Generator[Request, Any, None]:
@@ -518,6 +576,8 @@ class Game:
             elif owner != p and not st.mortgaged[sq]:
                 if dice_multiplier is not None and k == UTILITY:
                     dice = rules.roll(self.dice_rng)
+                    if self.hooks.dice_roll is not None:  # "after every roll", this one too
+                        dice = tuple(self.hooks.dice_roll(self, p, dice))
                     self.events.append(E.DiceRolled(p, dice))
                     rent = dice_multiplier * sum(dice)
                 else:
@@ -565,7 +625,7 @@ class Game:
     def _auction(self, sq: int, start: int) -> Generator[Request, Any, None]:
         """Auction `sq` to the bank's highest bidder; every solvent player may bid."""
         st = self.state
-        self.stats["auctions"] += 1
+        self.auctions += 1
         self.events.append(E.AuctionStarted(sq))
         order = [(start + k) % self.players for k in range(1, self.players + 1)]
         bidders = [q for q in order if st.active[q]]

@@ -9,6 +9,7 @@ event; the game always goes on.
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import time
@@ -88,6 +89,10 @@ def play_game(
     logged = 0
     gen = game.run()
     events = game.events
+    # A game allocates many small tuples (events, observations) and makes no reference
+    # cycles, so the cyclic collector only costs time here: run it rarely while playing.
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], 100_000), thresholds[1], thresholds[2])
     try:
         seat, d = next(gen)
         while True:
@@ -113,6 +118,8 @@ def play_game(
             seat, d = gen.send(action)
     except StopIteration:
         pass
+    finally:
+        gc.set_threshold(*thresholds)
     st = game.state
     result = GameResult(
         seed=seed, seats=seats, winner_seat=game.winner, winner=seats[game.winner],

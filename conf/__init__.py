@@ -1,0 +1,1 @@
+"""Hydra configuration files (packaged so an installed openmono finds them)."""

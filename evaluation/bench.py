@@ -1,0 +1,119 @@
+"""`python -m evaluation.bench`: how fast the engine plays, with chosen agents.
+
+    python -m evaluation.bench games=500 agents=[random,random,random,random] seed=1
+
+Prints a table, then as its last line one JSON object (games, games_per_second,
+turns_per_game, agents, ...). With `engine_only=true` the time spent inside agents'
+`act` is measured and subtracted, giving the engine's own cost per player-turn.
+Runs on one core (one process).
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import time
+from typing import Any
+
+from openmono import standard_schema
+from openmono.play import play_game
+
+from agents.registry import UnknownAgentError, make_agent
+from evaluation.cli import UsageError, fail, parse_overrides
+
+DEFAULTS: dict[str, Any] = {
+    "games": 200,
+    "agents": ["random", "random", "random", "random"],
+    "seed": 0,
+    "engine_only": False,
+}
+
+
+class _Timed:
+    """Wraps an agent and accumulates the time spent in its `act`."""
+
+    def __init__(self, agent: Any, clock: list[float]) -> None:
+        self.agent = agent
+        self.clock = clock
+
+    def seed(self, s: int) -> None:
+        if hasattr(self.agent, "seed"):
+            self.agent.seed(s)
+
+    def begin_game(self, seat: int, obs: Any) -> None:
+        if hasattr(self.agent, "begin_game"):
+            self.agent.begin_game(seat, obs)
+
+    def end_game(self, result: Any) -> None:
+        if hasattr(self.agent, "end_game"):
+            self.agent.end_game(result)
+
+    def act(self, obs: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return self.agent.act(obs)
+        finally:
+            self.clock[0] += time.perf_counter() - t0
+
+
+def run(cfg: dict[str, Any]) -> dict[str, Any]:
+    games = cfg["games"]
+    if games <= 0:
+        raise UsageError(f"games must be positive, got {games}")
+    names = cfg["agents"]
+    if len(names) < 2:
+        raise UsageError("agents needs at least two names, e.g. agents=[random,random]")
+    schema = standard_schema()
+    agents = [make_agent(n) for n in names]
+    clock = [0.0]
+    players = [_Timed(a, clock) for a in agents] if cfg["engine_only"] else agents
+    turns = decisions = 0
+    wins = [0] * len(names)
+    bankrupt_end = 0
+    t0 = time.perf_counter()
+    for g in range(games):
+        r = play_game(schema, players, seed=cfg["seed"] + g)
+        turns += r.turns
+        decisions += r.stats["decisions"]
+        wins[r.winner] += 1
+        bankrupt_end += r.end_reason == "bankruptcy"
+    elapsed = time.perf_counter() - t0
+    out = {
+        "games": games,
+        "agents": names,
+        "seed": cfg["seed"],
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(games / elapsed, 2),
+        "turns_per_game": round(turns / games, 1),
+        "decisions_per_game": round(decisions / games, 1),
+        "us_per_turn": round(elapsed / turns * 1e6, 2),
+        "bankruptcy_share": round(bankrupt_end / games, 3),
+        "wins": wins,
+        "python": platform.python_version(),
+    }
+    if cfg["engine_only"]:
+        engine = elapsed - clock[0]
+        out["agent_seconds"] = round(clock[0], 3)
+        out["engine_us_per_turn"] = round(engine / turns * 1e6, 2)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        cfg = parse_overrides(sys.argv[1:] if argv is None else argv, DEFAULTS)
+        out = run(cfg)
+    except (UsageError, UnknownAgentError) as exc:
+        fail(str(exc))
+    rows = [(k, v) for k, v in out.items() if k not in ("agents", "wins")]
+    rows.insert(1, ("agents", ",".join(out["agents"])))
+    width = max(len(k) for k, _ in rows)
+    print("openmono benchmark")
+    for k, v in rows:
+        print(f"  {k:<{width}}  {v}")
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

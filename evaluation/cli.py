@@ -1,0 +1,63 @@
+"""Hydra-style `key=value` overrides for the small command-line tools (bench, tournament).
+
+`evaluation.trial` is a full Hydra app; the quick tools parse the same syntax without
+Hydra's start-up cost: `games=500 agents=[random,baseline] seed=1 fast=true`.
+"""
+
+from __future__ import annotations
+
+import sys
+from difflib import get_close_matches
+from typing import Any, Sequence
+
+
+class UsageError(ValueError):
+    """Bad command-line input; the message says what is wrong and what is valid."""
+
+
+def parse_value(text: str) -> Any:
+    text = text.strip()
+    if text.startswith("[") and text.endswith("]"):
+        inner = text[1:-1].strip()
+        return [parse_value(p) for p in inner.split(",")] if inner else []
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("null", "none"):
+        return None
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text.strip("'\"")
+
+
+def parse_overrides(argv: Sequence[str], defaults: dict[str, Any]) -> dict[str, Any]:
+    """Merge `key=value` arguments into a copy of `defaults`; unknown keys are errors."""
+    out = dict(defaults)
+    for arg in argv:
+        if "=" not in arg:
+            raise UsageError(f"expected key=value, got {arg!r}; valid keys: {', '.join(defaults)}")
+        key, _, raw = arg.partition("=")
+        key = key.lstrip("+")
+        if key not in defaults:
+            close = get_close_matches(key, defaults, n=2)
+            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+            raise UsageError(f"unknown option {key!r}{hint}; valid keys: {', '.join(defaults)}")
+        value = parse_value(raw)
+        want = defaults[key]
+        if isinstance(want, bool) and not isinstance(value, bool):
+            raise UsageError(f"{key} must be true or false, got {raw!r}")
+        if isinstance(want, int) and not isinstance(want, bool) and not isinstance(value, int):
+            raise UsageError(f"{key} must be an integer, got {raw!r}")
+        if isinstance(want, list) and not isinstance(value, list):
+            value = [value]
+        out[key] = value
+    return out
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print a short error (no traceback) and exit."""
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(code)

@@ -1,0 +1,54 @@
+"""Fill Hydra's `agent` and `novelty` config groups from the registries.
+
+Every registered agent becomes `agent=NAME` (its constructor's keyword defaults become
+overridable keys, e.g. `agent.adapt=false`), and every novelty plugin found through the
+`openmono.novelties` entry points becomes `novelty=NAME` with `novelty.difficulty` and
+one `novelty.params.KEY` per parameter (null = the difficulty preset's value). So a
+plugin from another package is usable on the command line without writing any YAML.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any
+
+from hydra.core.config_store import ConfigStore
+
+from agents.registry import AGENTS
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value)
+        return True
+    except TypeError:
+        return False
+
+
+def agent_defaults(factory: Any) -> dict[str, Any]:
+    """Keyword parameters with JSON-able defaults of an agent's constructor."""
+    try:
+        sig = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return {}
+    out = {}
+    for p in sig.parameters.values():
+        if p.default is not inspect.Parameter.empty and _jsonable(p.default) and p.name != "name":
+            out[p.name] = p.default
+    return out
+
+
+def register_groups() -> None:
+    cs = ConfigStore.instance()
+    for name, factory in AGENTS.items():
+        cs.store(group="agent", name=name, node={"name": name, **agent_defaults(factory)})
+    cs.store(group="novelty", name="none", node={"name": "none", "difficulty": None, "params": {}})
+    try:
+        from novelties.registry import available_novelties
+    except ImportError:  # the novelty package is optional for control trials
+        return
+    for name, plugin in available_novelties().items():
+        fields = getattr(getattr(plugin, "Params", None), "model_fields", {}) or {}
+        cs.store(group="novelty", name=name, node={
+            "name": name, "difficulty": "medium", "params": {k: None for k in fields}})

@@ -1,0 +1,274 @@
+"""One SAIL-ON trial, without Hydra: plain config in, `games.jsonl` + summary out.
+
+The protocol (DESIGN.md, "evaluation"): the evaluated agent plays `games` games against
+its opponents, seats shuffled per game; a novelty is injected before a game drawn from
+the configured window and kept to the end; the agent object lives for the whole trial
+and its `novelty_report()` is recorded after every game. Before the injection the
+reference agent (default `baseline`) also plays each game in the evaluated agent's seat
+on the same seed (common random numbers), for NRP.
+
+Resuming: records are appended one line per finished game. A re-run into the same
+directory re-plays the recorded games silently (everything is deterministic) so that
+stateful agents get back exactly the state they had, checks that they reproduce the
+recorded lines, and goes on from the first missing game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from numpy.random import SeedSequence
+
+from openmono import standard_schema
+from openmono.hooks import NO_HOOKS, Hooks
+from openmono.play import play_game
+from openmono.schema import GameSchema
+
+from agents.registry import available_agents, make_agent
+from evaluation import metrics
+from evaluation.novelty_setup import NoveltySetup, prepare_novelty
+
+GAMES_FILE = "games.jsonl"
+SUMMARY_FILE = "summary.json"
+
+
+class TrialError(ValueError):
+    """Bad trial configuration; the message names the problem and the valid choices."""
+
+
+@dataclass
+class TrialConfig:
+    agent: str = "baseline"
+    agent_params: dict[str, Any] = field(default_factory=dict)
+    opponents: list[str] = field(default_factory=lambda: ["baseline"] * 3)
+    novelty: str | None = None
+    difficulty: str = "medium"
+    novelty_params: dict[str, Any] = field(default_factory=dict)
+    games: int = 100
+    seed: int = 0
+    window: tuple[float, float] = (0.2, 0.6)
+    inject_at: int | None = None
+    detection: str = "system"
+    reference: str | None = "baseline"
+    progress: bool = True
+
+    def validate(self) -> None:
+        if not isinstance(self.games, int) or self.games <= 0:
+            raise TrialError(f"trial.games must be a positive integer, got {self.games!r}")
+        if self.detection not in ("system", "given"):
+            raise TrialError(f"detection must be 'system' or 'given', got {self.detection!r}")
+        if not self.opponents:
+            raise TrialError("opponents must name at least one agent, e.g. [baseline,baseline]")
+        names = [self.agent, *self.opponents] + ([self.reference] if self.reference else [])
+        for name in names:
+            if name not in available_agents():
+                raise TrialError(
+                    f"unknown agent {name!r}; available agents: {', '.join(available_agents())}")
+        lo, hi = self.window
+        if not (0.0 <= lo <= hi <= 1.0):
+            raise TrialError(f"trial.window must be two fractions 0 <= lo <= hi <= 1, got "
+                             f"{list(self.window)}")
+        if self.inject_at is not None and not (0 <= self.inject_at < self.games):
+            raise TrialError(f"trial.inject_at={self.inject_at} is outside the trial "
+                             f"(games 0..{self.games - 1})")
+
+
+def game_seed(trial_seed: int, game: int) -> int:
+    """The seed of game `game` of a trial: independent streams, stable under resume."""
+    return int(SeedSequence([trial_seed, game]).generate_state(1)[0])
+
+
+def injection_game(cfg: TrialConfig) -> int | None:
+    """The first game played with the novelty (None for a control trial)."""
+    if cfg.novelty is None:
+        return None
+    if cfg.inject_at is not None:
+        return cfg.inject_at
+    lo = int(cfg.window[0] * cfg.games)
+    hi = max(lo, min(cfg.games - 1, int(cfg.window[1] * cfg.games)))
+    draw = int(SeedSequence([cfg.seed, 2**31 - 1]).generate_state(1)[0])
+    return lo + draw % (hi - lo + 1)
+
+
+def read_records(path: Path) -> list[dict[str, Any]]:
+    """Complete lines only: a line cut short by a kill is dropped (and rewritten)."""
+    if not path.exists():
+        return []
+    records = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.endswith("\n"):
+                break
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                break
+    return records
+
+
+def _record_line(record: dict[str, Any]) -> str:
+    return json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def _safe_report(agent: Any) -> tuple[dict[str, Any], str | None]:
+    try:
+        report = agent.novelty_report()
+        data = report.to_json() if hasattr(report, "to_json") else dict(report)
+        data = {"detected": bool(data.get("detected", False)),
+                "confidence": float(data.get("confidence", 0.0)),
+                "changes": list(data.get("changes", []))}
+        json.dumps(data)
+        return data, None
+    except Exception as exc:  # noqa: BLE001 - a misbehaving agent must not stop the trial
+        return {"detected": False, "confidence": 0.0, "changes": []}, (
+            f"novelty_report raised {type(exc).__name__}: {exc}")
+
+
+def _safe(agent: Any, method: str) -> None:
+    fn = getattr(agent, method, None)
+    if fn is not None:
+        try:
+            fn()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
+              on_game: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Play (or resume) a trial into `out_dir`; returns the summary dict."""
+    cfg.validate()
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write_test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise TrialError(f"cannot write to the output directory {str(out)!r}: {exc.strerror}")
+    base = standard_schema()
+    novelty: NoveltySetup | None = None
+    if cfg.novelty is not None:
+        novelty = prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params, base)
+    inject = injection_game(cfg)
+
+    try:
+        agent = make_agent(cfg.agent, **cfg.agent_params)
+    except TypeError as exc:
+        raise TrialError(f"bad parameters for agent {cfg.agent!r}: {exc}") from None
+    opponents = [make_agent(n) for n in cfg.opponents]
+    reference = make_agent(cfg.reference) if cfg.reference else None
+
+    path = out / GAMES_FILE
+    done = read_records(path)
+    if len(done) > cfg.games:
+        raise TrialError(f"{path} already holds {len(done)} games, more than trial.games="
+                         f"{cfg.games}; use a new output directory")
+    # Rewrite the file with complete lines only (drops a half-written last line).
+    with path.open("w", encoding="utf-8") as fh:
+        fh.writelines(_record_line(r) for r in done)
+
+    bar = _progress(cfg, len(done))
+    wins = sum(1 for r in done if r.get("won"))
+    started = time.perf_counter()
+    with path.open("a", encoding="utf-8") as fh:
+        for g in range(cfg.games):
+            active = inject is not None and g >= inject
+            schema, hooks = (novelty.schema, novelty.hooks) if active and novelty else (base, NO_HOOKS)
+            if g == inject and cfg.detection == "given":
+                _safe(agent, "novelty_announced")
+            record = _play_one(cfg, g, agent, opponents, reference, schema, hooks, active)
+            if g < len(done):
+                if _record_line(record) != _record_line(done[g]):
+                    print(f"warning: replaying game {g} did not reproduce its record in "
+                          f"{path}; keeping the recorded line", file=sys.stderr)
+                continue
+            fh.write(_record_line(record))
+            fh.flush()
+            wins += record["won"]
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(wins=wins, novelty="on" if active else "off")
+            if on_game is not None:
+                on_game(record)
+    if bar is not None:
+        bar.close()
+    records = read_records(path)
+    summary = summarize(cfg, records, inject, novelty)
+    summary["seconds"] = round(time.perf_counter() - started, 3)
+    (out / SUMMARY_FILE).write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    return summary
+
+
+def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], reference: Any,
+              schema: GameSchema, hooks: Hooks, active: bool) -> dict[str, Any]:
+    seed = game_seed(cfg.seed, g)
+    players = [agent, *opponents]
+    result = play_game(schema, players, seed=seed, hooks=hooks)
+    report, report_fault = _safe_report(agent)
+    names = [cfg.agent, *cfg.opponents]
+    record: dict[str, Any] = {
+        "game": g,
+        "seed": seed,
+        "seats": [names[i] for i in result.seats],
+        "agent_seat": result.seats.index(0),
+        "winner": names[result.winner],
+        "winner_seat": result.winner_seat,
+        "won": result.winner == 0,
+        "turns": result.turns,
+        "end_reason": result.end_reason,
+        "novelty_active": active,
+        "report": report,
+        "faults": result.agent_faults[0],
+        "opponent_faults": sum(result.agent_faults[1:]),
+    }
+    if report_fault:
+        record["report_fault"] = report_fault
+    if reference is not None and not active:
+        # Same seed, same seats: the reference sits where the evaluated agent sat.
+        ref = play_game(schema, [reference, *opponents], seed=seed, hooks=hooks,
+                        seats=result.seats)
+        record["reference_won"] = ref.winner == 0
+    return record
+
+
+def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | None,
+              novelty: NoveltySetup | None) -> dict[str, Any]:
+    reference_records = [
+        {"game": r["game"], "seed": r["seed"], "won": r["reference_won"], "novelty_active": False,
+         "report": {"detected": False}}
+        for r in records if "reference_won" in r
+    ] or None
+    truth = novelty.ground_truth if novelty is not None else None
+    summary = metrics.summarize_trial(records, inject, reference_records=reference_records,
+                                      ground_truth=truth)
+    summary.update({
+        "agent": cfg.agent,
+        "opponents": list(cfg.opponents),
+        "novelty": cfg.novelty or "none",
+        "difficulty": cfg.difficulty if cfg.novelty else None,
+        "category": novelty.category if novelty is not None else None,
+        "injected_at": inject,
+        "detection": cfg.detection,
+        "reference": cfg.reference,
+        "seed": cfg.seed,
+        "wins": sum(1 for r in records if r["won"]),
+        "faults": sum(r.get("faults", 0) for r in records),
+    })
+    return summary
+
+
+def _progress(cfg: TrialConfig, done: int) -> Any:
+    if not cfg.progress:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return None
+    return tqdm(total=cfg.games, initial=done, desc=f"{cfg.agent} vs {'/'.join(cfg.opponents)}",
+                unit="game", file=sys.stderr, leave=False)

@@ -1,0 +1,70 @@
+"""`python -m evaluation.trial`: one SAIL-ON trial, configured with Hydra.
+
+    python -m evaluation.trial novelty=rent_hike
+    python -m evaluation.trial agent=baseline novelty=rent_hike novelty.difficulty=hard \
+        novelty.params.factor=3 trial.games=30 trial.seed=1
+    python -m evaluation.trial --multirun agent=baseline,random novelty=rent_hike,none \
+        trial.seed=0,1 hydra/launcher=joblib
+
+Writes games.jsonl, summary.json, report.md and plots into Hydra's run directory
+(re-running into it resumes) and prints the summary as a small table.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import hydra
+from omegaconf import DictConfig, OmegaConf
+
+from evaluation.config_store import register_groups
+from evaluation.runner import TrialConfig, TrialError, run_trial
+
+register_groups()
+
+
+def config_from_hydra(cfg: DictConfig) -> TrialConfig:
+    data: dict[str, Any] = OmegaConf.to_container(cfg, resolve=True)  # type: ignore[assignment]
+    agent = dict(data["agent"])
+    novelty = dict(data["novelty"])
+    trial = data["trial"]
+    name = novelty.get("name")
+    params = {k: v for k, v in (novelty.get("params") or {}).items() if v is not None}
+    return TrialConfig(
+        agent=agent.pop("name"),
+        agent_params=agent,
+        opponents=list(data["opponents"]),
+        novelty=None if name in (None, "none") else name,
+        difficulty=novelty.get("difficulty") or "medium",
+        novelty_params=params,
+        games=trial["games"],
+        seed=trial["seed"],
+        window=tuple(trial["window"]),
+        inject_at=trial["inject_at"],
+        detection=data["detection"],
+        reference=data["reference"] or None,
+        progress=trial["progress"],
+    )
+
+
+@hydra.main(version_base=None, config_path="../conf", config_name="trial")
+def main(cfg: DictConfig) -> None:
+    from hydra.core.hydra_config import HydraConfig
+
+    from evaluation.novelty_setup import NoveltyError
+    from evaluation.report import print_summary, write_report
+
+    out_dir = HydraConfig.get().runtime.output_dir
+    try:
+        tcfg = config_from_hydra(cfg)
+        summary = run_trial(tcfg, out_dir)
+    except (TrialError, NoveltyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    write_report(out_dir, summary, plots=bool(cfg.trial.plots))
+    print_summary(summary, out_dir)
+
+
+if __name__ == "__main__":
+    main()
