@@ -19,7 +19,7 @@ import json
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -36,6 +36,7 @@ from evaluation.novelty_setup import NoveltySetup, prepare_novelty
 
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.json"
+CONFIG_FILE = "trial.json"
 
 
 class TrialError(ValueError):
@@ -164,6 +165,7 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
     opponents = [make_agent(n) for n in cfg.opponents]
     reference = make_agent(cfg.reference) if cfg.reference else None
 
+    _check_same_trial(cfg, out)
     path = out / GAMES_FILE
     done = read_records(path)
     if len(done) > cfg.games:
@@ -203,6 +205,30 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
     summary["seconds"] = round(time.perf_counter() - started, 3)
     (out / SUMMARY_FILE).write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     return summary
+
+
+def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
+    data = asdict(cfg)
+    data.pop("progress")
+    data["window"] = list(cfg.window)
+    return data
+
+
+def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
+    """A run directory holds one trial: resuming with another config would mix results."""
+    path = out / CONFIG_FILE
+    ident = _trial_identity(cfg)
+    if path.exists():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            old = None
+        if old is not None and old != ident:
+            diff = sorted(k for k in ident if old.get(k) != ident[k])
+            raise TrialError(
+                f"{out} holds a trial with a different configuration ({', '.join(diff)} "
+                "differ); choose another hydra.run.dir or delete that directory")
+    path.write_text(json.dumps(ident, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], reference: Any,

@@ -1,0 +1,169 @@
+"""`python -m evaluation.compare DIR...`: agents x novelties from trial run directories.
+
+Reads every `summary.json` under the given run or multirun directories, groups trials
+by (agent, novelty, difficulty), aggregates them over seeds with confidence intervals
+(Wilson for rates, bootstrap for NRP and delay) and prints a table; writes it as
+`compare.md` and `compare.csv`, with one plot (`compare.png`), into `out=DIR`
+(default: the first directory given).
+
+    python -m evaluation.compare multirun/2026-11-22_17-30-00
+    python -m evaluation.compare outputs/trial multirun/x out=results/
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Sequence
+
+from evaluation.metrics import aggregate
+
+COLUMNS = ("nda", "false_positive_rate", "detection_delay", "pnwp", "post_win_rate", "nrp")
+
+
+def find_summaries(dirs: Sequence[str]) -> list[dict[str, Any]]:
+    found = []
+    for d in dirs:
+        root = Path(d)
+        if not root.exists():
+            raise FileNotFoundError(f"no such directory: {d}")
+        paths = [root] if root.name == "summary.json" else sorted(root.rglob("summary.json"))
+        for p in paths:
+            try:
+                found.append(json.loads(p.read_text(encoding="utf-8")))
+            except (OSError, json.JSONDecodeError) as exc:
+                print(f"warning: skipping unreadable {p}: {exc}", file=sys.stderr)
+    return found
+
+
+def group_key(summary: dict[str, Any]) -> tuple[str, str, str]:
+    return (summary.get("agent", "?"), summary.get("novelty", "none"),
+            summary.get("difficulty") or "-")
+
+
+def compare(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per (agent, novelty, difficulty) with the aggregated measures."""
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for s in summaries:
+        groups[group_key(s)].append(s)
+    rows = []
+    for (agent, novelty, difficulty), items in sorted(groups.items()):
+        agg = aggregate(items)
+        row: dict[str, Any] = {"agent": agent, "novelty": novelty, "difficulty": difficulty,
+                               "category": items[0].get("category") or "-", "trials": len(items)}
+        for col in COLUMNS:
+            row[col] = agg.get(col)
+            row[f"{col}_lo"] = agg.get(f"{col}_lo")
+            row[f"{col}_hi"] = agg.get(f"{col}_hi")
+        rows.append(row)
+    return rows
+
+
+def _cell(row: dict[str, Any], col: str) -> str:
+    v = row.get(col)
+    if v is None:
+        return "-"
+    lo, hi = row.get(f"{col}_lo"), row.get(f"{col}_hi")
+    if lo is None or hi is None:
+        return f"{v:.2f}"
+    return f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
+
+
+HEADERS = ("agent", "novelty", "difficulty", "trials", "NDA", "false pos.", "delay", "PNWP",
+           "post win", "NRP")
+
+
+def table_lines(rows: list[dict[str, Any]]) -> list[str]:
+    body = [[r["agent"], r["novelty"], r["difficulty"], str(r["trials"]),
+             *[_cell(r, c) for c in COLUMNS]] for r in rows]
+    lines = ["| " + " | ".join(HEADERS) + " |", "|" + "---|" * len(HEADERS)]
+    lines += ["| " + " | ".join(b) + " |" for b in body]
+    return lines
+
+
+def write_outputs(rows: list[dict[str, Any]], out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    md = out / "compare.md"
+    md.write_text("# Agents x novelties\n\nRates with 95% Wilson intervals; NRP and delay: "
+                  "mean with 95% bootstrap intervals.\n\n" + "\n".join(table_lines(rows)) + "\n")
+    path_csv = out / "compare.csv"
+    with path_csv.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["agent"])
+        writer.writeheader()
+        writer.writerows(rows)
+    written = [md, path_csv]
+    plot = _plot(rows, out / "compare.png")
+    if plot:
+        written.append(plot)
+    return written
+
+
+def _plot(rows: list[dict[str, Any]], path: Path) -> Path | None:
+    """Post-novelty win rate per novelty, one bar per agent, with its interval."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    labels = sorted({f"{r['novelty']}/{r['difficulty']}" for r in rows})
+    agents = sorted({r["agent"] for r in rows})
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(labels)), 3.5))
+    width = 0.8 / max(1, len(agents))
+    for i, agent in enumerate(agents):
+        xs, ys, errs = [], [], [[], []]
+        for j, lab in enumerate(labels):
+            for r in rows:
+                if r["agent"] == agent and f"{r['novelty']}/{r['difficulty']}" == lab:
+                    key = "post_win_rate" if r["post_win_rate"] is not None else "pnwp"
+                    v = r[key]
+                    if v is None:
+                        continue
+                    xs.append(j + i * width)
+                    ys.append(v)
+                    errs[0].append(v - (r[f"{key}_lo"] if r[f"{key}_lo"] is not None else v))
+                    errs[1].append((r[f"{key}_hi"] if r[f"{key}_hi"] is not None else v) - v)
+        ax.bar(xs, ys, width=width, yerr=errs, label=agent, capsize=2)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(labels))])
+    ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("win rate (post-novelty; PNWP for controls)")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    dirs = [a for a in args if "=" not in a]
+    opts = dict(a.split("=", 1) for a in args if "=" in a)
+    unknown = set(opts) - {"out"}
+    if unknown or not dirs:
+        print("usage: python -m evaluation.compare DIR [DIR...] [out=DIR]"
+              + (f"  (unknown option: {', '.join(sorted(unknown))})" if unknown else ""),
+              file=sys.stderr)
+        return 2
+    try:
+        summaries = find_summaries(dirs)
+    except FileNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not summaries:
+        print(f"error: no summary.json under {', '.join(dirs)} (run a trial first)",
+              file=sys.stderr)
+        return 2
+    rows = compare(summaries)
+    print("\n".join(table_lines(rows)))
+    for p in write_outputs(rows, Path(opts.get("out", dirs[0]))):
+        print(f"wrote {p}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

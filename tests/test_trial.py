@@ -1,0 +1,115 @@
+"""The trial protocol end to end: determinism, resume after a kill, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from evaluation.runner import (GAMES_FILE, TrialConfig, TrialError, game_seed, injection_game,
+                               read_records, run_trial)
+
+FAST = dict(agent="random", opponents=["random"] * 3, reference="random", progress=False)
+
+
+def _cfg(**kw):
+    return TrialConfig(**{**FAST, **kw})
+
+
+def test_same_config_same_bytes(tmp_path: Path) -> None:
+    run_trial(_cfg(games=8, seed=3), tmp_path / "a")
+    run_trial(_cfg(games=8, seed=3), tmp_path / "b")
+    a = (tmp_path / "a" / GAMES_FILE).read_bytes()
+    b = (tmp_path / "b" / GAMES_FILE).read_bytes()
+    assert a == b and len(a.splitlines()) == 8
+
+
+def test_killed_trial_resumes_to_identical_file(tmp_path: Path) -> None:
+    full = tmp_path / "full"
+    run_trial(_cfg(games=10, seed=5), full)
+    cut = tmp_path / "cut"
+    stop_after = 4
+
+    class Killed(Exception):
+        pass
+
+    def kill(record):
+        if record["game"] == stop_after - 1:
+            raise Killed
+
+    with pytest.raises(Killed):
+        run_trial(_cfg(games=10, seed=5), cut, on_game=kill)
+    # Simulate a kill in the middle of writing the next line, too.
+    with (cut / GAMES_FILE).open("a") as fh:
+        fh.write('{"game": 4, "half')
+    assert len(read_records(cut / GAMES_FILE)) == stop_after
+    run_trial(_cfg(games=10, seed=5), cut)
+    assert (cut / GAMES_FILE).read_bytes() == (full / GAMES_FILE).read_bytes()
+
+
+def test_resume_with_other_config_is_refused(tmp_path: Path) -> None:
+    run_trial(_cfg(games=3, seed=1), tmp_path)
+    with pytest.raises(TrialError, match="different configuration"):
+        run_trial(_cfg(games=3, seed=2), tmp_path)
+
+
+def test_records_hold_what_the_measures_need(tmp_path: Path) -> None:
+    summary = run_trial(_cfg(games=5, seed=0), tmp_path)
+    rec = read_records(tmp_path / GAMES_FILE)[0]
+    for key in ("game", "seed", "seats", "winner", "won", "turns", "end_reason",
+                "novelty_active", "report", "faults"):
+        assert key in rec
+    assert rec["seed"] == game_seed(0, 0)
+    assert sorted(rec["seats"]) == ["random"] * 4
+    for key in ("pnwp", "post_win_rate", "nda", "false_positive_rate", "detection_delay", "nrp",
+                "characterization_accuracy", "games", "novelty", "agent"):
+        assert key in summary
+    assert summary["games"] == 5 and summary["novelty"] == "none"
+
+
+def test_injection_game_inside_window() -> None:
+    seen = {injection_game(_cfg(games=100, seed=s, novelty="x")) for s in range(200)}
+    assert min(seen) >= 20 and max(seen) <= 60 and len(seen) > 20
+    assert injection_game(_cfg(games=100, novelty="x", inject_at=7)) == 7
+    assert injection_game(_cfg(games=100)) is None
+
+
+@pytest.mark.parametrize("kw, needle", [
+    (dict(games=0), "positive"),
+    (dict(agent="nobody"), "available agents"),
+    (dict(opponents=["random", "nobody"]), "available agents"),
+    (dict(novelty="x", inject_at=50, games=10), "outside the trial"),
+    (dict(window=(0.5, 1.5)), "window"),
+    (dict(detection="psychic"), "system"),
+])
+def test_bad_config_fails_before_any_game(tmp_path: Path, kw, needle) -> None:
+    with pytest.raises(TrialError, match=needle):
+        run_trial(_cfg(**kw), tmp_path)
+    assert not (tmp_path / GAMES_FILE).exists()
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "evaluation.trial", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_runs_and_reports(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    proc = _cli("agent=random", "opponents=[random,random,random]", "reference=random",
+                "trial.games=4", "trial.progress=false", "trial.plots=false",
+                f"hydra.run.dir={run}", cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 0, proc.stderr
+    assert "pre-novelty win rate" in proc.stdout
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["games"] == 4
+    assert (run / "report.md").exists()
+
+
+def test_cli_bad_input_is_short(tmp_path: Path) -> None:
+    proc = _cli("trial.games=0", f"hydra.run.dir={tmp_path}",
+                cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr and "positive" in proc.stderr
