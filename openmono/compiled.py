@@ -92,6 +92,12 @@ class Rules:
             else tuple(int(p * b.property_sellback) for p in self.price)
         )
         self.tax = tuple(s.tax for s in sq)
+        # Squares where ending a move does nothing unless a property is owned by someone
+        # else (go, jail, free parking, properties): the engine skips the landing code
+        # there. A landing hook makes every square eventful.
+        self.quiet = tuple(
+            hooks.landing is None and c in (GO, JAIL, FREE_PARKING, STREET, RAILROAD, UTILITY)
+            for c in codes)
 
         group_names = [g.name for g in schema.groups]
         self.group_names = tuple(group_names)

@@ -25,8 +25,7 @@ from numpy.random import SeedSequence
 from openmono import actions as A
 from openmono import events as E
 from openmono import legal
-from openmono.compiled import (CARD, FREE_PARKING, GO, GO_TO_JAIL, JAIL, PLUGIN, RAILROAD, STREET,
-                               TAX, UTILITY, Rules, compile_rules)
+from openmono.compiled import CARD, GO_TO_JAIL, PLUGIN, STREET, TAX, UTILITY, Rules, compile_rules
 from openmono.events import BANK
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.kinds import CARD_KINDS, SQUARE_KINDS
@@ -74,18 +73,25 @@ class _GameOver(Exception):
     pass
 
 
-def stream_seeds(seed: int, players: int, decks: int) -> dict[str, int]:
-    """Independent seeds per purpose, split from one game seed (common random numbers).
+MAX_SEATS = 16
 
-    The dice stream does not depend on the number of decks or players, so the same
-    game seed rolls the same dice with and without a novelty where the rules allow it.
+
+def stream_seeds(seed: int, players: int, decks: int) -> dict[str, int]:
+    """Independent seeds per purpose, all drawn from one `SeedSequence(seed)`.
+
+    Words of `generate_state` are prefix-stable, and each purpose has a fixed slot
+    (dice 0, seats 1, agents 2.., decks after MAX_SEATS agent slots), so the dice
+    stream never depends on the number of decks or players: the same game seed rolls
+    the same dice with and without a novelty (common random numbers).
     """
-    dice, deck_root, seats, agent_root = SeedSequence(seed).spawn(4)
-    out = {"dice": int(dice.generate_state(1)[0]), "seats": int(seats.generate_state(1)[0])}
-    for i, s in enumerate(deck_root.spawn(decks)):
-        out[f"deck{i}"] = int(s.generate_state(1)[0])
-    for i, s in enumerate(agent_root.spawn(players)):
-        out[f"agent{i}"] = int(s.generate_state(1)[0])
+    if players > MAX_SEATS:
+        raise ValueError(f"at most {MAX_SEATS} players")
+    words = SeedSequence(seed).generate_state(2 + MAX_SEATS + decks).tolist()
+    out = {"dice": words[0], "seats": words[1]}
+    for i in range(players):
+        out[f"agent{i}"] = words[2 + i]
+    for i in range(decks):
+        out[f"deck{i}"] = words[2 + MAX_SEATS + i]
     return out
 
 
@@ -115,12 +121,18 @@ class Game:
         self.trades = self.auctions = self.faults = self.decisions = 0
         self.turn_boundary: list[Any] = []  # callables run between turns (injection)
         self._snapshot: tuple | None = None
-        # Squares where ending a move does nothing unless owned by someone else (go,
-        # jail, free parking; properties are checked by owner). A landing hook makes
-        # every square eventful.
-        self._quiet = tuple(
-            hooks.landing is None and k in (GO, JAIL, FREE_PARKING, STREET, RAILROAD, UTILITY)
-            for k in self.rules.kind)
+
+    def replace_rules(self, schema: GameSchema, hooks: Hooks = NO_HOOKS) -> None:
+        """Swap the rules between two turns (mid-game novelty injection).
+
+        The caller repairs `state` to fit the new rules (see `novelties.inject`). Keep
+        the derived fields in step with `__init__`.
+        """
+        self.schema = schema
+        self.hooks = hooks
+        self.rules = compile_rules(schema, hooks)
+        self.public = public_rules(self.rules)
+        self._snapshot = None
 
     # --- observation ----------------------------------------------------------------
     def observe(self, seat: int, d: Decision) -> Observation:
@@ -180,9 +192,11 @@ class Game:
         try:
             while True:
                 if self.turn_boundary:
-                    for fn in self.turn_boundary:
-                        fn(self)
+                    # Snapshot first: a callable may re-arm itself for a later boundary.
+                    pending = self.turn_boundary[:]
                     self.turn_boundary.clear()
+                    for fn in pending:
+                        fn(self)
                     self._snapshot = None
                 if st.turn >= self.rules.bank.turn_limit:
                     self._finish_by_net_worth()
@@ -256,7 +270,7 @@ class Game:
                         anyone = True
             if not anyone:
                 break
-        quiet = self._quiet
+        quiet = rules.quiet
         while True:
             dice = rules.roll(self.dice_rng)
             if self.hooks.dice_roll is not None:
@@ -605,7 +619,6 @@ class Game:
         return rent_of(self.rules, self.state.owner, self.state.level, sq, dice_total)
 
     def _offer_purchase(self, p: int, sq: int) -> Generator[Request, Any, None]:
-        st = self.state
         rules = self.rules
         d = Decision("buy", square=sq)
         for _ in range(rules.bank.max_actions_per_phase):

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import IO, Any, Sequence
 
 from openmono.actions import Action, action_from_json
-from openmono.engine import AgentFault, Decision, Game
+from openmono.engine import AgentFault, Decision, Game, stream_seeds
 from openmono.events import event_to_json
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.schema import GameSchema
@@ -46,8 +46,6 @@ class GameResult:
 
 def seat_order(seed: int, players: int) -> list[int]:
     """The agent index at each seat for this game seed (from the seats stream)."""
-    from openmono.engine import stream_seeds
-
     order = list(range(players))
     random.Random(stream_seeds(seed, players, 0)["seats"]).shuffle(order)
     return order
@@ -109,9 +107,9 @@ def play_game(
                         action = AgentFault(f"took {spent:.3f}s, over the {time_budget}s budget")
             except Exception as exc:  # noqa: BLE001 - an agent must never crash the game
                 action = AgentFault(f"raised {type(exc).__name__}: {exc}")
-            if not isinstance(action, (Action, AgentFault)):
-                action = AgentFault(f"returned {type(action).__name__}, not an Action")
-            if isinstance(action, AgentFault):
+            if not isinstance(action, Action):
+                if not isinstance(action, AgentFault):
+                    action = AgentFault(f"returned {type(action).__name__}, not an Action")
                 faults[seats[seat]] += 1
             if log is not None:
                 logged = _log_step(log, events, logged, seat, d.phase, action)
