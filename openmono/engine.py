@@ -588,12 +588,17 @@ class Game:
             if owner == NOBODY:
                 yield from self._offer_purchase(p, sq)
             elif owner != p and not st.mortgaged[sq]:
-                if dice_multiplier is not None and k == UTILITY:
+                if k == UTILITY and (dice_multiplier is not None or dice_total <= 0):
+                    # Reached by a card (or any move without a throw): throw the dice now
+                    # for the rent, as the official rules do for the utility card.
                     dice = rules.roll(self.dice_rng)
                     if self.hooks.dice_roll is not None:  # "after every roll", this one too
                         dice = tuple(self.hooks.dice_roll(self, p, dice))
                     self.events.append(E.DiceRolled(p, dice))
-                    rent = dice_multiplier * sum(dice)
+                    if dice_multiplier is not None:
+                        rent = dice_multiplier * sum(dice)
+                    else:
+                        rent = int(self.rent(sq, sum(dice)) * rent_multiplier)
                 else:
                     rent = int(self.rent(sq, dice_total) * rent_multiplier)
                 if self.hooks.rent is not None:
