@@ -9,6 +9,9 @@ hidden rule (dice, deck contents and order) and nothing that leads back into the
 
 from __future__ import annotations
 
+import json
+
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from openmono import legal
@@ -23,12 +26,19 @@ class PublicRules:
 
     def __init__(self, rules: Rules) -> None:
         d = {k: v for k, v in vars(rules).items() if k not in _HIDDEN_RULE_ATTRS}
-        d["public_schema"] = rules.schema.public_dict()
+        # Kept as JSON text so no agent can change what the others are shown.
+        d["_public_json"] = json.dumps(rules.schema.public_dict(), sort_keys=True)
         d["deck_sizes"] = None  # deck composition is hidden
+        d["nearest"] = MappingProxyType(dict(rules.nearest))  # the engine's dict: no writes
         object.__setattr__(self, "__dict__", d)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("the rules an agent sees are read-only")
+
+    @property
+    def public_schema(self) -> dict[str, Any]:
+        """The public part of the schema as plain JSON data (a fresh copy each time)."""
+        return json.loads(self._public_json)
 
 
 _PUBLIC: dict[int, tuple[Rules, PublicRules]] = {}

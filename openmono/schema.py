@@ -302,6 +302,8 @@ def load_schema(path: str) -> GameSchema:
             return GameSchema.model_validate_json(fh.read())
     except FileNotFoundError:
         raise SchemaError(f"schema file {path!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:  # a directory, no permission, not text
+        raise SchemaError(f"schema file {path!r} cannot be read: {exc}") from None
     except ValidationError as exc:
         raise SchemaError(f"schema file {path!r} is invalid:\n{_short(exc)}") from None
 
