@@ -5,10 +5,18 @@ from __future__ import annotations
 from difflib import get_close_matches
 from typing import Any, Callable
 
+from agents.baseline import BaselineAgent
+from agents.fixed_policy import FPA, FPB, FPC
+from agents.planner.agent import PlannerAgent
 from agents.random_agent import RandomAgent
 
 AGENTS: dict[str, Callable[..., Any]] = {
     "random": RandomAgent,
+    "baseline": BaselineAgent,
+    "fp_a": FPA,
+    "fp_b": FPB,
+    "fp_c": FPC,
+    "planner": PlannerAgent,
 }
 
 

@@ -34,7 +34,7 @@ from openmono.schema import GameSchema
 from openmono.state import NOBODY, GameState, has_monopoly, net_worth, owned_in_group
 
 Request = tuple[int, "Decision"]
-_new_tuple = tuple.__new__  # builds the Observation NamedTuple without its slow __new__
+_new_tuple = tuple.__new__  # builds a NamedTuple (observation, hot events) without its slow __new__
 
 
 class Decision:
@@ -203,7 +203,7 @@ class Game:
                     return
                 p = st.current
                 st.turn += 1
-                self.events.append(E.TurnStarted(p, st.turn))
+                self.events.append(_new_tuple(E.TurnStarted, (p, st.turn)))
                 yield from self._turn(p)
                 end = self.hooks.end_of_turn
                 if end is not None and st.active[p]:
@@ -275,7 +275,7 @@ class Game:
             dice = rules.roll(self.dice_rng)
             if self.hooks.dice_roll is not None:
                 dice = tuple(self.hooks.dice_roll(self, p, dice))
-            self.events.append(E.DiceRolled(p, dice))
+            self.events.append(_new_tuple(E.DiceRolled, (p, dice)))
             total = sum(dice)
             double = len(dice) > 1 and min(dice) == max(dice)
             again = False
@@ -455,7 +455,7 @@ class Game:
             cash[payer] -= amount
         if payee != BANK:
             cash[payee] += amount
-        self.events.append(E.Payment(payer, payee, amount, reason, sq))
+        self.events.append(_new_tuple(E.Payment, (payer, payee, amount, reason, sq)))
 
     def charge(self, payer: int, payee: int, amount: int, reason: str,
                sq: int = -1) -> Generator[Request, Any, bool]:
@@ -549,7 +549,7 @@ class Game:
         start = st.position[p]
         end = (start + steps) % n
         st.position[p] = end
-        self.events.append(E.Moved(p, start, end, reason))
+        self.events.append(_new_tuple(E.Moved, (p, start, end, reason)))
         if collect_go and steps > 0:
             go = rules.go
             passes = (start + steps - go) // n - (start - go) // n

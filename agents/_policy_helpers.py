@@ -1,0 +1,254 @@
+"""Shared reasoning for the rule-based agents (baseline, fp_a/fp_b/fp_c).
+
+Everything reads only the public `Observation` (its `rules`, owner/level/mortgaged
+tuples and cash) and works on plain ints and tuples: these run inside every decision
+of every game, so they must stay cheap. Groups are indices into `rules.group_members`;
+a "set" is a group in which a seat holds at least `rules.group_need[g]` members.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from openmono import actions as A
+from openmono import legal
+
+
+def owned_in(rules, owner: tuple[int, ...], seat: int, group: int) -> int:
+    """How many members of `group` `seat` owns."""
+    n = 0
+    for m in rules.group_members[group]:
+        if owner[m] == seat:
+            n += 1
+    return n
+
+
+def completes_set(rules, owner: tuple[int, ...], seat: int, sq: int) -> bool:
+    """True when getting `sq` (not owned by `seat`) would give `seat` a new set."""
+    g = rules.group_of[sq]
+    if g < 0:
+        return False
+    have = owned_in(rules, owner, seat, g)
+    need = rules.group_need[g]
+    return have < need <= have + 1
+
+
+def is_lone(rules, owner: tuple[int, ...], seat: int, sq: int) -> bool:
+    """`seat` owns `sq` and no other member of its group (so it is worth little to it)."""
+    g = rules.group_of[sq]
+    if g < 0 or owner[sq] != seat:
+        return False
+    for m in rules.group_members[g]:
+        if m != sq and owner[m] == seat:
+            return False
+    return rules.group_need[g] > 1
+
+
+def sets_change(rules, owner: tuple[int, ...], seat: int, gains: Iterable[int],
+                losses: Iterable[int]) -> tuple[int, int]:
+    """(sets created, sets lost) for `seat` if it gets `gains` and gives up `losses`."""
+    delta: dict[int, int] = {}
+    group_of = rules.group_of
+    for sq in gains:
+        g = group_of[sq]
+        if g >= 0:
+            delta[g] = delta.get(g, 0) + 1
+    for sq in losses:
+        g = group_of[sq]
+        if g >= 0:
+            delta[g] = delta.get(g, 0) - 1
+    created = lost = 0
+    for g, d in delta.items():
+        if not d:
+            continue
+        have = owned_in(rules, owner, seat, g)
+        need = rules.group_need[g]
+        before = have >= need
+        after = have + d >= need
+        if after and not before:
+            created += 1
+        elif before and not after:
+            lost += 1
+    return created, lost
+
+
+def rent_gain(rules, level: tuple[int, ...], sq: int) -> int:
+    """Extra rent from one more building level on `sq` (whose group is a set)."""
+    table = rules.rent[sq]
+    lv = level[sq]
+    if lv + 1 >= len(table):
+        return 0
+    if lv == 0:
+        return table[1] - 2 * table[0]  # an unimproved set already charges double
+    return table[lv + 1] - table[lv]
+
+
+_OWNERSHIP_KEY: list = [None, None, 0]
+_OWNERSHIP: tuple = ([], [])
+
+
+def ownership(rules, owner: tuple[int, ...], players: int) -> tuple[list[list[int]],
+                                                                    list[tuple[int, ...]]]:
+    """(counts[seat][group] = members owned, holdings[seat] = properties owned).
+
+    A one-slot cache keyed by the identity of the owner tuple (which the engine replaces
+    on every change), so the agents at one table share the work.
+    """
+    global _OWNERSHIP
+    key = _OWNERSHIP_KEY
+    if key[0] is owner and key[1] is rules and key[2] == players:
+        return _OWNERSHIP
+    groups = len(rules.group_members)
+    counts = [[0] * groups for _ in range(players)]
+    held: list[list[int]] = [[] for _ in range(players)]
+    group_of = rules.group_of
+    for sq in rules.properties:
+        o = owner[sq]
+        if 0 <= o < players:
+            held[o].append(sq)
+            g = group_of[sq]
+            if g >= 0:
+                counts[o][g] += 1
+    key[0], key[1], key[2] = owner, rules, players
+    _OWNERSHIP = (counts, [tuple(h) for h in held])
+    return _OWNERSHIP
+
+
+def build_candidates(rules, obs, seat: int, groups: Iterable[int]) -> list[tuple[int, int, float]]:
+    """(street, cost, rent gain per cost) for every build the rules allow now, cash
+    and bank stock aside. Filters with plain tuple reads (even building, mortgages);
+    callers cache it per (owner, level, mortgaged) tuples, `best_build` checks cash and
+    stock, and `legal.check_build` has the last word on the pick."""
+    owner = obs.owner
+    level = obs.level
+    mortgaged = obs.mortgaged
+    house_cost = rules.house_cost
+    max_level = rules.max_level
+    even = rules.bank.even_build
+    out = []
+    for g in groups:
+        if not rules.group_buildable[g]:
+            continue
+        mine = [m for m in rules.group_members[g] if owner[m] == seat]
+        lo = max_level
+        blocked = False
+        for m in mine:
+            if mortgaged[m]:
+                blocked = True
+                break
+            if level[m] < lo:
+                lo = level[m]
+        if blocked or lo >= max_level:
+            continue
+        for sq in mine:
+            lv = level[sq]
+            if lv >= max_level or (even and lv > lo):
+                continue
+            cost = house_cost[sq]
+            out.append((sq, cost, rent_gain(rules, level, sq) / (cost or 1)))
+    return out
+
+
+def best_build(rules, obs, seat: int, groups: Iterable[int], reserve: int = 0,
+               weight=None, candidates=None) -> int:
+    """The legal build with the best rent gain per building cost that keeps `reserve`
+    cash (optionally scaled by a per-square weight); -1 when there is none."""
+    if candidates is None:
+        candidates = build_candidates(rules, obs, seat, groups)
+    cash = obs.cash[seat]
+    best = -1
+    best_score = -1.0
+    level = obs.level
+    hotel_level = rules.hotel_level
+    houses_left = obs.houses_left
+    hotels_left = obs.hotels_left
+    for sq, cost, score in candidates:
+        if cash - cost < reserve or cost > cash:
+            continue
+        if (hotels_left if level[sq] + 1 == hotel_level else houses_left) < 1:
+            continue
+        if weight is not None:
+            score *= weight[sq]
+        if score > best_score:
+            best, best_score = sq, score
+    if best >= 0 and legal.check_build(rules, obs, seat, best) is not None:
+        return _best_build_slow(rules, obs, seat, groups, reserve, weight)
+    return best
+
+
+def _best_build_slow(rules, obs, seat: int, groups: Iterable[int], reserve: int,
+                     weight) -> int:
+    """Same choice with the full legality check on every candidate (rule hooks)."""
+    cash = obs.cash[seat]
+    best = -1
+    best_score = -1.0
+    for g in groups:
+        for sq in rules.group_members[g]:
+            cost = rules.house_cost[sq]
+            if cash - cost < reserve or legal.check_build(rules, obs, seat, sq) is not None:
+                continue
+            score = rent_gain(rules, obs.level, sq) / (cost or 1)
+            if weight is not None:
+                score *= weight[sq]
+            if score > best_score:
+                best, best_score = sq, score
+    return best
+
+
+def liquidation_value(rules, obs, seat: int, mine: Iterable[int] | None = None) -> int:
+    """Cash `seat` could raise from the bank: all buildings sold, everything mortgaged
+    (or sold, when the bank buys properties and pays more)."""
+    total = 0
+    owner = obs.owner
+    mortgaged = obs.mortgaged
+    level = obs.level
+    refund = rules.property_refund
+    for sq in rules.properties if mine is None else mine:
+        if owner[sq] != seat:
+            continue
+        if not mortgaged[sq]:
+            total += rules.mortgage[sq] if refund is None else max(rules.mortgage[sq], refund[sq])
+        lv = level[sq]
+        if lv:
+            total += lv * rules.building_refund[sq]
+    return total
+
+
+def raise_cash_action(rules, obs, seat: int, need: int, order_key=None, mine=None):
+    """One step of the liquidation order for raising `need` more cash: mortgage
+    (cheapest first, or by `order_key`); when the bank buys properties and mortgages
+    alone cannot raise `need`, first sell lone properties; then buildings (cheapest
+    first), then whatever is left. None when nothing is left to sell."""
+    owner = obs.owner
+    level = obs.level
+    mortgaged = obs.mortgaged
+    if mine is None:
+        mine = [sq for sq in rules.properties if owner[sq] == seat]
+    group_of = rules.group_of
+    built = {group_of[sq] for sq in mine if level[sq]}
+    built.discard(-1)
+    mortgageable = [sq for sq in mine if not mortgaged[sq] and group_of[sq] not in built]
+    if mortgageable and legal.check_mortgage(rules, obs, seat, mortgageable[0]) is not None:
+        mortgageable = [sq for sq in mine if legal.check_mortgage(rules, obs, seat, sq) is None]
+    sellback = rules.property_refund is not None
+    key = order_key or rules.mortgage.__getitem__
+    if mortgageable and (not sellback or sum(rules.mortgage[sq] for sq in mortgageable) >= need):
+        return A.Mortgage(min(mortgageable, key=key))
+    if sellback:
+        lone = [sq for sq in mine if is_lone(rules, owner, seat, sq)
+                and legal.check_sell_property(rules, obs, seat, sq) is None]
+        if lone:
+            return A.SellProperty(min(lone, key=rules.property_refund.__getitem__))
+    if built:
+        sellable = [sq for sq in mine if level[sq]
+                    and legal.check_sell_building(rules, obs, seat, sq) is None]
+        if sellable:
+            # Cheapest buildings first: they carry the least rent per dollar refunded.
+            return A.SellBuilding(min(sellable, key=lambda sq: (rules.house_cost[sq], sq)))
+    if mortgageable:
+        return A.Mortgage(min(mortgageable, key=key))
+    if sellback:
+        rest = [sq for sq in mine if legal.check_sell_property(rules, obs, seat, sq) is None]
+        if rest:
+            return A.SellProperty(min(rest, key=rules.property_refund.__getitem__))
+    return None

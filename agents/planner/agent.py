@@ -1,0 +1,502 @@
+"""`planner`: the value-function agent of the planner paper (one-step look-ahead on V).
+
+Every decision simulates each legal move on a light copy of the public state
+(`simulate`), drops the moves that break the paper's two bankruptcy conditions
+(`pruning`) and takes the argmax of V(s') (`value`); doing nothing is always a
+candidate. Per phase:
+
+- buy: buy when V(bought) > V(not bought) and the purchase is safe.
+- bid: once per auction, the limit is the highest price at which buying still beats not
+  buying and stays safe (binary search: V and the safety margins fall with the price);
+  then it raises the high bid by `bid_step` x list price up to that limit.
+- pre-roll / out-of-turn / post-roll: the best single build, sale, mortgage or
+  unmortgage until doing nothing is best (at most `max_manage_actions` per phase); a
+  cheap test concludes at once when nothing can be built or unmortgaged.
+- jail: V of paying the fine or using a card (the turn starts free from the jail
+  square) against V of staying (the turn starts in jail).
+- debt: the raising move that loses the least V, until the debt is covered; give up at
+  once when selling everything would not cover it.
+- trades (rule-based, as in the paper): accept when V improves by `trade_margin` and
+  the trade is safe (and, with `protect_sets`, when it does not hand an opponent a new
+  set unless g1 gains one too); in its own pre-roll, offer cash for a property that
+  completes one of g1's sets, starting at `offer_start` x list price and raising by
+  `offer_step` after each refusal up to the price V justifies, at most
+  `max_offers_per_turn` offers a turn.
+
+Valuation uses the *believed* schema (`believed`, the standard game until novelty
+detection changes it with `set_believed_schema`); legality always uses the real rules
+in the observation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openmono import actions as A
+from openmono import legal
+from openmono.observation import Observation
+from openmono.schema import GameSchema, standard_schema
+
+from agents.base import Agent
+from agents.planner.pruning import allowed
+from agents.planner.simulate import SimState, apply, buy, trade
+from agents.planner.value import K_LOOPS, K_TURNS, Evaluator, Tables, Terms, tables_for
+
+CONCLUDE = A.CONCLUDE
+MANAGE = frozenset(("pre_roll", "out_of_turn", "post_roll"))
+
+
+class PlannerAgent(Agent):
+    name = "planner"
+
+    def __init__(self, adapt: bool = True, k_turns: int = K_TURNS, k_loops: int = K_LOOPS,
+                 cash_min: int = 150, mortgage_scale: float = 0.5,
+                 worst_min_prob: float = 0.0, bid_step: float = 0.05,
+                 max_manage_actions: int = 16, min_gain: float = 1.0,
+                 trade_margin: float = 1.0, protect_sets: bool = True,
+                 max_offers_per_turn: int = 3, offer_start: float = 0.1,
+                 offer_step: float = 0.5, retry_turns: int = 0,
+                 jail_leave_unowned: float = 0.25, finance_builds: bool = True,
+                 offer_any: bool = False) -> None:
+        super().__init__()
+        self.adapt = adapt
+        self.k_turns = k_turns
+        self.k_loops = k_loops
+        self.cash_min = cash_min
+        self.mortgage_scale = mortgage_scale
+        self.worst_min_prob = worst_min_prob
+        self.bid_step = bid_step
+        self.max_manage_actions = max_manage_actions
+        self.min_gain = min_gain
+        self.trade_margin = trade_margin
+        self.protect_sets = protect_sets
+        self.max_offers_per_turn = max_offers_per_turn
+        self.offer_start = offer_start
+        self.offer_step = offer_step
+        self.retry_turns = retry_turns
+        self.jail_leave_unowned = jail_leave_unowned
+        self.finance_builds = finance_builds
+        self.offer_any = offer_any
+        self.believed: GameSchema = standard_schema()
+        self._tables: Tables | None = None
+        self._fitted: GameSchema | None = None
+        self._reset()
+
+    # --- beliefs ------------------------------------------------------------------------
+    def set_believed_schema(self, schema: GameSchema) -> None:
+        """Replace the rules the agent believes (novelty adaptation calls this)."""
+        self.believed = schema
+        self._tables = None
+        self._fitted = None
+
+    def tables(self, obs: Observation | None = None) -> Tables:
+        t = self._tables
+        if t is None or (obs is not None and t.n != len(obs.owner)):
+            schema = self.believed
+            if obs is not None and len(schema.squares) != len(obs.owner):
+                schema = self._fit(obs)
+            t = self._tables = tables_for(schema, self.k_turns, self.k_loops)
+        return t
+
+    def _fit(self, obs: Observation) -> GameSchema:
+        """A schema for a board the beliefs do not fit (another size): the public rules
+        with the believed dice and, when they still apply, the believed decks."""
+        if self._fitted is not None and len(self._fitted.squares) == len(obs.owner):
+            return self._fitted
+        public = dict(obs.rules.public_schema)
+        public["dice"] = [d.model_dump() for d in self.believed.dice]
+        try:
+            fitted = GameSchema.model_validate(
+                {**public, "decks": [d.model_dump() for d in self.believed.decks]})
+        except ValueError:
+            squares = [dict(s, kind="free_parking", deck=None) if s["kind"] == "card" else s
+                       for s in public["squares"]]
+            fitted = GameSchema.model_validate({**public, "squares": squares, "decks": []})
+        self._fitted = fitted
+        return fitted
+
+    # --- game lifecycle -------------------------------------------------------------------
+    def _reset(self) -> None:
+        self._phase_key: tuple = ()
+        self._phase_actions = 0
+        self._financing_key: tuple = ()
+        self._bid_key: tuple = ()
+        self._bid_limit = 0
+        self._offer_turn = -1
+        self._offers_this_turn = 0
+        self._pending: tuple | None = None  # (to, square, amount) of the last offer
+        self._asks: dict[tuple[int, int], tuple[int, int]] = {}  # (to, sq) -> (next ask, turn)
+        self._my_turns = 0
+        self._sets_key: Any = None
+        self._sets: list[int] = []
+        self._targets_key: Any = None
+        self._targets: list[tuple[int, int]] = []
+
+    def begin_game(self, seat: int, observation: Observation) -> None:
+        super().begin_game(seat, observation)
+        self._reset()
+
+    def act(self, obs: Observation) -> A.Action:
+        phase = obs.phase
+        if phase in MANAGE:
+            return self._manage(obs)
+        if phase == "buy":
+            return self._buy(obs)
+        if phase == "bid":
+            return self._bid(obs)
+        if phase == "trade_response":
+            return self._answer(obs)
+        if phase == "debt":
+            return self._debt(obs)
+        return legal.DEFAULT_ACTION.get(phase, CONCLUDE)
+
+    # --- helpers ------------------------------------------------------------------------
+    def _setup(self, obs: Observation) -> tuple[Tables, SimState, Evaluator, Terms]:
+        t = self.tables(obs)
+        st = SimState.from_obs(obs)
+        ev = Evaluator(t, st, obs.seat, self.worst_min_prob)
+        return t, st, ev, ev.terms(st)
+
+    def _ok(self, base: Terms, after: Terms) -> bool:
+        return allowed(base, after, self.cash_min, self.mortgage_scale)
+
+    def _max_price(self, ev: Evaluator, base: Terms, make, lo: int, hi: int,
+                   margin: float = 0.0) -> int:
+        """The largest x in [lo, hi] with V(make(x)) > V + margin and the move safe;
+        lo - 1 when there is none. V and both safety margins fall as x grows."""
+        def good(x: int) -> bool:
+            after = ev.terms(make(x))
+            return after.value > base.value + margin and self._ok(base, after)
+
+        if hi < lo or not good(lo):
+            return lo - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if good(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    # --- buying and auctions --------------------------------------------------------------
+    def _buy(self, obs: Observation) -> A.Action:
+        if obs.cash[obs.seat] < obs.rules.price[obs.square]:
+            return A.DECLINE
+        t, st, ev, base = self._setup(obs)
+        sq = obs.square
+        after = ev.terms(buy(st, obs.seat, sq, t.rules.price[sq]))
+        if after.value > base.value and self._ok(base, after):
+            return A.BUY
+        return A.DECLINE
+
+    def _bid(self, obs: Observation) -> A.Action:
+        me = obs.seat
+        sq = obs.square
+        key = (obs.turn, sq, obs.cash[me], obs.owner)
+        if key != self._bid_key:
+            self._bid_key = key
+            t, st, ev, base = self._setup(obs)
+            self._bid_limit = self._max_price(
+                ev, base, lambda x: buy(st, me, sq, x), 1, obs.cash[me])
+        limit = self._bid_limit
+        high = obs.high_bid
+        if high >= limit:
+            return A.DROP_OUT
+        step = max(1, int(obs.rules.price[sq] * self.bid_step))
+        return A.Bid(min(limit, high + step))
+
+    # --- management phases ------------------------------------------------------------------
+    def _manage(self, obs: Observation) -> A.Action:
+        me = obs.seat
+        key = (obs.turn, obs.phase)
+        if key != self._phase_key:
+            self._phase_key = key
+            self._phase_actions = 0
+            if obs.phase == "pre_roll":
+                self._my_turns += 1
+        if self._phase_actions >= self.max_manage_actions:
+            return CONCLUDE
+        action: A.Action | None = None
+        if obs.phase == "pre_roll":
+            if obs.in_jail[me]:
+                action = self._jail(obs)
+            if action is None:
+                action = self._offer(obs)
+        if action is None:
+            if not self._can_improve(obs):
+                return CONCLUDE
+            action = self._best_move(obs)
+        if action is not CONCLUDE:
+            self._phase_actions += 1
+        return action
+
+    def _my_sets(self, obs: Observation) -> list[int]:
+        """Buildable groups where g1 holds a set (cached per ownership tuple)."""
+        if obs.owner is not self._sets_key:
+            rules = obs.rules
+            owner = obs.owner
+            me = obs.seat
+            self._sets_key = owner
+            self._sets = [
+                g for g, members in enumerate(rules.group_members)
+                if members and rules.group_buildable[g]
+                and sum(owner[m] == me for m in members) >= rules.group_need[g]]
+        return self._sets
+
+    def _can_improve(self, obs: Observation) -> bool:
+        """Cheap test: something can be built or unmortgaged with the cash at hand (or,
+        with `finance_builds` in g1's own turn, a set street is not fully built)."""
+        rules = obs.rules
+        me = obs.seat
+        cash = obs.cash[me]
+        owner = obs.owner
+        level = obs.level
+        mortgaged = obs.mortgaged
+        top = rules.max_level
+        finance = self.finance_builds and obs.phase != "out_of_turn"
+        for g in self._my_sets(obs):
+            for m in rules.group_members[g]:
+                if owner[m] == me and level[m] < top and (
+                        finance or (not mortgaged[m] and rules.house_cost[m] <= cash)):
+                    return True
+        cost = rules.unmortgage_cost
+        for sq in rules.properties:
+            if owner[sq] == me and mortgaged[sq] and cost[sq] <= cash:
+                return True
+        return False
+
+    def _best_move(self, obs: Observation) -> A.Action:
+        t, st, ev, base = self._setup(obs)
+        me = obs.seat
+        key = (obs.turn, obs.phase)
+        financing = self._financing_key == key
+        best: A.Action = CONCLUDE
+        best_v = base.value + self.min_gain
+        for action in obs.legal_actions():
+            kind = type(action)
+            if kind not in (A.Build, A.Unmortgage, A.SellBuilding, A.Mortgage):
+                continue
+            if financing and kind is A.Unmortgage:
+                continue
+            after = ev.terms(apply(t.rules, st, me, action))
+            if after.value > best_v and self._ok(base, after):
+                best, best_v = action, after.value
+        if best is CONCLUDE and self.finance_builds and obs.phase != "out_of_turn":
+            step = self._financed_build(obs, t, st, ev, base, best_v)
+            if step is not None:
+                self._financing_key = key
+                return step
+        return best
+
+    def _financed_build(self, obs: Observation, t: Tables, st: SimState, ev: Evaluator,
+                        base: Terms, best_v: float) -> A.Action | None:
+        """The first mortgage of a plan "mortgage lone properties, then build", when the
+        plan beats doing nothing and is safe (a move one-step look-ahead cannot see)."""
+        rules = obs.rules
+        me = obs.seat
+        sets = self._my_sets(obs)
+        if not sets:
+            return None
+        in_sets = {m for g in sets for m in rules.group_members[g]}
+        loans = []
+        for sq in rules.properties:
+            if (obs.owner[sq] == me and sq not in in_sets
+                    and legal.check_mortgage(rules, obs, me, sq) is None):
+                after = ev.terms(apply(t.rules, st, me, A.Mortgage(sq)))
+                loans.append((base.value - after.value, sq))
+        if not loans:
+            return None
+        loans.sort()
+        best_plan: A.Action | None = None
+        for g in sets:
+            members = [m for m in rules.group_members[g] if obs.owner[m] == me]
+            if any(obs.mortgaged[m] for m in members):
+                continue
+            low = min(obs.level[m] for m in members)
+            if low >= rules.max_level:
+                continue
+            sq = min((m for m in members if obs.level[m] == low),
+                     key=lambda m: t.rules.house_cost[m])
+            cost = t.rules.house_cost[sq]
+            s = st
+            first = None
+            for _, loan in loans:
+                if s.cash[me] >= cost:
+                    break
+                s = apply(t.rules, s, me, A.Mortgage(loan))
+                first = first or loan
+            if first is None or legal.check_build(rules, s, me, sq) is not None:
+                continue
+            after = ev.terms(apply(t.rules, s, me, A.Build(sq)))
+            if after.value > best_v and self._ok(base, after):
+                best_plan, best_v = A.Mortgage(first), after.value
+        return best_plan
+
+    # --- jail ----------------------------------------------------------------------------------
+    def _jail(self, obs: Observation) -> A.Action | None:
+        """Pay or use a card when V of a free turn beats V of a turn in jail."""
+        me = obs.seat
+        can_pay = obs.is_legal(A.PAY_JAIL_FINE)
+        can_card = obs.jail_cards[me] > 0
+        if not (can_pay or can_card):
+            return None
+        t, st, ev, base = self._setup(obs)
+        free = ev.with_my_state(t.jail)
+        best: A.Action | None = None
+        best_v = base.value
+        props = obs.rules.properties
+        unowned = sum(obs.owner[sq] < 0 for sq in props)
+        if props and unowned >= self.jail_leave_unowned * len(props):
+            best_v = float("-inf")  # early game: a free turn can buy what V cannot see yet
+        options = ([A.USE_JAIL_CARD] if can_card else []) + ([A.PAY_JAIL_FINE] if can_pay else [])
+        for action in options:
+            after = free.terms(apply(t.rules, st, me, action))
+            if after.value > best_v and self._ok(base, after):
+                best, best_v = action, after.value
+        return best
+
+    # --- debt ----------------------------------------------------------------------------------
+    def _debt(self, obs: Observation) -> A.Action:
+        me = obs.seat
+        rules = obs.rules
+        cash = obs.cash[me]
+        if cash >= obs.owed:
+            return CONCLUDE
+        if cash + _liquidation(rules, obs, me) < obs.owed:
+            return CONCLUDE  # hopeless: selling everything would not cover the debt
+        t, st, ev, base = self._setup(obs)
+        best: A.Action = CONCLUDE
+        best_v = float("-inf")
+        for action in obs.legal_actions():
+            if type(action) not in (A.SellBuilding, A.Mortgage, A.SellProperty):
+                continue
+            v = ev.terms(apply(t.rules, st, me, action)).value
+            if v > best_v:
+                best, best_v = action, v
+        return best
+
+    # --- trades ------------------------------------------------------------------------------
+    def _answer(self, obs: Observation) -> A.Action:
+        me = obs.seat
+        offer = obs.offer
+        offerer = obs.offerer
+        rules = obs.rules
+        if legal.check_accept(rules, obs, me, offerer, offer) is not None:
+            return A.REJECT
+        if self.protect_sets and _hands_over_set(rules, obs.owner, me, offerer, offer):
+            return A.REJECT
+        t, st, ev, base = self._setup(obs)
+        after = ev.terms(trade(t.rules, st, offerer, offer))
+        if after.value > base.value + self.trade_margin and self._ok(base, after):
+            return A.ACCEPT
+        return A.REJECT
+
+    def _note_answer(self, obs: Observation) -> None:
+        """Learn whether the last offer was refused (then ask more next time)."""
+        to, sq, amount = self._pending
+        self._pending = None
+        if obs.owner[sq] == obs.seat:
+            self._asks.pop((to, sq), None)
+            return
+        price = self.tables(obs).rules.price[sq]
+        nxt = max(amount + 1, amount + int(price * self.offer_step))
+        self._asks[(to, sq)] = (nxt, self._my_turns)
+
+    def _targets_for(self, obs: Observation) -> list[tuple[int, int]]:
+        """(owner, square): opponents' properties in groups where g1 holds a member and
+        the owner holds no set (so it may sell), set-completing ones first."""
+        if obs.owner is self._targets_key:
+            return self._targets
+        rules = obs.rules
+        owner = obs.owner
+        me = obs.seat
+        scored = []
+        for g, members in enumerate(rules.group_members):
+            need = rules.group_need[g]
+            if need < 2:
+                continue
+            mine = sum(owner[m] == me for m in members)
+            if mine >= need or (mine == 0 and not self.offer_any):
+                continue
+            for m in members:
+                o = owner[m]
+                if o < 0 or o == me or not obs.active[o]:
+                    continue
+                if sum(owner[x] == o for x in members) >= need:
+                    continue  # the owner holds a set here: it will not sell
+                scored.append((need - mine, o, m))
+        scored.sort()
+        out = [(o, m) for _, o, m in scored]
+        self._targets_key = owner
+        self._targets = out
+        self._asks = {k: v for k, v in self._asks.items() if owner[k[1]] == k[0]}
+        return out
+
+    def _offer(self, obs: Observation) -> A.Action | None:
+        if self._pending is not None:
+            self._note_answer(obs)
+        if self._offer_turn != obs.turn:
+            self._offer_turn = obs.turn
+            self._offers_this_turn = 0
+        if self._offers_this_turn >= self.max_offers_per_turn or not obs.can_offer_trade:
+            return None
+        targets = self._targets_for(obs)
+        if not targets:
+            return None
+        me = obs.seat
+        rules = obs.rules
+        setup = None
+        best = None
+        best_gain = 0.0
+        for to, sq in targets:
+            ask, when = self._asks.get((to, sq), (0, -1))
+            if when >= 0 and self._my_turns - when < self.retry_turns:
+                continue
+            if legal._check_tradeable(rules, obs, to, (sq,)) is not None:
+                continue
+            if setup is None:
+                setup = self._setup(obs)
+            t, st, ev, base = setup
+            amount = max(ask, int(t.rules.price[sq] * self.offer_start))
+            offer = A.OfferTrade(to, get=(sq,), give_cash=amount)
+            if legal.check_offer(rules, obs, me, offer) is not None:
+                continue
+            after = ev.terms(trade(t.rules, st, me, offer))
+            gain = after.value - base.value - self.trade_margin
+            if gain > best_gain and self._ok(base, after):
+                best, best_gain = offer, gain
+        if best is None:
+            return None
+        self._pending = (best.to, best.get[0], best.give_cash)
+        self._offers_this_turn += 1
+        return best
+
+
+def _liquidation(rules, obs: Observation, seat: int) -> int:
+    """Cash the bank would give for everything `seat` owns (buildings, mortgages, sales)."""
+    total = 0
+    refund = rules.property_refund
+    for sq in rules.properties:
+        if obs.owner[sq] != seat:
+            continue
+        lv = obs.level[sq]
+        total += lv * rules.building_refund[sq]
+        if not obs.mortgaged[sq]:
+            total += max(rules.mortgage[sq], refund[sq] if refund is not None else 0)
+    return total
+
+
+def _hands_over_set(rules, owner: tuple[int, ...], me: int, offerer: int,
+                    offer: A.OfferTrade) -> bool:
+    """Whether accepting gives the offerer a set it lacks while g1 gains none."""
+    new = list(owner)
+    for sq in offer.give:
+        new[sq] = me
+    for sq in offer.get:
+        new[sq] = offerer
+
+    def sets(own, seat: int) -> int:
+        return sum(1 for g, members in enumerate(rules.group_members)
+                   if members and sum(own[m] == seat for m in members) >= rules.group_need[g])
+
+    return sets(new, offerer) > sets(owner, offerer) and sets(new, me) <= sets(owner, me)

@@ -1,0 +1,148 @@
+"""`python -m evaluation.tournament`: head-to-head games, tabled like the hybrid-DRL paper.
+
+    python -m evaluation.tournament agents=[fp_a,fp_b,fp_c,baseline] games=2000 runs=5 seed=0
+
+Plays `runs` x `games` games between the named agents (one agent object per name; a
+name may repeat) on the standard board, seat order shuffled per game by the game seed.
+Run r (0-based), game g uses seed `seed + r * games + g`, so runs never share a seed
+and any single game can be replayed alone. Prints the layout of the paper's Tables
+II-VIII (a row of wins per run, then a Win Rate row), then, as its last line, one JSON
+object: agents, wins (same order), games, games_per_second, plus per-run wins, win
+rates, accepted trades and auctions per game, how games ended (bankruptcy / turn
+limit) and turns per game. Options: `progress=false` hides the progress bar (shown on
+stderr by default when more than 200 games are played).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any, Sequence
+
+from openmono import standard_schema
+from openmono.play import play_game
+
+from agents.registry import UnknownAgentError, make_agent
+from evaluation.cli import UsageError, fail, parse_overrides
+
+DEFAULTS: dict[str, Any] = {
+    "agents": ["fp_a", "fp_b", "fp_c", "baseline"],
+    "games": 2000,
+    "runs": 5,
+    "seed": 0,
+    "progress": True,
+}
+
+
+def game_seed(seed: int, run: int, game: int, games: int) -> int:
+    """The seed of game `game` of run `run` (both 0-based)."""
+    return seed + run * games + game
+
+
+def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 0,
+                   progress: bool = False) -> dict[str, Any]:
+    """Play the tournament and return its summary (the JSON the CLI prints)."""
+    names = list(names)
+    if len(names) < 2:
+        raise UsageError("agents needs at least two names, e.g. agents=[baseline,random]")
+    if games <= 0 or runs <= 0:
+        raise UsageError(f"games and runs must be positive, got games={games} runs={runs}")
+    agents = [make_agent(n) for n in names]  # raises UnknownAgentError
+    schema = standard_schema()
+    total = games * runs
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, desc="games", unit="game", file=sys.stderr,
+                   disable=total <= 200, leave=False)
+    per_run = [[0] * len(names) for _ in range(runs)]
+    ends: dict[str, int] = {}
+    trades = auctions = turns = faults = 0
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    try:
+        for r in range(runs):
+            row = per_run[r]
+            for g in range(games):
+                res = play_game(schema, agents, seed=game_seed(seed, r, g, games))
+                row[res.winner] += 1
+                ends[res.end_reason] = ends.get(res.end_reason, 0) + 1
+                trades += res.stats.get("trades", 0)
+                auctions += res.stats.get("auctions", 0)
+                faults += res.stats.get("faults", 0)
+                turns += res.turns
+                if bar is not None:
+                    bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    elapsed = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    wins = [sum(row[i] for row in per_run) for i in range(len(names))]
+    return {
+        "agents": names,
+        "wins": wins,
+        "games": total,
+        "runs": runs,
+        "games_per_run": games,
+        "seed": seed,
+        "wins_per_run": per_run,
+        "win_rate": [round(w / total, 4) for w in wins],
+        "games_per_second": round(total / elapsed, 2) if elapsed > 0 else None,
+        "seconds": round(elapsed, 2),
+        "cpu_seconds": round(cpu, 2),  # games/s on a shared machine: games / cpu_seconds
+        "trades_per_game": round(trades / total, 3),
+        "auctions_per_game": round(auctions / total, 3),
+        "turns_per_game": round(turns / total, 1),
+        "bankruptcy_share": round(ends.get("bankruptcy", 0) / total, 4),
+        "turn_limit_share": round(ends.get("turn_limit", 0) / total, 4),
+        "end_reasons": ends,
+        "faults": faults,
+    }
+
+
+def labels(names: Sequence[str]) -> list[str]:
+    """Column labels: repeated names get #2, #3..."""
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if names.count(n) == 1 else f"{n}#{seen[n]}")
+    return out
+
+
+def format_table(summary: dict[str, Any]) -> str:
+    """The paper's layout: Run | one column per agent, then the Win Rate row."""
+    cols = ["Run"] + labels(summary["agents"])
+    rows = [[str(i + 1)] + [str(w) for w in row] for i, row in enumerate(summary["wins_per_run"])]
+    rows.append(["Win Rate"] + [f"{100 * w:.2f}%" for w in summary["win_rate"]])
+    width = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(cols)]
+    lines = ["  ".join(c.ljust(width[i]) if i == 0 else c.rjust(width[i])
+                       for i, c in enumerate(line)) for line in [cols] + rows]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        cfg = parse_overrides(sys.argv[1:] if argv is None else argv, DEFAULTS)
+        names = [str(n) for n in cfg["agents"]]
+        summary = run_tournament(names, cfg["games"], cfg["runs"], cfg["seed"],
+                                 progress=cfg["progress"])
+    except (UsageError, UnknownAgentError) as exc:
+        fail(str(exc))
+    print(f"Wins over {summary['runs']} run(s) of {summary['games_per_run']} games "
+          f"(seed {summary['seed']}, seats shuffled per game)")
+    print(format_table(summary))
+    print(f"accepted trades/game {summary['trades_per_game']}, auctions/game "
+          f"{summary['auctions_per_game']}, turns/game {summary['turns_per_game']}, "
+          f"ended by bankruptcy {100 * summary['bankruptcy_share']:.1f}%, "
+          f"by turn limit {100 * summary['turn_limit_share']:.1f}%, "
+          f"{summary['games_per_second']} games/s")
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,113 @@
+"""Command line: list the catalogue, show a novelty's ground truth on the standard game.
+
+    python -m novelties list [--json]
+    python -m novelties show NAME [difficulty=hard] [PARAM=VALUE ...] [--json]
+
+Values are read as JSON when they parse (3, 1.5, true, ["red","green"]), as a list for
+`[a,b]` or `a,b`, else as a string. Bad input exits with status 2 and a short message.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Sequence
+
+USAGE = ("usage: python -m novelties list [--json]\n"
+         "       python -m novelties show NAME [difficulty=easy|medium|hard] "
+         "[PARAM=VALUE ...] [--json]")
+
+
+def parse_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    inner = text[1:-1] if text.startswith("[") and text.endswith("]") else None
+    if inner is not None or "," in text:
+        items = (inner if inner is not None else text).split(",")
+        return [parse_value(x.strip()) for x in items if x.strip()]
+    return text
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    cols = ("name", "category", "difficulties", "description")
+    cells = [[r["name"], r["category"], ",".join(r["difficulties"]), r["description"]]
+             for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) if cells else len(c)
+              for i, c in enumerate(cols[:3])]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(cols[:3], widths)) + "  " + cols[3]]
+    for row in cells:
+        lines.append("  ".join(v.ljust(w) for v, w in zip(row[:3], widths)) + "  " + row[3])
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from novelties.base import NoveltyError
+    from novelties.registry import BROKEN, apply_novelty, describe
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in args
+    args = [a for a in args if a != "--json"]
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(USAGE)
+        return 0 if args else 2
+    cmd, rest = args[0], args[1:]
+    try:
+        if cmd == "list":
+            if rest:
+                raise NoveltyError(f"list takes no arguments (got {' '.join(rest)})")
+            rows = describe()
+            print(json.dumps(rows, indent=2) if as_json else _table(rows))
+            for name, why in sorted(BROKEN.items()):
+                print(f"warning: novelty {name!r} could not be loaded: {why}", file=sys.stderr)
+            return 0
+        if cmd == "show":
+            if not rest:
+                raise NoveltyError("show needs a novelty name; list them with: "
+                                   "python -m novelties list")
+            name, difficulty, params = rest[0], "medium", {}
+            for item in rest[1:]:
+                key, sep, value = item.partition("=")
+                if not sep or not key:
+                    raise NoveltyError(f"expected KEY=VALUE, got {item!r}")
+                key = key.removeprefix("novelty.").removeprefix("params.")
+                if key == "difficulty":
+                    difficulty = value
+                else:
+                    params[key] = parse_value(value)
+            from openmono import standard_schema
+
+            prepared = apply_novelty(name, standard_schema(), difficulty, params)
+            if as_json:
+                print(json.dumps({"name": name, "category": prepared.category,
+                                  "difficulty": difficulty, "params": prepared.params,
+                                  "changes": prepared.ground_truth}, indent=2, default=str))
+            else:
+                _show(prepared)
+            return 0
+        raise NoveltyError(f"unknown command {cmd!r}\n{USAGE}")
+    except NoveltyError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _show(prepared: Any) -> None:
+    from novelties.ground_truth import format_changes
+
+    print(f"{prepared.name} ({prepared.category}, {prepared.difficulty}) "
+          f"params: {json.dumps(prepared.params)}")
+    print(f"hooks: {', '.join(prepared.hooks.installed()) or 'none'}")
+    print(f"{len(prepared.changes)} change(s) on the standard game:")
+    print(format_changes(prepared.changes))
+    notes = dict.fromkeys(c.description for c in prepared.changes if c.description)
+    for note in notes:
+        print(f"  note: {note}")
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # e.g. `python -m novelties list | head`
+        sys.stderr.close()
+        sys.exit(0)

@@ -1,0 +1,185 @@
+"""Attribute novelties on money: rents, prices, costs, taxes and the bank's numbers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from openmono.schema import GameSchema
+
+from novelties.base import Novelty, NoveltyParams, replace
+from novelties.catalogue._common import BankValue, ScaleSquares, map_squares, set_bank
+
+_OUTER = ["orange", "red", "yellow", "green"]
+
+
+class RentHike(ScaleSquares):
+    name = "rent_hike"
+    description = ("Rents multiplied by `factor` on all or some groups; hard triples every "
+                   "rent while the board still shows the old rents (only payments reveal it).")
+    field = "rent"
+    hook = "rent"
+    presets = {
+        "easy": {"factor": 1.5, "groups": "all"},
+        "medium": {"factor": 2.0, "groups": _OUTER},
+        "hard": {"factor": 3.0, "groups": "all", "printed": False},
+    }
+
+
+class PropertyPrices(ScaleSquares):
+    name = "property_prices"
+    description = ("Property prices multiplied by `factor` (mortgage values follow); hard "
+                   "halves every price, so the board sells out at once and cash runs differently.")
+    field = "price"
+    presets = {
+        "easy": {"factor": 1.2, "groups": "all"},
+        "medium": {"factor": 1.6, "groups": _OUTER},
+        "hard": {"factor": 0.5, "groups": "all"},
+    }
+
+
+class HouseCosts(ScaleSquares):
+    name = "house_costs"
+    description = ("House and hotel costs multiplied by `factor` on some groups; hard makes "
+                   "building 2.5x dearer everywhere, which changes which sets are worth it.")
+    field = "house_cost"
+    kinds = ("street",)
+    presets = {
+        "easy": {"factor": 1.25, "groups": ["brown", "light_blue"]},
+        "medium": {"factor": 1.5, "groups": "all"},
+        "hard": {"factor": 2.5, "groups": "all"},
+    }
+
+
+class _TaxScale(NoveltyParams):
+    factor: float = Field(gt=0, le=20)
+    printed: bool = True
+
+
+class TaxAmounts(ScaleSquares):
+    name = "tax_amounts"
+    description = ("Tax squares charge `factor` times their amount; hard triples them while "
+                   "the board shows the old amounts (only the tax payments reveal it).")
+    Params = _TaxScale
+    field = "tax"
+    kinds = ("tax",)
+    hook = "tax"
+    presets = {
+        "easy": {"factor": 1.5},
+        "medium": {"factor": 2.0},
+        "hard": {"factor": 3.0, "printed": False},
+    }
+
+
+class _Money(NoveltyParams):
+    value: int = Field(ge=0, le=100_000)
+
+
+class GoSalary(BankValue):
+    name = "go_salary"
+    description = ("The salary for passing Go becomes `value`; hard pays nothing, so income "
+                   "comes only from rents and cards.")
+    field = "go_salary"
+    Params = _Money
+    presets = {"easy": {"value": 300}, "medium": {"value": 100}, "hard": {"value": 0}}
+
+
+class StartingCash(BankValue):
+    name = "starting_cash"
+    description = ("Each player starts with `value`; hard starts with 500, so early purchases "
+                   "and the first rents decide the game.")
+    field = "starting_cash"
+    Params = _Money
+    presets = {"easy": {"value": 2000}, "medium": {"value": 1000}, "hard": {"value": 500}}
+
+
+class JailFine(BankValue):
+    name = "jail_fine"
+    description = ("The fine to leave jail becomes `value`; hard makes it 500, so waiting out "
+                   "the jail turns or holding a card becomes the only sane choice.")
+    field = "jail_fine"
+    Params = _Money
+    presets = {"easy": {"value": 100}, "medium": {"value": 200}, "hard": {"value": 500}}
+
+
+class _Rate(NoveltyParams):
+    value: float = Field(ge=0, le=5)
+
+
+class MortgageInterest(BankValue):
+    name = "mortgage_interest"
+    description = ("Interest to lift a mortgage (and on mortgaged trades) becomes `value`; "
+                   "hard charges 100%, which makes a mortgage nearly a sale.")
+    field = "mortgage_interest"
+    Params = _Rate
+    presets = {"easy": {"value": 0.2}, "medium": {"value": 0.5}, "hard": {"value": 1.0}}
+
+
+class _Fraction(NoveltyParams):
+    fraction: float = Field(gt=0, le=1)
+
+
+class MortgageValues(Novelty):
+    name = "mortgage_value"
+    category = "attribute"
+    description = ("A mortgage raises `fraction` of the price instead of half; hard gives only "
+                   "10%, so mortgaging barely helps a player in debt.")
+    Params = _Fraction
+    presets = {"easy": {"fraction": 0.6}, "medium": {"fraction": 0.3},
+               "hard": {"fraction": 0.1}}
+
+    def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        return map_squares(schema, lambda i, s: replace(
+            s, mortgage=int(s.price * params.fraction)) if s.is_property else s)
+
+
+class _SellBack(NoveltyParams):
+    building: float = Field(ge=0, le=1)
+    property: float | None = Field(None, ge=0, le=1)
+
+
+class SellBack(Novelty):
+    name = "sellback"
+    category = "attribute"
+    description = ("Buildings sell back at `building` of their cost (and, if set, the bank buys "
+                   "property at `property` of its price); hard refunds nothing for buildings.")
+    Params = _SellBack
+    presets = {"easy": {"building": 0.75}, "medium": {"building": 0.25},
+               "hard": {"building": 0.0, "property": 0.5}}
+
+    def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        return set_bank(schema, building_sellback=params.building,
+                        property_sellback=params.property)
+
+
+class _Turns(NoveltyParams):
+    value: int = Field(ge=1, le=20)
+
+
+class JailTurns(BankValue):
+    name = "jail_turns"
+    description = ("A jailed player must pay after `value` failed rolls instead of 3; hard "
+                   "keeps players in jail for 6 turns (a safe haven late in the game).")
+    field = "max_jail_turns"
+    Params = _Turns
+    presets = {"easy": {"value": 2}, "medium": {"value": 1}, "hard": {"value": 6}}
+
+
+class _Doubles(NoveltyParams):
+    roll_again: bool = True
+    to_jail: int = Field(3, ge=0, le=10)
+
+
+class DoublesRule(Novelty):
+    name = "doubles_rule"
+    category = "attribute"
+    description = ("Changes what doubles do (roll again; how many send you to jail); hard "
+                   "jails a player on the first double.")
+    Params = _Doubles
+    presets = {"easy": {"to_jail": 2}, "medium": {"roll_again": False, "to_jail": 0},
+               "hard": {"to_jail": 1}}
+
+    def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        return set_bank(schema, doubles_roll_again=params.roll_again,
+                        doubles_to_jail=params.to_jail)

@@ -1,0 +1,346 @@
+"""Class novelties on rules: new taxes, a new action (bank loans), and changed auction,
+trading, rent, building and ending rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from openmono.actions import Action, register_action_kind
+from openmono.events import BANK
+from openmono.hooks import Hooks
+from openmono.schema import GameSchema
+from openmono.state import has_monopoly, net_worth
+
+from novelties.base import Applied, HookChange, Novelty, NoveltyParams
+from novelties.catalogue._common import (first_of_kind, pay_from_bank, plugin_state,
+                                         set_bank, turn_events, with_square_params)
+
+
+# --- new taxes --------------------------------------------------------------------------------
+class _Wealth(NoveltyParams):
+    rate: float = Field(gt=0, le=1)
+    base: str = Field("cash", pattern="^(cash|net_worth)$")
+    announced: bool = True
+
+
+class WealthTax(Novelty):
+    name = "wealth_tax"
+    category = "class"
+    description = ("A player who passed Go during a turn pays `rate` of its cash (or net worth) "
+                   "at the end of that turn; hard taxes 10% of net worth, unannounced.")
+    Params = _Wealth
+    presets = {"easy": {"rate": 0.05}, "medium": {"rate": 0.10},
+               "hard": {"rate": 0.10, "base": "net_worth", "announced": False}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        rate, base = params.rate, params.base
+
+        def end_of_turn(game: Any, seat: int) -> Any:
+            passes = sum(1 for e in turn_events(game)
+                         if e.kind == "payment" and e.reason == "go_salary" and e.payee == seat)
+            if not passes:
+                return None
+            st = game.state
+            value = st.cash[seat] if base == "cash" else net_worth(game.rules, st, seat)
+            return game.charge(seat, BANK, passes * int(value * rate), "wealth_tax",
+                               game.rules.go)
+
+        go = first_of_kind(schema, "go").name
+        new = (with_square_params(schema, go, wealth_tax={"rate": rate, "base": base})
+               if params.announced else schema)
+        return Applied(new, Hooks(end_of_turn=end_of_turn), () if params.announced else (
+            HookChange("rule:passing_go", "wealth tax",
+                       f"passing Go costs {rate:.0%} of {base} at the end of the turn",
+                       False, 0, rate),))
+
+
+class _PerBuilding(NoveltyParams):
+    per_house: int = Field(ge=0, le=1000)
+    per_hotel: int = Field(ge=0, le=5000)
+    announced: bool = True
+
+
+class BuildingTax(Novelty):
+    name = "building_tax"
+    category = "class"
+    description = ("Tax squares also charge per house and hotel the payer owns; hard charges "
+                   "50 per house and 200 per hotel without announcing it.")
+    Params = _PerBuilding
+    presets = {"easy": {"per_house": 10, "per_hotel": 40},
+               "medium": {"per_house": 25, "per_hotel": 100},
+               "hard": {"per_house": 50, "per_hotel": 200, "announced": False}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        ph, pt = params.per_house, params.per_hotel
+        if not ph and not pt:
+            raise ValueError("per_house and per_hotel are both 0: nothing would change")
+
+        def tax(game: Any, seat: int, sq: int, amount: int) -> int:
+            rules, st = game.rules, game.state
+            extra = 0
+            for s in rules.streets:
+                if st.owner[s] == seat and st.level[s]:
+                    extra += pt if st.level[s] == rules.hotel_level else ph * st.level[s]
+            return amount + extra
+
+        new = schema
+        if params.announced:
+            for s in schema.squares:
+                if s.kind == "tax":
+                    new = with_square_params(new, s.name, per_house=ph, per_hotel=pt)
+        if new is schema and params.announced:
+            raise ValueError("the board has no tax square")
+        return Applied(new, Hooks(tax=tax), () if params.announced else (HookChange(
+            "rule:tax", "per building", "tax squares also charge per building owned", False,
+            None, {"per_house": ph, "per_hotel": pt}),))
+
+
+# --- a new action: bank loans -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Borrow(Action):
+    """Borrow the game's loan amount from the bank (see `bank_loan`)."""
+
+    kind: ClassVar[str] = "borrow"
+
+
+_LOAN_CFG: dict[int, tuple[Any, Any]] = {}
+
+
+def _loan_terms(rules: Any) -> dict[str, Any] | None:
+    """The loan terms announced on the Go square (Rules or the agents' PublicRules)."""
+    hit = _LOAN_CFG.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    public = getattr(rules, "public_schema", None)
+    if public is not None:
+        params = public["squares"][rules.go].get("params") or {}
+    else:
+        params = rules.schema.squares[rules.go].params
+    terms = params.get("loan")
+    if len(_LOAN_CFG) > 256:
+        _LOAN_CFG.clear()
+    _LOAN_CFG[id(rules)] = (rules, terms)
+    return terms
+
+
+def _check_borrow(rules: Any, view: Any, seat: int, action: Any) -> str | None:
+    terms = _loan_terms(rules)
+    if terms is None:
+        return "the bank lends no money in this game"
+    if view.cash[seat] >= terms["amount"]:
+        return "the bank lends only to players holding less than the loan amount"
+    return None
+
+
+def _do_borrow(game: Any, seat: int, action: Any) -> None:
+    terms = _loan_terms(game.rules)
+    loans = plugin_state(game, "loans", list)
+    due = int(round(terms["amount"] * (1 + terms["rate"])))
+    loans.append([seat, terms["term"], due])
+    pay_from_bank(game, seat, terms["amount"], "loan", game.rules.go)
+
+
+def _repay_loans(game: Any, seat: int) -> Any:
+    """End of the borrower's turn: count down; repay principal + interest when due."""
+    loans = game.__dict__.get("novelty_state", {}).get("loans")
+    if not loans:
+        return None
+    owed = 0
+    for loan in loans:
+        if loan[0] == seat:
+            loan[1] -= 1
+            if loan[1] <= 0:
+                owed += loan[2]
+    loans[:] = [loan for loan in loans if loan[0] != seat or loan[1] > 0]
+    if owed:
+        return game.charge(seat, BANK, owed, "loan_repayment", game.rules.go)
+    return None
+
+
+class _Loan(NoveltyParams):
+    amount: int = Field(ge=1, le=10_000)
+    rate: float = Field(ge=0, le=5)
+    term: int = Field(ge=1, le=100)  # the borrower's own turns until repayment
+
+
+class BankLoan(Novelty):
+    name = "bank_loan"
+    category = "class"
+    description = ("A new 'borrow' action: a player short of cash borrows `amount`, repaid with "
+                   "`rate` interest after `term` of its turns; hard lends 1000 at 50% for 3 turns.")
+    Params = _Loan
+    presets = {"easy": {"amount": 200, "rate": 0.1, "term": 10},
+               "medium": {"amount": 500, "rate": 0.25, "term": 5},
+               "hard": {"amount": 1000, "rate": 0.5, "term": 3}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        register_action_kind(Borrow, ("pre_roll", "out_of_turn", "post_roll", "debt"),
+                             _check_borrow, _do_borrow)
+        go = first_of_kind(schema, "go").name
+        terms = {"amount": params.amount, "rate": params.rate, "term": params.term}
+        return Applied(with_square_params(schema, go, loan=terms),
+                       Hooks(end_of_turn=_repay_loans),
+                       (HookChange("action:borrow", "exists",
+                                   "players short of cash may borrow from the bank", True,
+                                   None, terms),))
+
+
+# --- auctions, trades ----------------------------------------------------------------------------
+class _Auction(NoveltyParams):
+    sealed: bool = True
+    on_decline: bool = True
+
+
+class AuctionRules(Novelty):
+    name = "auction_rules"
+    category = "class"
+    description = ("Changes auctions: sealed single bids instead of open bidding, or no auction "
+                   "when a buyer declines; hard does both.")
+    Params = _Auction
+    presets = {"easy": {}, "medium": {"sealed": False, "on_decline": False},
+               "hard": {"sealed": True, "on_decline": False}}
+
+    def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        mode = "sealed" if params.sealed else "english"
+        if (schema.bank.auction, schema.bank.auction_on_decline) == (mode, params.on_decline):
+            raise ValueError("the auction rules are already as requested")
+        return set_bank(schema, auction=mode, auction_on_decline=params.on_decline)
+
+
+class _Trade(NoveltyParams):
+    mortgaged: bool = True
+    offers: int = Field(ge=0, le=50)
+
+
+class TradeRules(Novelty):
+    name = "trade_rules"
+    category = "class"
+    description = ("Restricts trading: no mortgaged properties, fewer offers per phase; hard "
+                   "forbids trading altogether, so sets must be bought or won at auction.")
+    Params = _Trade
+    presets = {"easy": {"mortgaged": False, "offers": 6},
+               "medium": {"mortgaged": False, "offers": 1}, "hard": {"offers": 0}}
+
+    def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        b = schema.bank
+        if (b.trade_mortgaged, b.max_trade_offers_per_phase) == (params.mortgaged, params.offers):
+            raise ValueError("the trading rules are already as requested")
+        return set_bank(schema, trade_mortgaged=params.mortgaged,
+                        max_trade_offers_per_phase=params.offers)
+
+
+# --- rent and building rules -------------------------------------------------------------------
+class _JailRent(NoveltyParams):
+    fraction: float = Field(ge=0, lt=1)
+    announced: bool = True
+
+
+class NoRentInJail(Novelty):
+    name = "no_rent_in_jail"
+    category = "class"
+    description = ("An owner in jail collects only `fraction` of its rents; hard collects "
+                   "nothing and the rule is not announced.")
+    Params = _JailRent
+    presets = {"easy": {"fraction": 0.5}, "medium": {"fraction": 0.0},
+               "hard": {"fraction": 0.0, "announced": False}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        f = params.fraction
+
+        def rent(game: Any, payer: int, sq: int, amount: int) -> int:
+            return int(amount * f) if game.state.in_jail[game.state.owner[sq]] else amount
+
+        jail = first_of_kind(schema, "jail").name
+        new = with_square_params(schema, jail, owner_rent=f) if params.announced else schema
+        return Applied(new, Hooks(rent=rent), () if params.announced else (HookChange(
+            "rule:rent", "owner in jail", "owners in jail collect a fraction of the rent",
+            False, 1.0, f),))
+
+
+class _Moratorium(NoveltyParams):
+    until_turn: int = Field(ge=1, le=10_000)
+
+
+class BuildingMoratorium(Novelty):
+    name = "building_moratorium"
+    category = "class"
+    description = ("Nobody may build before turn `until_turn` (counted over all players); "
+                   "hard waits until turn 150, so the early game is about cash and sets.")
+    Params = _Moratorium
+    presets = {"easy": {"until_turn": 20}, "medium": {"until_turn": 60},
+               "hard": {"until_turn": 150}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        until = params.until_turn
+
+        def allowed(rules: Any, view: Any, seat: int, sq: int) -> str | None:
+            return f"no building before turn {until}" if view.turn < until else None
+
+        return Applied(schema, Hooks(building_allowed=allowed), (HookChange(
+            "rule:building_allowed", "moratorium", f"no building before turn {until}",
+            False, None, until),))
+
+
+# --- ending rules ----------------------------------------------------------------------------
+class _Threshold(NoveltyParams):
+    threshold: int = Field(ge=1, le=1_000_000)
+
+
+class WealthVictory(Novelty):
+    name = "wealth_victory"
+    category = "class"
+    description = ("The game ends when a player's net worth reaches `threshold` (the richest "
+                   "wins); hard ends at 3500, so a quick lead decides the game.")
+    Params = _Threshold
+    presets = {"easy": {"threshold": 6000}, "medium": {"threshold": 4500},
+               "hard": {"threshold": 3500}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        t = params.threshold
+
+        def game_over(game: Any) -> int | None:
+            st = game.state
+            worth = [(net_worth(game.rules, st, s), -s) for s in range(st.players)
+                     if st.active[s]]
+            best = max(worth)
+            return -best[1] if best[0] >= t else None
+
+        return Applied(schema, Hooks(game_over=game_over), (HookChange(
+            "rule:game_over", "wealth victory", f"a net worth of {t} wins at once", False,
+            None, t),))
+
+
+class _Sets(NoveltyParams):
+    sets: int = Field(ge=1, le=10)
+
+
+class MonopolyVictory(Novelty):
+    name = "monopoly_victory"
+    category = "class"
+    description = ("The first player holding `sets` buildable colour sets wins at once; hard "
+                   "needs a single set, so the first monopoly ends the game.")
+    Params = _Sets
+    presets = {"easy": {"sets": 3}, "medium": {"sets": 2}, "hard": {"sets": 1}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        need = params.sets
+
+        def game_over(game: Any) -> int | None:
+            rules, st = game.rules, game.state
+            best = None
+            for s in range(st.players):
+                if not st.active[s]:
+                    continue
+                count = sum(1 for g in range(len(rules.group_names))
+                            if rules.group_buildable[g] and has_monopoly(rules, st.owner, s, g))
+                if count >= need and (best is None or count > best[0]):
+                    best = (count, s)
+            return None if best is None else best[1]
+
+        return Applied(schema, Hooks(game_over=game_over), (HookChange(
+            "rule:game_over", "monopoly victory", f"holding {need} sets wins at once", False,
+            None, need),))
+

@@ -1,0 +1,86 @@
+"""`evaluation.tournament`: seeds, the summary, the paper-style table and the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import openmono
+from agents.registry import UnknownAgentError
+from evaluation import tournament as T
+from evaluation.cli import UsageError
+
+
+def test_game_seeds_are_distinct_across_runs():
+    seeds = [T.game_seed(7, r, g, 3) for r in range(2) for g in range(3)]
+    assert seeds == [7, 8, 9, 10, 11, 12]
+
+
+def test_summary_counts_every_game_and_is_deterministic():
+    a = T.run_tournament(["baseline", "random", "baseline"], games=3, runs=2, seed=5)
+    b = T.run_tournament(["baseline", "random", "baseline"], games=3, runs=2, seed=5)
+    assert a["agents"] == ["baseline", "random", "baseline"]
+    assert a["games"] == 6 and sum(a["wins"]) == 6
+    assert [sum(r) for r in a["wins_per_run"]] == [3, 3]
+    assert a["wins"] == b["wins"] and a["wins_per_run"] == b["wins_per_run"]
+    assert sum(a["end_reasons"].values()) == 6
+    for key in ("games_per_second", "trades_per_game", "auctions_per_game",
+                "bankruptcy_share", "turn_limit_share"):
+        assert key in a
+
+
+def test_wins_match_single_games_with_the_documented_seeds():
+    from agents.registry import make_agent
+
+    s = T.run_tournament(["fp_a", "random"], games=2, runs=2, seed=3)
+    expected = [0, 0]
+    for seed in (3, 4, 5, 6):
+        r = openmono.play_game(openmono.standard_schema(),
+                               [make_agent("fp_a"), make_agent("random")], seed=seed)
+        expected[r.winner] += 1
+    assert s["wins"] == expected
+
+
+def test_table_has_the_paper_layout():
+    summary = {"agents": ["fp_a", "baseline", "baseline"], "wins_per_run": [[1, 2, 3], [4, 0, 0]],
+               "win_rate": [0.5, 0.2, 0.3]}
+    lines = T.format_table(summary).splitlines()
+    assert lines[0].split() == ["Run", "fp_a", "baseline#1", "baseline#2"]
+    assert lines[1].split() == ["1", "1", "2", "3"]
+    assert lines[2].split() == ["2", "4", "0", "0"]
+    assert lines[3].split() == ["Win", "Rate", "50.00%", "20.00%", "30.00%"]
+
+
+def test_bad_arguments_are_usage_errors():
+    with pytest.raises(UsageError):
+        T.run_tournament(["baseline"], games=1)
+    with pytest.raises(UsageError):
+        T.run_tournament(["baseline", "random"], games=0)
+    with pytest.raises(UnknownAgentError, match="Available agents: .*baseline"):
+        T.run_tournament(["baseline", "nope"], games=1)
+
+
+def test_cli_prints_the_table_then_json_last(capsys):
+    assert T.main(["agents=[fp_b,random]", "games=2", "runs=2", "seed=1",
+                   "progress=false"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[1].split() == ["Run", "fp_b", "random"]
+    data = json.loads(out[-1])
+    assert data["agents"] == ["fp_b", "random"] and data["games"] == 4
+    assert sum(data["wins"]) == 4
+
+
+def test_cli_unknown_agent_exits_2_listing_agents(capsys):
+    with pytest.raises(SystemExit) as exc:
+        T.main(["agents=[fp_a,bogus]", "games=1"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "bogus" in err and "fp_c" in err and "Traceback" not in err
+
+
+def test_cli_unknown_option_exits_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        T.main(["agent=[fp_a]"])
+    assert exc.value.code == 2
+    assert "agents" in capsys.readouterr().err
