@@ -132,6 +132,8 @@ class Rules:
             for d in schema.dice
         )
         self.fair_dice = all(w is None for _, w in self.dice)
+        if self.fair_dice and len(self.dice) == 2:
+            self.roll = _fair_pair(self.dice[0][0], self.dice[1][0])  # type: ignore[method-assign]
 
         # Decks, with card targets resolved to indices.
         self.deck_names = tuple(d.name for d in schema.decks)
@@ -164,6 +166,17 @@ class Rules:
             else:
                 out.append(faces[min(bisect_right(cum, r() * cum[-1]), len(faces) - 1)])
         return tuple(out)
+
+
+def _fair_pair(f0: tuple[int, ...], f1: tuple[int, ...]):
+    """The common case, two fair dice, without the general loop (same random draws)."""
+    n0, n1 = len(f0), len(f1)
+
+    def roll(rng) -> tuple[int, ...]:
+        r = rng.random
+        return (f0[int(r() * n0)], f1[int(r() * n1)])
+
+    return roll
 
 
 def _expand(cards):

@@ -53,11 +53,25 @@ class Decision:
     offerer = -1
     offers_made = 0
 
+    shared = False
+
     def __init__(self, phase: str, **context: Any) -> None:
         self.phase = phase
         if context:
             for key, value in context.items():
                 setattr(self, key, value)
+
+
+def _shared(phase: str) -> Decision:
+    d = Decision(phase)
+    d.shared = True  # never mutated: `_manage` copies it before counting offers
+    return d
+
+
+# The contextless decisions asked at every turn, built once.
+_PRE_ROLL = _shared("pre_roll")
+_OUT_OF_TURN = _shared("out_of_turn")
+_POST_ROLL = _shared("post_roll")
 
 
 class AgentFault:
@@ -121,6 +135,7 @@ class Game:
         self.trades = self.auctions = self.faults = self.decisions = 0
         self.turn_boundary: list[Any] = []  # callables run between turns (injection)
         self._snapshot: tuple | None = None
+        self._transform = hooks.observation
 
     def replace_rules(self, schema: GameSchema, hooks: Hooks = NO_HOOKS) -> None:
         """Swap the rules between two turns (mid-game novelty injection).
@@ -133,6 +148,7 @@ class Game:
         self.rules = compile_rules(schema, hooks)
         self.public = public_rules(self.rules)
         self._snapshot = None
+        self._transform = hooks.observation
 
     # --- observation ----------------------------------------------------------------
     def observe(self, seat: int, d: Decision) -> Observation:
@@ -154,8 +170,8 @@ class Game:
             st.hotels_left, tuple(evs[start:]) if start < now else (), d.square, d.high_bid,
             d.high_bidder, d.owed, d.creditor, d.offer, d.offerer, d.offers_made,
         ))
-        transform = self.hooks.observation
-        return transform(obs) if transform is not None else obs
+        transform = self._transform
+        return obs if transform is None else transform(obs)
 
     def invalidate_observations(self) -> None:
         """Call after editing `state` directly (tests, injections) mid-game."""
@@ -249,7 +265,7 @@ class Game:
         active = st.active
         conclude = A.Conclude
         st.doubles = 0
-        d = Decision("pre_roll")
+        d = _PRE_ROLL
         action = yield p, d
         if type(action) is conclude:
             self.decisions += 1
@@ -262,7 +278,7 @@ class Game:
             for k in range(1, players):
                 q = (p + k) % players
                 if active[q]:
-                    d = Decision("out_of_turn")
+                    d = _OUT_OF_TURN
                     action = yield q, d
                     if type(action) is conclude:
                         self.decisions += 1
@@ -306,7 +322,7 @@ class Game:
                     yield from self._land(p, end, total)
                     if not active[p]:
                         return
-            d = Decision("post_roll")
+            d = _POST_ROLL
             action = yield p, d
             if type(action) is conclude:
                 self.decisions += 1
@@ -318,6 +334,8 @@ class Game:
     def _manage(self, seat: int, d: Decision, action: Any) -> Generator[Request, Any, bool]:
         """The rest of a management phase whose first answer was not Conclude: execute
         actions until Conclude. Returns whether anything was done."""
+        if d.shared:
+            d = Decision(d.phase)  # this phase will count its trade offers
         acted = False
         active = self.state.active
         for _ in range(self.rules.bank.max_actions_per_phase):
@@ -759,7 +777,17 @@ class Game:
 
     # --- results -----------------------------------------------------------------------------
     def net_worths(self) -> list[int]:
-        return [net_worth(self.rules, self.state, s) for s in range(self.players)]
+        """Per seat: cash + properties at price (mortgaged: minus the mortgage) + buildings."""
+        rules = self.rules
+        st = self.state
+        out = list(st.cash)
+        owner, level, mortgaged = st.owner, st.level, st.mortgaged
+        for sq in rules.properties:
+            o = owner[sq]
+            if o >= 0:
+                out[o] += (rules.price[sq] - (rules.mortgage[sq] if mortgaged[sq] else 0)
+                           + level[sq] * rules.house_cost[sq])
+        return out
 
 
 def rent_of(rules: Rules, owner: tuple[int, ...], level: tuple[int, ...], sq: int,

@@ -84,13 +84,38 @@ def play_game(
     for s, agent in enumerate(by_seat):
         _safe_call(agent, "seed", game.seeds[f"agent{s}"])
         _safe_call(agent, "begin_game", s, game.observe(s, begin))
-    logged = 0
-    gen = game.run()
-    events = game.events
     # A game allocates many small tuples (events, observations) and makes no reference
     # cycles, so the cyclic collector only costs time here: run it rarely while playing.
     thresholds = gc.get_threshold()
     gc.set_threshold(max(thresholds[0], 100_000), thresholds[1], thresholds[2])
+    try:
+        logged = _drive(game, by_seat, seats, faults, time_budget, log)
+        st = game.state
+        result = GameResult(
+            seed=seed, seats=seats, winner_seat=game.winner, winner=seats[game.winner],
+            end_reason=game.end_reason, turns=st.turn, net_worths=game.net_worths(),
+            cash=list(st.cash), bankrupt_order=list(game.bankrupt_order),
+            stats=dict(game.stats), agent_faults=faults,
+        )
+        if log is not None:
+            _log_step(log, game.events, logged, None, None, None)
+            _write(log, {"type": "result", "result": result.to_json(), "state": st.snapshot()})
+        for agent in by_seat:
+            _safe_call(agent, "end_game", result)
+    finally:
+        # Let the game die by reference counting before the collector runs again, so
+        # its objects are not scanned as survivors.
+        game = st = None  # type: ignore[assignment]
+        gc.set_threshold(*thresholds)
+    return result
+
+
+def _drive(game: Game, by_seat: list[Any], seats: list[int], faults: list[int],
+           time_budget: float | None, log: IO[str] | None) -> int:
+    """Run the game's decision loop with the agents; returns how many events were logged."""
+    logged = 0
+    gen = game.run()
+    events = game.events
     try:
         seat, d = next(gen)
         while True:
@@ -116,21 +141,7 @@ def play_game(
             seat, d = gen.send(action)
     except StopIteration:
         pass
-    finally:
-        gc.set_threshold(*thresholds)
-    st = game.state
-    result = GameResult(
-        seed=seed, seats=seats, winner_seat=game.winner, winner=seats[game.winner],
-        end_reason=game.end_reason, turns=st.turn, net_worths=game.net_worths(),
-        cash=list(st.cash), bankrupt_order=list(game.bankrupt_order), stats=dict(game.stats),
-        agent_faults=faults,
-    )
-    if log is not None:
-        _log_step(log, events, logged, None, None, None)
-        _write(log, {"type": "result", "result": result.to_json(), "state": st.snapshot()})
-    for agent in by_seat:
-        _safe_call(agent, "end_game", result)
-    return result
+    return logged
 
 
 def _safe_call(agent: Any, method: str, *args: Any) -> None:

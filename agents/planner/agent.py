@@ -57,7 +57,7 @@ class PlannerAgent(Agent):
                  max_offers_per_turn: int = 3, offer_start: float = 0.1,
                  offer_step: float = 0.5, retry_turns: int = 0,
                  jail_leave_unowned: float = 0.25, finance_builds: bool = True,
-                 offer_any: bool = False) -> None:
+                 offer_reach: int = 2) -> None:
         super().__init__()
         self.adapt = adapt
         self.k_turns = k_turns
@@ -76,7 +76,7 @@ class PlannerAgent(Agent):
         self.retry_turns = retry_turns
         self.jail_leave_unowned = jail_leave_unowned
         self.finance_builds = finance_builds
-        self.offer_any = offer_any
+        self.offer_reach = offer_reach
         self.believed: GameSchema = standard_schema()
         self._tables: Tables | None = None
         self._fitted: GameSchema | None = None
@@ -416,7 +416,7 @@ class PlannerAgent(Agent):
             if need < 2:
                 continue
             mine = sum(owner[m] == me for m in members)
-            if mine >= need or (mine == 0 and not self.offer_any):
+            if mine == 0 or mine >= need or mine < need - self.offer_reach:
                 continue
             for m in members:
                 o = owner[m]
