@@ -12,6 +12,7 @@ Writes games.jsonl, summary.json, report.md and plots into Hydra's run directory
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -66,5 +67,24 @@ def main(cfg: DictConfig) -> None:
     print_summary(summary, out_dir)
 
 
+def _check_run_dir(argv: list[str]) -> None:
+    """Hydra creates the run directory before our code runs: check it first, so an
+    unwritable one is a short message rather than a traceback."""
+    for arg in argv:
+        if arg.startswith("hydra.run.dir="):
+            path = arg.split("=", 1)[1]
+            try:
+                os.makedirs(path, exist_ok=True)
+                probe = os.path.join(path, ".write_test")
+                with open(probe, "w"):
+                    pass
+                os.remove(probe)
+            except OSError as exc:
+                print(f"error: cannot write to the output directory {path!r}: "
+                      f"{exc.strerror}", file=sys.stderr)
+                sys.exit(2)
+
+
 if __name__ == "__main__":
+    _check_run_dir(sys.argv[1:])
     main()

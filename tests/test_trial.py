@@ -113,3 +113,20 @@ def test_cli_bad_input_is_short(tmp_path: Path) -> None:
                 cwd=Path(__file__).resolve().parents[1])
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr and "positive" in proc.stderr
+
+
+def test_cli_unwritable_output_dir_is_short(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    proc = _cli("trial.games=2", f"hydra.run.dir={blocker}/run",
+                cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "output directory" in proc.stderr
+
+
+def test_cli_unknown_novelty_lists_choices(tmp_path: Path) -> None:
+    proc = _cli("novelty=rent_hik", f"hydra.run.dir={tmp_path}",
+                cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    assert "rent_hike" in proc.stderr + proc.stdout

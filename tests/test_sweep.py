@@ -1,0 +1,43 @@
+"""A Hydra multirun with the joblib launcher, turned into a table by evaluation.compare."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_multirun_joblib_then_compare(tmp_path: Path) -> None:
+    sweep = tmp_path / "sweep"
+    proc = subprocess.run(
+        [sys.executable, "-m", "evaluation.trial", "--multirun", "hydra/launcher=local",
+         "hydra.launcher.n_jobs=2", "agent=random,baseline",
+         "novelty=rent_hike,go_salary,dice_weights", "trial.seed=0,1", "trial.games=4",
+         "trial.inject_at=2", "trial.progress=false", "trial.plots=false",
+         "opponents=[random,random,random]", "reference=random", f"hydra.sweep.dir={sweep}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    summaries = sorted(sweep.rglob("summary.json"))
+    assert len(summaries) == 2 * 3 * 2
+
+    out = tmp_path / "table"
+    proc = subprocess.run([sys.executable, "-m", "evaluation.compare", str(sweep), f"out={out}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "| agent | novelty |" in proc.stdout
+    with (out / "compare.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    assert {(r["agent"], r["novelty"]) for r in rows} == {
+        (a, n) for a in ("random", "baseline") for n in ("rent_hike", "go_salary", "dice_weights")}
+    assert all(r["trials"] == "2" for r in rows)
+    assert (out / "compare.md").exists() and (out / "compare.png").exists()
+
+
+def test_compare_without_results_is_a_short_error(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "evaluation.compare", str(tmp_path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "no summary.json" in proc.stderr and "Traceback" not in proc.stderr
