@@ -483,11 +483,18 @@ class Game:
         """
         return self._charge(payer, payee, amount, reason, sq)
 
+    def pay_from_bank(self, seat: int, amount: int, reason: str, sq: int = -1) -> None:
+        """The bank pays `seat` (it never runs short). For plugin effects and repairs."""
+        self._pay(BANK, seat, amount, reason, sq)
+
     def _charge(self, payer: int, payee: int, amount: int, reason: str,
                 sq: int = -1) -> Generator[Request, Any, bool]:
         if amount <= 0:
             return True
         st = self.state
+        if payer == BANK:
+            self._pay(BANK, payee, amount, reason, sq)
+            return True
         if st.cash[payer] < amount:
             yield from self._raise_cash(payer, amount, payee)
             if st.cash[payer] < amount:

@@ -21,11 +21,21 @@ from openmono.events import event_to_json
 _HIDDEN_RULE_ATTRS = ("dice", "fair_dice", "decks", "schema")
 
 
+class _LegalityHooks:
+    __slots__ = ("building_allowed",)
+
+    def __init__(self, building_allowed: Any) -> None:
+        self.building_allowed = building_allowed
+
+
 class PublicRules:
     """The compiled rules an agent may see: everything but dice and deck contents."""
 
     def __init__(self, rules: Rules) -> None:
         d = {k: v for k, v in vars(rules).items() if k not in _HIDDEN_RULE_ATTRS}
+        # Legality needs the extra building condition a plugin may install, but nothing
+        # else of the hooks: agents must not find a novelty's parameters in them.
+        d["hooks"] = _LegalityHooks(rules.hooks.building_allowed)
         # Kept as JSON text so no agent can change what the others are shown.
         d["_public_json"] = json.dumps(rules.schema.public_dict(), sort_keys=True)
         d["deck_sizes"] = None  # deck composition is hidden

@@ -83,7 +83,7 @@ def swap_money_in_text(text: str, old: int, new: int) -> str:
 # --- engine-side helpers for hooks and handlers -----------------------------------------
 def pay_from_bank(game: Any, seat: int, amount: int, reason: str, sq: int = -1) -> None:
     """The bank pays a seat (always possible; a Payment event keeps the books)."""
-    game._pay(BANK, seat, amount, reason, sq)
+    game.pay_from_bank(seat, amount, reason, sq)
 
 
 def turn_events(game: Any) -> list:
