@@ -71,3 +71,32 @@ def test_docs_list_the_built_in_catalogue() -> None:
     listed = set(re.findall(r"`([a-z_]+)`", text.split("## The built-in catalogue")[1]
                             .split("## ")[0]))
     assert builtin == listed
+
+
+def test_tutorial_trial_command_runs_with_the_plugin(tmp_path) -> None:
+    """The tutorial's `python -m evaluation.trial novelty=speed_trap ...` line, as written
+    (plus a short trial), in a fresh process that finds the plugin by its entry point."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    line = next(ln for ln in DOC.read_text(encoding="utf-8").splitlines()
+                if ln.startswith("python -m evaluation.trial novelty=speed_trap"))
+    args = shlex.split(line)[3:]
+    project = tomllib.loads(_blocks("toml")[0])
+    eps = project["project"]["entry-points"]["openmono.novelties"]
+    plugins = tmp_path / "plugins"
+    run = tmp_path / "run"
+    with temporary_plugins(plugins, {"speed_trap": _blocks("python")[0]}, eps, dist="speed-trap"):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [str(plugins), str(DOC.parents[1]), os.environ.get("PYTHONPATH", "")]))
+        proc = subprocess.run(
+            [sys.executable, "-m", "evaluation.trial", *args, "agent=baseline",
+             "trial.games=6", "trial.inject_at=2", "trial.progress=false",
+             "trial.plots=false", f"hydra.run.dir={run}"],
+            cwd=DOC.parents[1], env=env, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-1500:]
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["novelty"] == "speed_trap" and summary["games"] == 6
+    assert summary["injected_at"] == 2 and summary["category"] == "class"
