@@ -16,17 +16,17 @@ import sys
 import time
 from typing import Any
 
-from openmono import standard_schema
 from openmono.play import play_game
 
 from agents.registry import UnknownAgentError, make_agent
-from evaluation.cli import UsageError, fail, parse_overrides
+from evaluation.cli import NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides
 
 DEFAULTS: dict[str, Any] = {
     "games": 200,
     "agents": ["random", "random", "random", "random"],
     "seed": 0,
     "engine_only": False,
+    **NOVELTY_DEFAULTS,
 }
 
 
@@ -84,7 +84,7 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
     names = cfg["agents"]
     if len(names) < 2:
         raise UsageError("agents needs at least two names, e.g. agents=[random,random]")
-    schema = standard_schema()
+    schema, hooks, label = novelty_world(cfg)
     agents = [make_agent(n) for n in names]
     clock = [0.0]
     players = [_Timed(a, clock) for a in agents] if cfg["engine_only"] else agents
@@ -93,7 +93,7 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
     bankrupt_end = 0
     t0 = time.perf_counter()
     for g in range(games):
-        r = play_game(schema, players, seed=cfg["seed"] + g)
+        r = play_game(schema, players, seed=cfg["seed"] + g, hooks=hooks)
         turns += r.turns
         decisions += r.stats["decisions"]
         wins[r.winner] += 1
@@ -102,6 +102,7 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
     out = {
         "games": games,
         "agents": names,
+        "novelty": label,
         "seed": cfg["seed"],
         "seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed, 2),

@@ -33,14 +33,28 @@ def parse_value(text: str) -> Any:
     return text.strip("'\"")
 
 
+# Every evaluation entry point takes the same novelty options as `evaluation.trial`.
+NOVELTY_DEFAULTS: dict[str, Any] = {"novelty": "none", "novelty.difficulty": "medium"}
+PARAMS_PREFIX = "novelty.params."
+
+
 def parse_overrides(argv: Sequence[str], defaults: dict[str, Any]) -> dict[str, Any]:
-    """Merge `key=value` arguments into a copy of `defaults`; unknown keys are errors."""
+    """Merge `key=value` arguments into a copy of `defaults`; unknown keys are errors.
+
+    When `defaults` has a `novelty` key, `novelty.params.KEY=VALUE` arguments are
+    collected into the dict `novelty.params` (validated later by the plugin).
+    """
     out = dict(defaults)
+    if "novelty" in defaults:
+        out["novelty.params"] = {}
     for arg in argv:
         if "=" not in arg:
             raise UsageError(f"expected key=value, got {arg!r}; valid keys: {', '.join(defaults)}")
         key, _, raw = arg.partition("=")
         key = key.lstrip("+")
+        if "novelty" in defaults and key.startswith(PARAMS_PREFIX):
+            out["novelty.params"][key[len(PARAMS_PREFIX):]] = parse_value(raw)
+            continue
         if key not in defaults:
             close = get_close_matches(key, defaults, n=2)
             hint = f" (did you mean {' or '.join(close)}?)" if close else ""
@@ -61,3 +75,26 @@ def fail(message: str, code: int = 2) -> None:
     """Print a short error (no traceback) and exit."""
     print(f"error: {message}", file=sys.stderr)
     raise SystemExit(code)
+
+
+def novelty_world(cfg: dict[str, Any]) -> tuple[Any, Any, str]:
+    """The schema and hooks the options ask for: the standard game, or it under a novelty.
+
+    Returns (schema, hooks, label); an unknown novelty or a bad parameter raises
+    UsageError with the plugin's short message.
+    """
+    from openmono import standard_schema
+    from openmono.hooks import NO_HOOKS
+
+    base = standard_schema()
+    name = cfg.get("novelty") or "none"
+    if name == "none":
+        return base, NO_HOOKS, "none"
+    from evaluation.novelty_setup import NoveltyError, prepare_novelty
+
+    try:
+        setup = prepare_novelty(name, cfg.get("novelty.difficulty") or "medium",
+                                cfg.get("novelty.params") or {}, base)
+    except NoveltyError as exc:
+        raise UsageError(str(exc)) from None
+    return setup.schema, setup.hooks, f"{name} ({setup.difficulty})"

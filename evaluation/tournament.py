@@ -21,10 +21,11 @@ import time
 from typing import Any, Sequence
 
 from openmono import standard_schema
+from openmono.hooks import NO_HOOKS
 from openmono.play import play_game
 
 from agents.registry import UnknownAgentError, make_agent
-from evaluation.cli import UsageError, fail, parse_overrides
+from evaluation.cli import NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides
 
 DEFAULTS: dict[str, Any] = {
     "agents": ["fp_a", "fp_b", "fp_c", "baseline"],
@@ -32,6 +33,7 @@ DEFAULTS: dict[str, Any] = {
     "runs": 5,
     "seed": 0,
     "progress": True,
+    **NOVELTY_DEFAULTS,
 }
 
 
@@ -41,7 +43,7 @@ def game_seed(seed: int, run: int, game: int, games: int) -> int:
 
 
 def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 0,
-                   progress: bool = False) -> dict[str, Any]:
+                   progress: bool = False, world: tuple[Any, Any] | None = None) -> dict[str, Any]:
     """Play the tournament and return its summary (the JSON the CLI prints)."""
     names = list(names)
     if len(names) < 2:
@@ -49,7 +51,7 @@ def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 
     if games <= 0 or runs <= 0:
         raise UsageError(f"games and runs must be positive, got games={games} runs={runs}")
     agents = [make_agent(n) for n in names]  # raises UnknownAgentError
-    schema = standard_schema()
+    schema, hooks = world if world is not None else (standard_schema(), NO_HOOKS)
     total = games * runs
     bar = None
     if progress:
@@ -66,7 +68,7 @@ def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 
         for r in range(runs):
             row = per_run[r]
             for g in range(games):
-                res = play_game(schema, agents, seed=game_seed(seed, r, g, games))
+                res = play_game(schema, agents, seed=game_seed(seed, r, g, games), hooks=hooks)
                 row[res.winner] += 1
                 ends[res.end_reason] = ends.get(res.end_reason, 0) + 1
                 trades += res.stats.get("trades", 0)
@@ -128,8 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg = parse_overrides(sys.argv[1:] if argv is None else argv, DEFAULTS)
         names = [str(n) for n in cfg["agents"]]
+        schema, hooks, label = novelty_world(cfg)
         summary = run_tournament(names, cfg["games"], cfg["runs"], cfg["seed"],
-                                 progress=cfg["progress"])
+                                 progress=cfg["progress"], world=(schema, hooks))
+        summary["novelty"] = label
     except (UsageError, UnknownAgentError) as exc:
         fail(str(exc))
     print(f"Wins over {summary['runs']} run(s) of {summary['games_per_run']} games "

@@ -84,3 +84,30 @@ def test_cli_unknown_option_exits_2(capsys):
         T.main(["agent=[fp_a]"])
     assert exc.value.code == 2
     assert "agents" in capsys.readouterr().err
+
+
+def test_novelty_options_work_on_every_quick_entry_point(capsys) -> None:
+    """bench and tournament take the trial's novelty options (novelty=, .difficulty, .params)."""
+    import json as _json
+
+    from evaluation import bench, tournament
+
+    assert tournament.main(["agents=[baseline,random]", "games=3", "runs=1",
+                            "novelty=rent_hike", "novelty.difficulty=hard",
+                            "novelty.params.factor=3", "progress=false"]) == 0
+    out = _json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["novelty"] == "rent_hike (hard)"
+    assert bench.main(["games=2", "novelty=dice_weights"]) == 0
+    out = _json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["novelty"] == "dice_weights (medium)"
+
+
+def test_bad_novelty_option_is_a_short_error(capsys) -> None:
+    import pytest as _pytest
+
+    from evaluation import tournament
+
+    with _pytest.raises(SystemExit) as exc:
+        tournament.main(["novelty=rent_hik", "games=1", "runs=1"])
+    assert exc.value.code == 2
+    assert "rent_hike" in capsys.readouterr().err
