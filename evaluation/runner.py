@@ -51,6 +51,7 @@ class TrialConfig:
     novelty: str | None = None
     difficulty: str = "medium"
     novelty_params: dict[str, Any] = field(default_factory=dict)
+    then: list[str] = field(default_factory=list)  # further novelties, applied in order
     games: int = 100
     seed: int = 0
     window: tuple[float, float] = (0.2, 0.6)
@@ -75,6 +76,8 @@ class TrialConfig:
         if not (0.0 <= lo <= hi <= 1.0):
             raise TrialError(f"trial.window must be two fractions 0 <= lo <= hi <= 1, got "
                              f"{list(self.window)}")
+        if self.then and self.novelty is None:
+            raise TrialError("`then` adds novelties after the main one: set novelty= too")
         if self.inject_at is not None and not (0 <= self.inject_at < self.games):
             raise TrialError(f"trial.inject_at={self.inject_at} is outside the trial "
                              f"(games 0..{self.games - 1})")
@@ -155,7 +158,8 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
     base = standard_schema()
     novelty: NoveltySetup | None = None
     if cfg.novelty is not None:
-        novelty = prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params, base)
+        novelty = prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params, base,
+                                  then=cfg.then)
     inject = injection_game(cfg)
 
     try:
@@ -276,7 +280,7 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
     summary.update({
         "agent": cfg.agent,
         "opponents": list(cfg.opponents),
-        "novelty": cfg.novelty or "none",
+        "novelty": (novelty.name if novelty is not None else cfg.novelty) or "none",
         "difficulty": cfg.difficulty if cfg.novelty else None,
         "category": novelty.category if novelty is not None else None,
         "injected_at": inject,

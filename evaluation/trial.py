@@ -39,6 +39,7 @@ def config_from_hydra(cfg: DictConfig) -> TrialConfig:
         novelty=None if name in (None, "none") else name,
         difficulty=novelty.get("difficulty") or "medium",
         novelty_params=params,
+        then=[str(t) for t in (data.get("then") or [])],
         games=trial["games"],
         seed=trial["seed"],
         window=tuple(trial["window"]),

@@ -130,3 +130,12 @@ def test_cli_unknown_novelty_lists_choices(tmp_path: Path) -> None:
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr
     assert "rent_hike" in proc.stderr + proc.stdout
+
+
+def test_composed_novelties_warn_when_order_matters(tmp_path: Path, capsys) -> None:
+    summary = run_trial(_cfg(games=3, inject_at=1, novelty="rent_hike", difficulty="hard",
+                             then=["no_rent_in_jail"]), tmp_path)
+    assert summary["novelty"] == "rent_hike+no_rent_in_jail"
+    assert "warning:" in capsys.readouterr().err
+    with pytest.raises(TrialError, match="then"):
+        run_trial(_cfg(games=3, then=["rent_hike"]), tmp_path / "x")
