@@ -5,7 +5,9 @@
 Prints a table, then as its last line one JSON object (games, games_per_second,
 turns_per_game, agents, ...). With `engine_only=true` the time spent inside agents'
 `act` is measured and subtracted, giving the engine's own cost per player-turn.
-Runs on one core (one process).
+Runs on one core (one process). `games_per_cpu_second` uses the process's CPU time,
+which stays meaningful on a machine shared with other jobs; `games_per_second` is wall
+clock.
 """
 
 from __future__ import annotations
@@ -92,6 +94,7 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
     wins = [0] * len(names)
     bankrupt_end = 0
     t0 = time.perf_counter()
+    c0 = time.process_time()
     for g in range(games):
         r = play_game(schema, players, seed=cfg["seed"] + g, hooks=hooks)
         turns += r.turns
@@ -99,6 +102,7 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
         wins[r.winner] += 1
         bankrupt_end += r.end_reason == "bankruptcy"
     elapsed = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     out = {
         "games": games,
         "agents": names,
@@ -106,6 +110,8 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
         "seed": cfg["seed"],
         "seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed, 2),
+        "cpu_seconds": round(cpu, 3),
+        "games_per_cpu_second": round(games / cpu, 2) if cpu > 0 else None,
         "turns_per_game": round(turns / games, 1),
         "decisions_per_game": round(decisions / games, 1),
         "us_per_turn": round(elapsed / turns * 1e6, 2),
