@@ -54,6 +54,12 @@ def _field(obj: Any, name: str, default: Any = None) -> Any:
     return getattr(obj, name, default)
 
 
+def _new_value(change: Any) -> Any:
+    """The changed-to value: agents report `new_value`; plugins' ground truth says `new`."""
+    value = _field(change, "new_value")
+    return _field(change, "new") if value is None else value
+
+
 def _rate(wins: int, games: int) -> float | None:
     return wins / games if games else None
 
@@ -225,8 +231,8 @@ def change_matches(
         return False
     if str(_field(reported, "attribute")) != str(_field(truth, "attribute")):
         return False
-    value = _field(reported, "new_value")
-    return value is None or _values_match(value, _field(truth, "new_value"), rel_tol, abs_tol)
+    value = _new_value(reported)
+    return value is None or _values_match(value, _new_value(truth), rel_tol, abs_tol)
 
 
 def characterization_scores(

@@ -417,3 +417,13 @@ def test_properties_of_one_trial(t):
         assert (s["detection_delay"] is not None) == (s["nda"] == 1)
         if s["detection_delay"] is not None:
             assert s["detection_delay"] == first - inj >= 0
+
+
+def test_ground_truth_in_the_plugins_vocabulary_is_matched_by_value() -> None:
+    """Plugins' ground truth names the new value `new`; agents report `new_value`."""
+    from evaluation.metrics import change_matches
+
+    truth = {"entity": "bank", "attribute": "go_salary", "old": 200, "new": 100, "visible": True}
+    assert change_matches({"entity": "bank", "attribute": "go_salary", "new_value": 100}, truth)
+    assert not change_matches({"entity": "bank", "attribute": "go_salary", "new_value": 300},
+                              truth)

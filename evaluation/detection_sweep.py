@@ -1,0 +1,415 @@
+"""Novelty-detection sweep: NDA, false-positive rate and delay per category x difficulty.
+
+    python -m evaluation.detection_sweep                       # detector on baseline play
+    python -m evaluation.detection_sweep --agent planner       # once the planner reports
+    python -m evaluation.detection_sweep --per-cell 20 --controls 20 --games 30 \
+        --seed 0 --workers 2 --write-results
+
+For every category (class, attribute, representation) and difficulty (easy, medium,
+hard) it runs `--per-cell` short SAIL-ON trials (`evaluation.runner.run_trial`: the agent
+against three `baseline` agents, the novelty injected at a game drawn from `--window`
+and kept), drawing the novelties from the catalogue in a seeded order that cycles
+through the whole category, plus `--controls` trials without a novelty for the
+false-positive rate. Trials are pooled with `evaluation.metrics.aggregate`; the table is
+printed next to the planner paper's NDA (AN 75-90%, CN 40-48%, RN 32-52%) and, with
+`--write-results`, written into the detection section of docs/results.md.
+
+Until the planner reports novelties itself, the default agent `detect_baseline` is the
+`baseline` agent's play with `agents.planner.detect.NoveltyDetector` watching its seat;
+`--agent` takes any registered agent (e.g. `planner`), and `detect_<name>` wraps any
+registered agent with the detector.
+
+Characterization accuracy is recomputed here with the ground truth's `new` values under
+the `new_value` key that `evaluation.metrics.change_matches` reads (the novelty
+package's change records name it `new`), so values are actually compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sys
+import time
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from agents.base import Agent
+from agents.planner.detect import NoveltyDetector
+from agents.registry import AGENTS, make_agent
+from evaluation import metrics
+from evaluation.runner import GAMES_FILE, TrialConfig, read_records, run_trial
+
+CATEGORIES = ("class", "attribute", "representation")
+DIFFICULTIES = ("easy", "medium", "hard")
+PAPER_NDA = {  # planner paper, Table 1 (the agent's NDA, %)
+    ("class", "easy"): 40.0, ("class", "medium"): 46.67, ("class", "hard"): 48.0,
+    ("attribute", "easy"): 90.32, ("attribute", "medium"): 90.0, ("attribute", "hard"): 75.0,
+    ("representation", "easy"): 52.0, ("representation", "medium"): 32.0,
+    ("representation", "hard"): 32.0,
+}
+SHORT = {"class": "CN", "attribute": "AN", "representation": "RN"}
+START, END = "<!-- detection-sweep:start -->", "<!-- detection-sweep:end -->"
+
+
+# --- an agent that plays like another one and reports what the detector finds ------------------
+class DetectingAgent(Agent):
+    """Plays as `inner` (a registered agent) while a `NoveltyDetector` watches its seat."""
+
+    def __init__(self, inner: str = "baseline", **params: Any) -> None:
+        super().__init__()
+        self.inner = make_agent(inner, **params)
+        self.detector = NoveltyDetector()
+        self.name = f"detect_{inner}"
+
+    def seed(self, seed: int) -> None:
+        super().seed(seed)
+        fn = getattr(self.inner, "seed", None)
+        if fn is not None:
+            fn(seed)
+
+    def begin_game(self, seat: int, observation: Any) -> None:
+        super().begin_game(seat, observation)
+        fn = getattr(self.inner, "begin_game", None)
+        if fn is not None:
+            fn(seat, observation)
+        self.detector.observe(observation)
+
+    def act(self, observation: Any) -> Any:
+        self.detector.observe(observation)
+        return self.inner.act(observation)
+
+    def end_game(self, result: Any) -> None:
+        fn = getattr(self.inner, "end_game", None)
+        if fn is not None:
+            fn(result)
+        self.detector.end_game(result)
+
+    def novelty_report(self) -> Any:
+        return self.detector.report()
+
+    def novelty_announced(self) -> None:
+        self.detector.announce()
+
+
+def register(name: str) -> None:
+    """Make `detect_<inner>` available to `make_agent` (this process and its workers)."""
+    if name.startswith("detect_") and name not in AGENTS:
+        inner = name[len("detect_"):]
+        AGENTS[name] = lambda **params: DetectingAgent(inner, **params)
+
+
+register("detect_baseline")
+
+
+# --- the trials -------------------------------------------------------------------------------
+def catalogue() -> dict[str, list[str]]:
+    from novelties.registry import describe
+
+    out: dict[str, list[str]] = {c: [] for c in CATEGORIES}
+    for item in describe():
+        out.setdefault(item["category"], []).append(item["name"])
+    return {c: sorted(v) for c, v in out.items()}
+
+
+def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[float, float],
+         agent: str) -> list[dict[str, Any]]:
+    """Trial specs: per category x difficulty, novelties cycled in a seeded order."""
+    cat = catalogue()
+    specs = []
+    k = 0
+    for category in CATEGORIES:
+        for difficulty in DIFFICULTIES:
+            names = list(cat.get(category, []))
+            if not names:
+                continue
+            random.Random(f"{seed}:{category}:{difficulty}").shuffle(names)
+            for i in range(per_cell):
+                specs.append({"agent": agent, "category": category, "difficulty": difficulty,
+                              "novelty": names[i % len(names)], "seed": seed + k,
+                              "games": games, "window": window})
+                k += 1
+    for i in range(controls):
+        specs.append({"agent": agent, "category": "control", "difficulty": None,
+                      "novelty": None, "seed": seed + k, "games": games, "window": window})
+        k += 1
+    return specs
+
+
+def _truth(novelty: str, difficulty: str) -> list[dict[str, Any]]:
+    from evaluation.novelty_setup import prepare_novelty
+    from openmono import standard_schema
+
+    setup = prepare_novelty(novelty, difficulty, {}, standard_schema())
+    return [dict(t, new_value=t.get("new"), old_value=t.get("old")) for t in setup.ground_truth]
+
+
+def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
+    register(spec["agent"])
+    where = Path(out) / spec["category"] / (spec["difficulty"] or "none") / (
+        f"{spec['novelty'] or 'none'}-{spec['seed']}")
+    cfg = TrialConfig(agent=spec["agent"], novelty=spec["novelty"],
+                      difficulty=spec["difficulty"] or "medium", games=spec["games"],
+                      seed=spec["seed"], window=tuple(spec["window"]), progress=False)
+    t0 = time.perf_counter()
+    summary = run_trial(cfg, where)
+    summary["wall_seconds"] = time.perf_counter() - t0
+    summary["sweep_category"] = spec["category"]
+    summary["sweep_difficulty"] = spec["difficulty"]
+    if spec["novelty"] is not None:
+        records = read_records(where / GAMES_FILE)
+        truth = _truth(spec["novelty"], spec["difficulty"])
+        acc, prec = metrics.characterization_scores(truth, metrics.final_report_changes(records))
+        summary["char_accuracy_values"] = acc
+        summary["char_precision_values"] = prec
+    return summary
+
+
+def _run_one_star(args: tuple[dict[str, Any], str]) -> dict[str, Any]:
+    return run_one(*args)
+
+
+def run_sweep(specs: list[dict[str, Any]], out: str, workers: int) -> list[dict[str, Any]]:
+    jobs = [(s, out) for s in specs]
+    results = []
+    if workers <= 1:
+        for i, job in enumerate(jobs):
+            results.append(run_one(*job))
+            _tick(i + 1, len(jobs))
+        return results
+    with get_context("fork").Pool(processes=min(workers, 2)) as pool:
+        for i, res in enumerate(pool.imap_unordered(_run_one_star, jobs)):
+            results.append(res)
+            _tick(i + 1, len(jobs))
+    return results
+
+
+def _tick(done: int, total: int) -> None:
+    if done == total or done % 10 == 0:
+        print(f"  {done}/{total} trials", file=sys.stderr, flush=True)
+
+
+# --- tables -----------------------------------------------------------------------------------
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}"
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _row(label: str, agg: dict[str, Any], acc: float | None, paper: str) -> str:
+    ci = f" ({_pct(agg['nda_lo'])}-{_pct(agg['nda_hi'])})" if agg["nda_lo"] is not None else ""
+    delay = "-" if agg["detection_delay"] is None else f"{agg['detection_delay']:.2f}"
+    nrp = "-" if agg["nrp"] is None else f"{agg['nrp']:.2f}"
+    return (f"| {label} | {agg['novelty_trials']} | {_pct(agg['nda'])}{ci} | {paper} | "
+            f"{_pct(agg['false_positive_rate'])} | {delay} | {_pct(acc)} | {nrp} |")
+
+
+def _accuracy(rs: list[dict[str, Any]]) -> float | None:
+    return _mean([r["char_accuracy_values"] for r in rs
+                  if r.get("char_accuracy_values") is not None])
+
+
+def tables(results: list[dict[str, Any]]) -> tuple[str, str, dict[str, Any]]:
+    """(cell table, per-novelty table, aggregates) in markdown."""
+    controls = [r for r in results if r["sweep_category"] == "control"]
+    novelty_trials = [r for r in results if r["sweep_category"] != "control"]
+    rows = ["| Class | Trials | NDA % (95% CI) | Paper NDA % | FP % | Delay (games) "
+            "| Char. acc. % | NRP |",
+            "|---|---:|---|---:|---:|---:|---:|---:|"]
+    totals: dict[str, Any] = {}
+    for category in CATEGORIES:
+        for difficulty in DIFFICULTIES:
+            cell = [r for r in novelty_trials if r["sweep_category"] == category
+                    and r["sweep_difficulty"] == difficulty]
+            if cell:
+                agg = metrics.aggregate(cell)
+                totals[f"{category}-{difficulty}"] = agg
+                rows.append(_row(f"{SHORT[category]}-{difficulty}", agg, _accuracy(cell),
+                                 f"{PAPER_NDA[(category, difficulty)]:.1f}"))
+    if novelty_trials:
+        agg = totals["all"] = metrics.aggregate(novelty_trials)
+        rows.append(_row("all novelties", agg, _accuracy(novelty_trials), "-"))
+    if controls:
+        agg = totals["control"] = metrics.aggregate(controls)
+        rows.append(f"| control (no novelty) | {agg['trials']} | - | - | "
+                    f"{_pct(agg['false_positive_rate'])} | - | - | - |")
+    if results:
+        totals["fp_all_trials"] = metrics.aggregate(results)
+    per = ["| Novelty | Category | Difficulty | Trials | Detected | Mean delay | Char. acc. % |",
+           "|---|---|---|---:|---:|---:|---:|"]
+    keys = sorted({(r["sweep_category"], r["novelty"], r["sweep_difficulty"])
+                   for r in novelty_trials},
+                  key=lambda k: (CATEGORIES.index(k[0]), k[1], DIFFICULTIES.index(k[2])))
+    for category, name, difficulty in keys:
+        rs = [r for r in novelty_trials if r["novelty"] == name
+              and r["sweep_difficulty"] == difficulty]
+        det = sum(1 for r in rs if r["nda"])
+        delays = [r["detection_delay"] for r in rs if r["detection_delay"] is not None]
+        mean_delay = "-" if not delays else f"{sum(delays) / len(delays):.1f}"
+        per.append(f"| {name} | {SHORT[category]} | {difficulty} | {len(rs)} | "
+                   f"{det}/{len(rs)} | {mean_delay} | {_pct(_accuracy(rs))} |")
+    return "\n".join(rows), "\n".join(per), totals
+
+
+def write_results(path: Path, text: str) -> None:
+    """Replace (or append) the detection section of docs/results.md."""
+    old = path.read_text(encoding="utf-8") if path.exists() else "# Results\n"
+    block = f"{START}\n{text.rstrip()}\n{END}\n"
+    if START in old and END in old:
+        head, rest = old.split(START, 1)
+        tail = rest.split(END, 1)[1].lstrip("\n")
+        new = head + block + ("\n" + tail if tail else "")
+    else:
+        new = old.rstrip("\n") + "\n\n" + block
+    path.write_text(new, encoding="utf-8")
+
+
+NOTES = """Notes:
+
+- Every catalogue novelty changes something the agent can observe, and most of them
+  change the public rules, which the detector diffs at the first decision of the
+  injected game (delay 0). The slowest are the statistical and rare ones: mild dice
+  biases (`dice_weights` hard, a few games), a building moratorium that only shows
+  when someone could build before the limit (`building_moratorium` easy), landing
+  bonuses and fees that need a landing on one square. The paper's agent faced unknown
+  novelties from an external evaluator, so the comparison is indicative only.
+- False alarms: the exact checks (payments, moves, draws, observation against the
+  event stream) never fire on the standard game (tests/test_planner_detect.py plays
+  320 standard games with baseline, random and fixed-policy agents; the detector has
+  also watched 70 planner games); the only source is the dice test, whose budget is 1%
+  per 100-game trial. In 300 simulated 100-game trials of fair dice it raised no alarm;
+  in a 200-trial sweep of `detect_baseline` (seed 0) it raised one (a die showed 53
+  ones in 166 throws, corrected p = 0.004).
+- Characterization accuracy is computed here with the ground truth's `new` under the
+  `new_value` key that `evaluation.metrics.change_matches` reads; the runner's own
+  `characterization_accuracy` in summary.json compares reported values against that
+  missing key, so only value-free reports can match there.
+- The detector costs about 10 microseconds per decision (about 4 events), well under
+  1% of a planner decision.
+- NRP above 1 means the agent wins more after the novelty than `baseline` did before
+  it: the planner plays much stronger than `baseline` whatever the novelty."""
+
+
+def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str, Any],
+                results: list[dict[str, Any]], seconds: float,
+                command: str | None = None) -> str:
+    command = command or " ".join(["python -m evaluation.detection_sweep", *sys.argv[1:]])
+    n_trials = len(results)
+    seeds = f"{args.seed}-{args.seed + n_trials - 1}"
+    ctl = totals.get("control") or {}
+    fp_all = totals.get("fp_all_trials") or {}
+    lines = [
+        "## Novelty detection (planner detector, issue 6)",
+        "",
+        "```",
+        command,
+        "```",
+        "",
+        f"Agent `{args.agent}` against three `baseline` agents; {args.games}-game trials, the "
+        f"novelty injected at a game drawn from [{args.window[0]}, {args.window[1]}] of the "
+        f"trial and kept; {args.per_cell} trials per category x difficulty with novelties "
+        f"drawn from the catalogue in a seeded order that cycles through the category, plus "
+        f"{args.controls} control trials; trial seeds {seeds} (in that order: CN, AN, RN x "
+        f"easy, medium, hard, then controls). {n_trials} trials in {seconds:.0f} s wall clock "
+        f"with {args.workers} worker(s).",
+        "",
+        "The detector (`agents/planner/detect.py`) compares the believed rules with the "
+        "public rules shown (a visible change is reported at the first decision of the "
+        "injected game), with every event (rents, taxes, salaries, fees, card effects and "
+        "draws, moves, payments for unknown reasons, refused builds, games ended by a "
+        "rule), with a replica of the public state rebuilt from the events (hidden or "
+        "noisy cash, hidden assets and events), and tests the dice with a "
+        "Bonferroni-corrected chi-square at each game end (false-alarm budget 1% per "
+        "100-game trial). `detect_<agent>` plays as `<agent>` with the detector watching "
+        "its seat and reporting; its beliefs do not feed back into play (no adaptation), "
+        "so its NRP is that of the non-adapting agent.",
+        "",
+        "NDA: share of novelty trials whose first report comes at or after the injection "
+        "game; FP: share of trials with a report before the injection (any report in a "
+        "control trial); delay: games from injection to the first report (0 = reported "
+        "after the injection game itself). Characterization accuracy: share of the ground "
+        "truth's changes matched by the final report (entity, attribute and value within "
+        "10%; see `evaluation.metrics.change_matches`). NRP: post-novelty win rate over "
+        "`baseline`'s pre-novelty win rate on the same seeds.",
+        "",
+        cell,
+        "",
+        f"False positives: {_pct(ctl.get('false_positive_rate'))}% of control trials and "
+        f"{_pct(fp_all.get('false_positive_rate'))}% of all {fp_all.get('trials', 0)} trials "
+        "(target <= 5%).",
+        "",
+        NOTES,
+        "",
+        "<details><summary>Per novelty</summary>",
+        "",
+        per,
+        "",
+        "</details>",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--agent", default="detect_baseline",
+                   help="evaluated agent (a registered name, or detect_<name>)")
+    p.add_argument("--per-cell", type=int, default=20,
+                   help="novelty trials per category x difficulty")
+    p.add_argument("--controls", type=int, default=20, help="trials without a novelty")
+    p.add_argument("--games", type=int, default=30, help="games per trial")
+    p.add_argument("--window", type=float, nargs=2, default=(0.3, 0.6),
+                   help="injection window (fractions of the trial)")
+    p.add_argument("--seed", type=int, default=0, help="first trial seed")
+    p.add_argument("--workers", type=int, default=2, help="processes (at most 2)")
+    p.add_argument("--out", default=None, help="output directory")
+    p.add_argument("--fresh", action="store_true", help="delete the output directory first")
+    p.add_argument("--write-results", action="store_true",
+                   help="write the table into docs/results.md")
+    p.add_argument("--render", action="store_true",
+                   help="only re-render the tables from the output directory's sweep.json")
+    args = p.parse_args(argv)
+    register(args.agent)
+    if args.agent not in AGENTS:
+        print(f"unknown agent {args.agent!r}; available: {', '.join(sorted(AGENTS))}",
+              file=sys.stderr)
+        return 2
+    out = Path(args.out or f"outputs/detection_sweep/{args.agent}")
+    if args.render:
+        saved = json.loads((out / "sweep.json").read_text())
+        for key, value in saved["args"].items():
+            setattr(args, key, tuple(value) if key == "window" else value)
+        cell, per, totals = tables(saved["trials"])
+        text = report_text(args, cell, per, totals, saved["trials"], saved["seconds"],
+                           saved["command"])
+        print(text)
+        if args.write_results:
+            write_results(Path(__file__).resolve().parent.parent / "docs" / "results.md", text)
+        return 0
+    if args.fresh and out.exists():
+        shutil.rmtree(out)
+    specs = plan(args.per_cell, args.controls, args.seed, args.games, tuple(args.window),
+                 args.agent)
+    print(f"{len(specs)} trials -> {out}", file=sys.stderr)
+    t0 = time.perf_counter()
+    results = run_sweep(specs, str(out), max(1, min(args.workers, 2)))
+    seconds = time.perf_counter() - t0
+    cell, per, totals = tables(results)
+    command = " ".join(["python -m evaluation.detection_sweep", *sys.argv[1:]])
+    text = report_text(args, cell, per, totals, results, seconds, command)
+    print(text)
+    saved = {"command": command, "seconds": seconds, "trials": results,
+             "args": {k: getattr(args, k) for k in ("agent", "per_cell", "controls", "games",
+                                                     "window", "seed", "workers")}}
+    (out / "sweep.json").write_text(json.dumps(saved, indent=1, default=str) + "\n")
+    (out / "sweep.md").write_text(text + "\n")
+    if args.write_results:
+        write_results(Path(__file__).resolve().parent.parent / "docs" / "results.md", text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
