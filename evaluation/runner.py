@@ -45,7 +45,7 @@ class TrialError(ValueError):
 
 @dataclass
 class TrialConfig:
-    agent: str = "baseline"
+    agent: str = "planner"
     agent_params: dict[str, Any] = field(default_factory=dict)
     opponents: list[str] = field(default_factory=lambda: ["baseline"] * 3)
     novelty: str | None = None
@@ -301,4 +301,4 @@ def _progress(cfg: TrialConfig, done: int) -> Any:
     except ImportError:  # pragma: no cover - tqdm is a dependency
         return None
     return tqdm(total=cfg.games, initial=done, desc=f"{cfg.agent} vs {'/'.join(cfg.opponents)}",
-                unit="game", file=sys.stderr, leave=False)
+                unit="game", file=sys.stderr, leave=False, mininterval=0.5)

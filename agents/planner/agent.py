@@ -11,17 +11,32 @@ candidate. Per phase:
   then it raises the high bid by `bid_step` x list price up to that limit.
 - pre-roll / out-of-turn / post-roll: the best single build, sale, mortgage or
   unmortgage until doing nothing is best (at most `max_manage_actions` per phase); a
-  cheap test concludes at once when nothing can be built or unmortgaged.
+  cheap test concludes at once when nothing can be built or unmortgaged. With
+  `finance_builds` (off by default), in its own turn, "mortgage the properties outside
+  its sets that cost least V, then build" is one more candidate (a plan one step
+  cannot see).
 - jail: V of paying the fine or using a card (the turn starts free from the jail
-  square) against V of staying (the turn starts in jail).
+  square) against V of staying (the turn starts in jail). Optionally, while at least
+  `jail_leave_unowned` (a fraction) of the properties are unowned, it leaves whenever
+  that is safe (V has no term for the purchases a free turn allows).
 - debt: the raising move that loses the least V, until the debt is covered; give up at
   once when selling everything would not cover it.
 - trades (rule-based, as in the paper): accept when V improves by `trade_margin` and
   the trade is safe (and, with `protect_sets`, when it does not hand an opponent a new
-  set unless g1 gains one too); in its own pre-roll, offer cash for a property that
-  completes one of g1's sets, starting at `offer_start` x list price and raising by
-  `offer_step` after each refusal up to the price V justifies, at most
+  set unless g1 gains one too). In its own pre-roll it offers cash for an opponent's
+  property (never one of the owner's sets) in a group where g1 holds a member and
+  lacks at most `offer_reach` (set-completing and set-advancing), or, with
+  `offer_block`, one another opponent needs to complete a set. Of those whose offer V
+  values above `trade_margin` and pruning keeps, the best is offered, opening at
+  `offer_start` x list price and raising by `offer_step` x list price after each
+  refusal (remembered per owner and property until ownership changes), at most
   `max_offers_per_turn` offers a turn.
+
+The paper fixes V and the pruning conditions but not these thresholds; the defaults
+come from paired-seed tuning against `baseline` (docs/results.md, planner section).
+`adapt` switches novelty adaptation on or off: the detector (`agents/planner/detect.py`)
+always watches and reports; with `adapt` the agent also values the game by the rules
+the detector now believes (`set_believed_schema`), without it by the standard rules.
 
 Valuation uses the *believed* schema (`believed`, the standard game until novelty
 detection changes it with `set_believed_schema`); legality always uses the real rules
@@ -37,8 +52,9 @@ from openmono import legal
 from openmono.observation import Observation
 from openmono.schema import GameSchema, standard_schema
 
-from agents.base import Agent
+from agents.base import Agent, NoveltyReport
 from agents.planner.pruning import allowed
+from agents.planner.detect import NoveltyDetector
 from agents.planner.simulate import SimState, apply, buy, trade
 from agents.planner.value import K_LOOPS, K_TURNS, Evaluator, Tables, Terms, tables_for
 
@@ -50,14 +66,14 @@ class PlannerAgent(Agent):
     name = "planner"
 
     def __init__(self, adapt: bool = True, k_turns: int = K_TURNS, k_loops: int = K_LOOPS,
-                 cash_min: int = 150, mortgage_scale: float = 0.5,
-                 worst_min_prob: float = 0.0, bid_step: float = 0.05,
+                 cash_min: int = 100, mortgage_scale: float = 0.5,
+                 worst_min_prob: float = 0.02, bid_step: float = 0.05,
                  max_manage_actions: int = 16, min_gain: float = 1.0,
                  trade_margin: float = 1.0, protect_sets: bool = True,
                  max_offers_per_turn: int = 3, offer_start: float = 0.1,
                  offer_step: float = 0.5, retry_turns: int = 0,
-                 jail_leave_unowned: float = 0.25, finance_builds: bool = True,
-                 offer_reach: int = 2) -> None:
+                 jail_leave_unowned: float | None = None, finance_builds: bool = False,
+                 offer_reach: int = 2, offer_block: bool = True) -> None:
         super().__init__()
         self.adapt = adapt
         self.k_turns = k_turns
@@ -77,7 +93,13 @@ class PlannerAgent(Agent):
         self.jail_leave_unowned = jail_leave_unowned
         self.finance_builds = finance_builds
         self.offer_reach = offer_reach
+        self.offer_block = offer_block
         self.believed: GameSchema = standard_schema()
+        # The detector lives as long as the agent (a whole trial): its evidence about
+        # dice and decks accumulates over games.
+        self.detector = NoveltyDetector(standard_schema())
+        self._belief_version = self.detector.version
+        self.errors = 0  # decisions that raised and fell back to the phase default
         self._tables: Tables | None = None
         self._fitted: GameSchema | None = None
         self._reset()
@@ -135,8 +157,44 @@ class PlannerAgent(Agent):
     def begin_game(self, seat: int, observation: Observation) -> None:
         super().begin_game(seat, observation)
         self._reset()
+        self._observe(observation)
+
+    def end_game(self, result: Any) -> None:
+        try:
+            self.detector.end_game(result)
+        except Exception:  # noqa: BLE001 - detection must never cost a game
+            self.errors += 1
+        self._adopt()
+
+    def novelty_report(self) -> NoveltyReport:
+        return self.detector.report()
+
+    def novelty_announced(self) -> None:
+        self.detector.announce()
+
+    def _observe(self, obs: Observation) -> None:
+        """Feed the detector; with `adapt`, value the game by what it now believes."""
+        try:
+            self.detector.observe(obs)
+        except Exception:  # noqa: BLE001
+            self.errors += 1
+        self._adopt()
+
+    def _adopt(self) -> None:
+        det = self.detector
+        if self.adapt and det.version != self._belief_version:
+            self._belief_version = det.version
+            self.set_believed_schema(det.believed_schema)
 
     def act(self, obs: Observation) -> A.Action:
+        self._observe(obs)
+        try:
+            return self._act(obs)
+        except Exception:  # noqa: BLE001 - a rule the beliefs do not cover must not fault
+            self.errors += 1
+            return legal.DEFAULT_ACTION.get(obs.phase, CONCLUDE)
+
+    def _act(self, obs: Observation) -> A.Action:
         phase = obs.phase
         if phase in MANAGE:
             return self._manage(obs)
@@ -254,10 +312,15 @@ class PlannerAgent(Agent):
         mortgaged = obs.mortgaged
         top = rules.max_level
         finance = self.finance_builds and obs.phase != "out_of_turn"
+        hotel = rules.hotel_level
         for g in self._my_sets(obs):
             for m in rules.group_members[g]:
-                if owner[m] == me and level[m] < top and (
-                        finance or (not mortgaged[m] and rules.house_cost[m] <= cash)):
+                lv = level[m]
+                if owner[m] != me or lv >= top:
+                    continue
+                if (obs.hotels_left if lv + 1 == hotel else obs.houses_left) < 1:
+                    continue
+                if finance or (not mortgaged[m] and rules.house_cost[m] <= cash):
                     return True
         cost = rules.unmortgage_cost
         for sq in rules.properties:
@@ -321,15 +384,15 @@ class PlannerAgent(Agent):
             s = st
             first = None
             for _, loan in loans:
-                if s.cash[me] >= cost:
-                    break
                 s = apply(t.rules, s, me, A.Mortgage(loan))
-                first = first or loan
-            if first is None or legal.check_build(rules, s, me, sq) is not None:
-                continue
-            after = ev.terms(apply(t.rules, s, me, A.Build(sq)))
-            if after.value > best_v and self._ok(base, after):
-                best_plan, best_v = A.Mortgage(first), after.value
+                first = first if first is not None else loan
+                if s.cash[me] < cost or legal.check_build(rules, s, me, sq) is not None:
+                    continue
+                after = ev.terms(apply(t.rules, s, me, A.Build(sq)))
+                if self._ok(base, after):  # enough loans for a safe build
+                    if after.value > best_v:
+                        best_plan, best_v = A.Mortgage(first), after.value
+                    break
         return best_plan
 
     # --- jail ----------------------------------------------------------------------------------
@@ -345,8 +408,9 @@ class PlannerAgent(Agent):
         best: A.Action | None = None
         best_v = base.value
         props = obs.rules.properties
-        unowned = sum(obs.owner[sq] < 0 for sq in props)
-        if props and unowned >= self.jail_leave_unowned * len(props):
+        early = self.jail_leave_unowned
+        if early is not None and props and (
+                sum(obs.owner[sq] < 0 for sq in props) >= early * len(props)):
             best_v = float("-inf")  # early game: a free turn can buy what V cannot see yet
         options = ([A.USE_JAIL_CARD] if can_card else []) + ([A.PAY_JAIL_FINE] if can_pay else [])
         for action in options:
@@ -403,30 +467,35 @@ class PlannerAgent(Agent):
         self._asks[(to, sq)] = (nxt, self._my_turns)
 
     def _targets_for(self, obs: Observation) -> list[tuple[int, int]]:
-        """(owner, square): opponents' properties in groups where g1 holds a member and
-        the owner holds no set (so it may sell), set-completing ones first."""
+        """(owner, square) pairs worth an offer (cached per ownership tuple): see the
+        module docstring for which."""
         if obs.owner is self._targets_key:
             return self._targets
         rules = obs.rules
         owner = obs.owner
         me = obs.seat
-        scored = []
+        out = []
+        players = len(obs.cash)
         for g, members in enumerate(rules.group_members):
             need = rules.group_need[g]
             if need < 2:
                 continue
-            mine = sum(owner[m] == me for m in members)
-            if mine == 0 or mine >= need or mine < need - self.offer_reach:
+            counts = [0] * players
+            for m in members:
+                if owner[m] >= 0:
+                    counts[owner[m]] += 1
+            mine = counts[me]
+            if mine >= need:
                 continue
+            toward = mine > 0 and need - mine <= self.offer_reach
             for m in members:
                 o = owner[m]
-                if o < 0 or o == me or not obs.active[o]:
-                    continue
-                if sum(owner[x] == o for x in members) >= need:
-                    continue  # the owner holds a set here: it will not sell
-                scored.append((need - mine, o, m))
-        scored.sort()
-        out = [(o, m) for _, o, m in scored]
+                if o < 0 or o == me or not obs.active[o] or counts[o] >= need:
+                    continue  # nobody's, or the owner holds a set here: it will not sell
+                block = self.offer_block and any(
+                    counts[q] == need - 1 for q in range(players) if q != me and q != o)
+                if toward or block:
+                    out.append((o, m))
         self._targets_key = owner
         self._targets = out
         self._asks = {k: v for k, v in self._asks.items() if owner[k[1]] == k[0]}
@@ -451,8 +520,6 @@ class PlannerAgent(Agent):
         for to, sq in targets:
             ask, when = self._asks.get((to, sq), (0, -1))
             if when >= 0 and self._my_turns - when < self.retry_turns:
-                continue
-            if legal._check_tradeable(rules, obs, to, (sq,)) is not None:
                 continue
             if setup is None:
                 setup = self._setup(obs)

@@ -16,12 +16,13 @@ from openmono import actions as A
 
 class SimState:
     __slots__ = ("cash", "owner", "level", "mortgaged", "houses_left", "hotels_left",
-                 "position", "in_jail", "jail_turns", "jail_cards", "active")
+                 "position", "in_jail", "jail_turns", "jail_cards", "active", "turn", "current")
 
     def __init__(self, cash: list[int], owner: list[int], level: list[int],
                  mortgaged: list[bool], houses_left: int, hotels_left: int,
                  position: list[int], in_jail: list[bool], jail_turns: list[int],
-                 jail_cards: list[int], active: list[bool]) -> None:
+                 jail_cards: list[int], active: list[bool], turn: int = 0,
+                 current: int = 0) -> None:
         self.cash = cash
         self.owner = owner
         self.level = level
@@ -33,12 +34,15 @@ class SimState:
         self.jail_turns = jail_turns
         self.jail_cards = jail_cards
         self.active = active
+        self.turn = turn  # rule hooks may read these (e.g. a building moratorium)
+        self.current = current
 
     @classmethod
     def from_obs(cls, obs) -> SimState:
         return cls(list(obs.cash), list(obs.owner), list(obs.level), list(obs.mortgaged),
                    obs.houses_left, obs.hotels_left, list(obs.position), list(obs.in_jail),
-                   list(obs.jail_turns), list(obs.jail_cards), list(obs.active))
+                   list(obs.jail_turns), list(obs.jail_cards), list(obs.active), obs.turn,
+                   obs.current)
 
     def copy(self) -> SimState:
         """Copy what moves change; positions and the active flags are shared (moves
@@ -55,6 +59,8 @@ class SimState:
         new.jail_turns = self.jail_turns
         new.jail_cards = self.jail_cards
         new.active = self.active
+        new.turn = self.turn
+        new.current = self.current
         return new
 
 

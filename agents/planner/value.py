@@ -257,7 +257,8 @@ class Evaluator:
         refund = rules.building_refund
         members_of = rules.group_members
         need_of = rules.group_need
-        w_in, w_out, w1_in, w1_out, reach = self.w_in, self.w_out, self.w1_in, self.w1_out, self.reach
+        w_in, w_out, reach = self.w_in, self.w_out, self.reach
+        w1_in, w1_out = self.w1_in, self.w1_out
         rent = t.rent
         worst_mult = t.worst_mult
         assets = rs = mine_sum = other_sum = r1_in = r1_out = worth = worst = 0.0
