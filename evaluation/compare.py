@@ -40,8 +40,8 @@ def find_summaries(dirs: Sequence[str]) -> list[dict[str, Any]]:
 
 
 def group_key(summary: dict[str, Any]) -> tuple[str, str, str]:
-    return (summary.get("agent", "?"), summary.get("novelty", "none"),
-            summary.get("difficulty") or "-")
+    return (summary.get("agent_label") or summary.get("agent", "?"),
+            summary.get("novelty", "none"), summary.get("difficulty") or "-")
 
 
 def compare(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:

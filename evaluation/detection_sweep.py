@@ -324,9 +324,9 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
         "rule), with a replica of the public state rebuilt from the events (hidden or "
         "noisy cash, hidden assets and events), and tests the dice with a "
         "Bonferroni-corrected chi-square at each game end (false-alarm budget 1% per "
-        "100-game trial). `detect_<agent>` plays as `<agent>` with the detector watching "
-        "its seat and reporting; its beliefs do not feed back into play (no adaptation), "
-        "so its NRP is that of the non-adapting agent.",
+        "100-game trial). `planner` has the detector built in and, by default, adapts: it "
+        "values the game by the rules the detector believes. `detect_<agent>` plays as "
+        "`<agent>` with the detector only watching and reporting (no adaptation).",
         "",
         "NDA: share of novelty trials whose first report comes at or after the injection "
         "game; FP: share of trials with a report before the injection (any report in a "

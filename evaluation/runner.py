@@ -279,6 +279,8 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
                                       ground_truth=truth)
     summary.update({
         "agent": cfg.agent,
+        "agent_params": dict(cfg.agent_params),
+        "agent_label": agent_label(cfg.agent, cfg.agent_params),
         "opponents": list(cfg.opponents),
         "novelty": (novelty.name if novelty is not None else cfg.novelty) or "none",
         "difficulty": cfg.difficulty if cfg.novelty else None,
@@ -291,6 +293,19 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
         "faults": sum(r.get("faults", 0) for r in records),
     })
     return summary
+
+
+def agent_label(name: str, params: dict[str, Any]) -> str:
+    """The agent's name with the options that differ from its defaults, e.g.
+    `planner(adapt=False)`, so sweeps over agent options stay apart in comparisons."""
+    from agents.registry import AGENTS
+    from evaluation.config_store import agent_defaults
+
+    defaults = agent_defaults(AGENTS[name]) if name in AGENTS else {}
+    changed = {k: v for k, v in sorted(params.items()) if defaults.get(k, object()) != v}
+    if not changed:
+        return name
+    return f"{name}({', '.join(f'{k}={v}' for k, v in changed.items())})"
 
 
 def _progress(cfg: TrialConfig, done: int) -> Any:
