@@ -114,6 +114,13 @@ def ownership(rules, owner: tuple[int, ...], players: int) -> tuple[list[list[in
     return _OWNERSHIP
 
 
+def buildable_sets(rules, counts: list[list[int]], seat: int) -> list[int]:
+    """Groups in which `seat` holds a monopoly it may build on."""
+    mine = counts[seat]
+    need = rules.group_need
+    return [g for g in range(len(need)) if mine[g] >= need[g] and rules.group_buildable[g]]
+
+
 def build_candidates(rules, obs, seat: int, groups: Iterable[int]) -> list[tuple[int, int, float]]:
     """(street, cost, rent gain per cost) for every build the rules allow now, cash
     and bank stock aside. Filters with plain tuple reads (even building, mortgages);

@@ -42,7 +42,7 @@ from openmono.observation import Observation
 
 from agents._policy_helpers import (best_build, build_candidates, completes_set,
                                     liquidation_value, ownership, raise_cash_action,
-                                    sets_change)
+                                    sets_change, buildable_sets)
 from agents.base import Agent
 
 CONCLUDE = A.CONCLUDE
@@ -92,11 +92,8 @@ class BaselineAgent(Agent):
         self._rules_key = rules
         counts, held = ownership(rules, owner, len(obs.cash))
         self._counts = counts
-        mine = counts[me]
-        need = rules.group_need
         self._mine = held[me]
-        self._sets = [g for g in range(len(need))
-                      if mine[g] >= need[g] and rules.group_buildable[g]]
+        self._sets = buildable_sets(rules, counts, me)
         # Cash below which nothing can be built or unmortgaged (cheap gates).
         self._build_gate = min((rules.house_cost[sq] for g in self._sets
                                 for sq in rules.group_members[g]), default=1 << 60)

@@ -32,7 +32,7 @@ from openmono import legal
 from openmono.observation import Observation
 
 from agents._policy_helpers import (best_build, build_candidates, liquidation_value,
-                                    ownership, raise_cash_action, sets_change)
+                                    ownership, raise_cash_action, sets_change, buildable_sets)
 from agents.base import Agent
 
 CONCLUDE = A.CONCLUDE
@@ -109,11 +109,8 @@ class FixedPolicyAgent(Agent):
         self._owner_key = owner
         counts, held = ownership(rules, owner, len(obs.cash))
         self._counts = counts
-        mine = counts[me]
-        need = rules.group_need
         self._mine = held[me]
-        self._sets = [g for g in range(len(need))
-                      if mine[g] >= need[g] and rules.group_buildable[g]]
+        self._sets = buildable_sets(rules, counts, me)
         self._build_key = None
         self._mort_key = None
         self._offered.clear()
