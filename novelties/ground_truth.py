@@ -22,6 +22,7 @@ from openmono.actions import ACTION_KINDS
 from openmono.hooks import Hooks
 from openmono.observation import Observation
 from openmono.schema import HIDDEN_FIELDS, GameSchema
+from openmono.schema_diff import diff_fields, diff_named
 
 # Entity type -> the schema field it lives in (for the default visibility).
 _FIELD_OF = {"square": "squares", "board": "squares", "group": "groups", "bank": "bank",
@@ -67,7 +68,7 @@ def diff_schemas(old: GameSchema, new: GameSchema,
     n = new.model_dump(mode="json")
     raw: list[tuple[str, str, Any, Any]] = []
     _diff_squares(o["squares"], n["squares"], raw)
-    _diff_named(o["groups"], n["groups"], "group", raw)
+    diff_named(o["groups"], n["groups"], "group", raw)
     _diff_dice(o["dice"], n["dice"], raw)
     _diff_decks(o["decks"], n["decks"], raw)
     for key in o["bank"]:
@@ -84,41 +85,8 @@ def ground_truth(old: GameSchema, applied: Any) -> list[Change]:
     return out
 
 
-def _pair_by_name(olds: list[dict], news: list[dict]) -> tuple[list, list, list]:
-    """(pairs, removed, added); unmatched items at the same index pair up as renames."""
-    new_by = {d["name"]: d for d in news}
-    old_names = {d["name"] for d in olds}
-    pairs, removed = [], []
-    free_new = {i: d for i, d in enumerate(news) if d["name"] not in old_names}
-    for i, d in enumerate(olds):
-        if d["name"] in new_by:
-            pairs.append((d, new_by[d["name"]]))
-        elif i in free_new:
-            pairs.append((d, free_new.pop(i)))
-        else:
-            removed.append(d)
-    return pairs, removed, list(free_new.values())
-
-
-def _diff_fields(entity: str, a: dict, b: dict, raw: list) -> None:
-    for key in list(a) + [k for k in b if k not in a]:
-        if a.get(key) != b.get(key):
-            raw.append((entity, key, a.get(key), b.get(key)))
-
-
-def _diff_named(olds: list[dict], news: list[dict], kind: str, raw: list) -> list:
-    pairs, removed, added = _pair_by_name(olds, news)
-    for a, b in pairs:
-        _diff_fields(f"{kind}:{a['name']}", a, b, raw)
-    for a in removed:
-        raw.append((f"{kind}:{a['name']}", "exists", a, None))
-    for b in added:
-        raw.append((f"{kind}:{b['name']}", "exists", None, b))
-    return pairs
-
-
 def _diff_squares(olds: list[dict], news: list[dict], raw: list) -> None:
-    pairs = _diff_named(olds, news, "square", raw)
+    pairs = diff_named(olds, news, "square", raw)
     renamed = {a["name"]: b["name"] for a, b in pairs}
     old_order = [renamed.get(d["name"], d["name"]) for d in olds]
     new_order = [d["name"] for d in news]
@@ -138,7 +106,7 @@ def _diff_dice(olds: list[dict], news: list[dict], raw: list) -> None:
         if a is None or b is None:
             raw.append((f"die:{i}", "exists", a, b))
         else:
-            _diff_fields(f"die:{i}", a, b, raw)
+            diff_fields(f"die:{i}", a, b, raw)
 
 
 def _diff_decks(olds: list[dict], news: list[dict], raw: list) -> None:
@@ -157,7 +125,7 @@ def _diff_decks(olds: list[dict], news: list[dict], raw: list) -> None:
 def _diff_cards(deck: str, olds: list[dict], news: list[dict], raw: list) -> None:
     if len(olds) == len(news):
         for a, b in zip(olds, news):
-            _diff_fields(f"card:{deck}:{a['text']}", a, b, raw)
+            diff_fields(f"card:{deck}:{a['text']}", a, b, raw)
         return
     new_by = {c["text"]: c for c in news}
     old_texts = {c["text"] for c in olds}
@@ -166,7 +134,7 @@ def _diff_cards(deck: str, olds: list[dict], news: list[dict], raw: list) -> Non
         if b is None:
             raw.append((f"card:{deck}:{a['text']}", "exists", a, None))
         else:
-            _diff_fields(f"card:{deck}:{a['text']}", a, b, raw)
+            diff_fields(f"card:{deck}:{a['text']}", a, b, raw)
     for b in news:
         if b["text"] not in old_texts:
             raw.append((f"card:{deck}:{b['text']}", "exists", None, b))

@@ -12,55 +12,21 @@ reported change can be scored against it.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from pydantic import ValidationError
 
 from openmono.compiled import TAX
 from openmono.kinds import CARD_KINDS, SQUARE_KINDS
 from openmono.schema import Card, Deck, Die, GameSchema
+from openmono.schema_diff import Raw, diff_named
 
 from agents.base import NoveltyChange
 
 BANK = -1
 MONEY_CARDS = ("collect", "pay", "collect_from_each", "pay_each")
 
-Raw = tuple[str, str, Any, Any]  # (entity, attribute, old, new)
-
 
 # --- diffing public schemas -----------------------------------------------------------------
-def _pair_by_name(olds: list[dict], news: list[dict]) -> tuple[list, list, list]:
-    """(pairs, removed, added); an old item whose name vanished pairs with the unmatched
-    new item at the same index (a rename)."""
-    new_by = {d["name"]: d for d in news}
-    old_names = {d["name"] for d in olds}
-    free = {i: d for i, d in enumerate(news) if d["name"] not in old_names}
-    pairs, removed = [], []
-    for i, d in enumerate(olds):
-        if d["name"] in new_by:
-            pairs.append((d, new_by[d["name"]]))
-        elif i in free:
-            pairs.append((d, free.pop(i)))
-        else:
-            removed.append(d)
-    return pairs, removed, list(free.values())
-
-
-def _diff_fields(entity: str, a: dict, b: dict, raw: list[Raw]) -> None:
-    for key in list(a) + [k for k in b if k not in a]:
-        if a.get(key) != b.get(key):
-            raw.append((entity, key, a.get(key), b.get(key)))
-
-
-def _diff_named(olds: list[dict], news: list[dict], kind: str, raw: list[Raw]) -> list:
-    pairs, removed, added = _pair_by_name(olds, news)
-    for a, b in pairs:
-        _diff_fields(f"{kind}:{a['name']}", a, b, raw)
-    for a in removed:
-        raw.append((f"{kind}:{a['name']}", "exists", a, None))
-    for b in added:
-        raw.append((f"{kind}:{b['name']}", "exists", None, b))
-    return pairs
 
 
 def label_permutation(old: dict, new: dict) -> dict[str, str]:
@@ -114,7 +80,7 @@ def diff_public(old: dict, new: dict) -> tuple[list[Raw], dict[str, str]]:
         for real, shown in label.items():
             raw.append((f"group:{real}", "label shown", real, shown))
         new = unlabel(old, new, label)
-    pairs = _diff_named(old["squares"], new["squares"], "square", raw)
+    pairs = diff_named(old["squares"], new["squares"], "square", raw)
     renamed = {a["name"]: b["name"] for a, b in pairs if a["name"] != b["name"]}
     old_order = [renamed.get(d["name"], d["name"]) for d in old["squares"]]
     new_order = [d["name"] for d in new["squares"]]
@@ -123,7 +89,7 @@ def diff_public(old: dict, new: dict) -> tuple[list[Raw], dict[str, str]]:
     common = set(old_order) & set(new_order)
     if [x for x in old_order if x in common] != [x for x in new_order if x in common]:
         raw.append(("board", "order", [d["name"] for d in old["squares"]], new_order))
-    _diff_named(old["groups"], new["groups"], "group", raw)
+    diff_named(old["groups"], new["groups"], "group", raw)
     for key, value in old["bank"].items():
         if value != new["bank"].get(key):
             raw.append(("bank", key, value, new["bank"].get(key)))
