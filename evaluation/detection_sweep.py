@@ -14,14 +14,9 @@ false-positive rate. Trials are pooled with `evaluation.metrics.aggregate`; the 
 printed next to the planner paper's NDA (AN 75-90%, CN 40-48%, RN 32-52%) and, with
 `--write-results`, written into the detection section of docs/results.md.
 
-Until the planner reports novelties itself, the default agent `detect_baseline` is the
-`baseline` agent's play with `agents.planner.detect.NoveltyDetector` watching its seat;
-`--agent` takes any registered agent (e.g. `planner`), and `detect_<name>` wraps any
-registered agent with the detector.
-
-Characterization accuracy is recomputed here with the ground truth's `new` values under
-the `new_value` key that `evaluation.metrics.change_matches` reads (the novelty
-package's change records name it `new`), so values are actually compared.
+The default agent is `planner`, which has the detector built in and adapts to what it
+detects; `detect_<name>` wraps any registered agent with the detector watching its seat
+(reporting only, no adaptation), e.g. `detect_baseline`.
 """
 
 from __future__ import annotations
@@ -143,7 +138,7 @@ def _truth(novelty: str, difficulty: str) -> list[dict[str, Any]]:
     from openmono import standard_schema
 
     setup = prepare_novelty(novelty, difficulty, {}, standard_schema())
-    return [dict(t, new_value=t.get("new"), old_value=t.get("old")) for t in setup.ground_truth]
+    return list(setup.ground_truth)
 
 
 def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
@@ -284,10 +279,6 @@ NOTES = """Notes:
   per 100-game trial. In 300 simulated 100-game trials of fair dice it raised no alarm;
   in a 200-trial sweep of `detect_baseline` (seed 0) it raised one (a die showed 53
   ones in 166 throws, corrected p = 0.004).
-- Characterization accuracy is computed here with the ground truth's `new` under the
-  `new_value` key that `evaluation.metrics.change_matches` reads; the runner's own
-  `characterization_accuracy` in summary.json compares reported values against that
-  missing key, so only value-free reports can match there.
 - The detector costs about 10 microseconds per decision (about 4 events), well under
   1% of a planner decision.
 - NRP above 1 means the agent wins more after the novelty than `baseline` did before
@@ -355,7 +346,7 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--agent", default="detect_baseline",
+    p.add_argument("--agent", default="planner",
                    help="evaluated agent (a registered name, or detect_<name>)")
     p.add_argument("--per-cell", type=int, default=20,
                    help="novelty trials per category x difficulty")
