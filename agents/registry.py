@@ -8,10 +8,12 @@ from typing import Any, Callable
 from agents.baseline import BaselineAgent
 from agents.fixed_policy import FPA, FPB, FPC
 from agents.planner.agent import PlannerAgent
+from agents.passive import PassiveAgent
 from agents.random_agent import RandomAgent
 
 AGENTS: dict[str, Callable[..., Any]] = {
     "random": RandomAgent,
+    "passive": PassiveAgent,
     "baseline": BaselineAgent,
     "fp_a": FPA,
     "fp_b": FPB,
