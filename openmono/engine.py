@@ -135,6 +135,7 @@ class Game:
         self.trades = self.auctions = self.faults = self.decisions = 0
         self.turn_boundary: list[Any] = []  # callables run between turns (injection)
         self._snapshot: tuple | None = None
+        self._pv = 0  # bumped by every change to a per-player list (see `observe`)
         self._transform = hooks.observation
 
     def replace_rules(self, schema: GameSchema, hooks: Hooks = NO_HOOKS) -> None:
@@ -157,12 +158,12 @@ class Game:
         now = len(evs)
         start = self._seen[seat]
         self._seen[seat] = now
-        # Every state change emits an event, so the event count stamps the snapshot of
-        # the per-player lists: decisions with no event in between share one copy.
+        # `_pv` counts changes to the per-player lists (cash, position, jail, cards,
+        # active): decisions with no such change in between share one snapshot.
         snap = self._snapshot
-        if snap is None or snap[0] != now:
+        if snap is None or snap[0] != self._pv:
             snap = self._snapshot = (
-                now, tuple(st.cash), tuple(st.position), tuple(st.in_jail),
+                self._pv, tuple(st.cash), tuple(st.position), tuple(st.in_jail),
                 tuple(st.jail_turns), tuple(map(len, st.jail_cards)), tuple(st.active))
         obs = _new_tuple(Observation, (
             self.public, seat, d.phase, st.turn, st.current, snap[1], snap[2], snap[3],
@@ -298,6 +299,7 @@ class Game:
             move = True
             if st.in_jail[p]:
                 st.jail_turns[p] += 1
+                self._pv += 1
                 if double:
                     self._release(p, "doubles")
                 elif st.jail_turns[p] >= bank.max_jail_turns:
@@ -381,6 +383,7 @@ class Game:
         elif t is A.UseJailCard:
             deck, card = st.jail_cards[seat].pop(0)
             st.decks[deck].append(card)
+            self._pv += 1
             self.events.append(E.JailCardMoved(seat, BANK, rules.deck_names[deck]))
             self._release(seat, "card")
         else:
@@ -461,6 +464,7 @@ class Game:
     def _move_jail_card(self, src: int, dst: int) -> None:
         card = self.state.jail_cards[src].pop(0)
         self.state.jail_cards[dst].append(card)
+        self._pv += 1
         self.events.append(E.JailCardMoved(src, dst, self.rules.deck_names[card[0]]))
 
     # --- money -----------------------------------------------------------------------------------
@@ -468,6 +472,7 @@ class Game:
         """Move cash that is known to be there (callers check first)."""
         if amount <= 0:
             return
+        self._pv += 1
         cash = self.state.cash
         if payer != BANK:
             cash[payer] -= amount
@@ -524,6 +529,7 @@ class Game:
             creditor = BANK
         self.events.append(E.Bankrupt(seat, creditor))
         st.active[seat] = False
+        self._pv += 1
         self.bankrupt_order.append(seat)
         # Buildings go back to the bank for their sell-back value.
         for sq in rules.streets:
@@ -540,6 +546,7 @@ class Game:
             else:
                 self._move_jail_card(seat, creditor)
         st.in_jail[seat] = False
+        self._pv += 1
         alive = [s for s in range(self.players) if st.active[s]]
         if creditor == BANK:
             for sq in mine:
@@ -574,6 +581,7 @@ class Game:
         start = st.position[p]
         end = (start + steps) % n
         st.position[p] = end
+        self._pv += 1
         self.events.append(_new_tuple(E.Moved, (p, start, end, reason)))
         if collect_go and steps > 0:
             go = rules.go
@@ -722,6 +730,7 @@ class Game:
         kind = card.kind
         if kind == "get_out_of_jail":
             st.jail_cards[p].append((deck, ci))
+            self._pv += 1
             return
         order.append(ci)
         if kind == "collect":
@@ -739,6 +748,7 @@ class Game:
             start = st.position[p]
             end = (start - card.amount) % rules.n
             st.position[p] = end
+            self._pv += 1
             self.events.append(E.Moved(p, start, end, "card"))
             yield from self._land(p, end, 0)
         elif kind == "go_to_jail":
@@ -772,6 +782,7 @@ class Game:
         st.position[p] = self.rules.jail
         st.in_jail[p] = True
         st.jail_turns[p] = 0
+        self._pv += 1
         st.doubles = 0
         self.events.append(E.Moved(p, start, self.rules.jail, "jail"))
         self.events.append(E.Jailed(p, reason))
@@ -780,6 +791,7 @@ class Game:
         st = self.state
         st.in_jail[p] = False
         st.jail_turns[p] = 0
+        self._pv += 1
         self.events.append(E.Released(p, how))
 
     # --- results -----------------------------------------------------------------------------
