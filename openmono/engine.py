@@ -31,7 +31,8 @@ from openmono.hooks import NO_HOOKS, Hooks
 from openmono.kinds import CARD_KINDS, SQUARE_KINDS
 from openmono.observation import Observation, public_rules
 from openmono.schema import GameSchema
-from openmono.state import NOBODY, GameState, has_monopoly, net_worth, owned_in_group
+from openmono.state import (NOBODY, GameState, after_build, after_sell_building,
+                            has_monopoly, net_worth, owned_in_group)
 
 Request = tuple[int, "Decision"]
 _new_tuple = tuple.__new__  # builds a NamedTuple (observation, hot events) without its slow __new__
@@ -394,12 +395,8 @@ class Game:
     def _build(self, seat: int, sq: int) -> None:
         st = self.state
         rules = self.rules
-        lv = st.level[sq] + 1
-        if lv == rules.hotel_level:
-            st.hotels_left -= 1
-            st.houses_left += lv - 1
-        else:
-            st.houses_left -= 1
+        lv, st.houses_left, st.hotels_left = after_build(
+            rules, st.level[sq], st.houses_left, st.hotels_left)
         self._pay(seat, BANK, rules.house_cost[sq], "build", sq)
         st.set_level(sq, lv)
         self.events.append(E.BuildingChanged(seat, sq, lv, "built"))
@@ -408,17 +405,8 @@ class Game:
         """Sell one level; a hotel becomes houses only as far as the bank's stock allows."""
         st = self.state
         rules = self.rules
-        lv = st.level[sq]
-        if lv == rules.hotel_level:
-            houses = min(lv - 1, st.houses_left)
-            st.hotels_left += 1
-            st.houses_left -= houses
-            removed = lv - houses
-            new = houses
-        else:
-            st.houses_left += 1
-            removed = 1
-            new = lv - 1
+        new, removed, st.houses_left, st.hotels_left = after_sell_building(
+            rules, st.level[sq], st.houses_left, st.hotels_left)
         st.set_level(sq, new)
         self._pay(BANK, seat, removed * rules.building_refund[sq], "sell_building", sq)
         self.events.append(E.BuildingChanged(seat, sq, new, reason))

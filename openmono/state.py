@@ -136,3 +136,26 @@ def net_worth(rules: Rules, view, seat: int) -> int:
             if lv:
                 total += lv * rules.house_cost[sq]
     return total
+
+
+def after_build(rules: Rules, level: int, houses_left: int,
+                hotels_left: int) -> tuple[int, int, int]:
+    """(new level, houses left, hotels left) after one more building level: a hotel
+    takes a hotel from the bank and gives its houses back."""
+    new = level + 1
+    if new == rules.hotel_level:
+        return new, houses_left + level, hotels_left - 1
+    return new, houses_left - 1, hotels_left
+
+
+def after_sell_building(rules: Rules, level: int, houses_left: int,
+                        hotels_left: int) -> tuple[int, int, int, int]:
+    """(new level, levels removed, houses left, hotels left) after selling one level.
+
+    A hotel turns back into houses only as far as the bank's stock allows (housing
+    shortage); every level removed is refunded.
+    """
+    if level == rules.hotel_level:
+        houses = min(level - 1, houses_left)
+        return houses, level - houses, houses_left - houses, hotels_left + 1
+    return level - 1, 1, houses_left + 1, hotels_left

@@ -12,6 +12,7 @@ rules, so a move is valued as the agent believes it will cost.
 from __future__ import annotations
 
 from openmono import actions as A
+from openmono.state import after_build, after_sell_building
 
 
 class SimState:
@@ -71,26 +72,13 @@ def apply(rules, st: SimState, seat: int, action: A.Action) -> SimState:
     t = type(action)
     if t is A.Build:
         sq = action.square
-        lv = new.level[sq] + 1
-        if lv == rules.hotel_level:
-            new.hotels_left -= 1
-            new.houses_left += lv - 1
-        else:
-            new.houses_left -= 1
-        new.level[sq] = lv
+        new.level[sq], new.houses_left, new.hotels_left = after_build(
+            rules, new.level[sq], new.houses_left, new.hotels_left)
         new.cash[seat] -= rules.house_cost[sq]
     elif t is A.SellBuilding:
         sq = action.square
-        lv = new.level[sq]
-        if lv == rules.hotel_level:
-            houses = min(lv - 1, new.houses_left)
-            new.hotels_left += 1
-            new.houses_left -= houses
-            removed, lv = lv - houses, houses
-        else:
-            new.houses_left += 1
-            removed, lv = 1, lv - 1
-        new.level[sq] = lv
+        new.level[sq], removed, new.houses_left, new.hotels_left = after_sell_building(
+            rules, new.level[sq], new.houses_left, new.hotels_left)
         new.cash[seat] += removed * rules.building_refund[sq]
     elif t is A.Mortgage:
         new.mortgaged[action.square] = True
