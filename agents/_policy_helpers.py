@@ -83,6 +83,41 @@ def rent_gain(rules, level: tuple[int, ...], sq: int) -> int:
     return table[lv + 1] - table[lv]
 
 
+class RuleTables:
+    """Per-rules lookups the policies need at every ownership change, built once."""
+
+    def __init__(self, rules) -> None:
+        self.rules = rules
+        is_street = rules.is_street
+        need = rules.group_need
+        street_groups = []
+        for g, members in enumerate(rules.group_members):
+            streets = tuple(m for m in members if is_street[m])
+            if streets and need[g] >= 2:
+                street_groups.append((g, need[g], streets))
+        # (group, members needed, its streets) for groups of two or more with streets:
+        # what street trades are about.
+        self.street_groups = tuple(street_groups)
+        self.property_groups = tuple((sq, rules.group_of[sq]) for sq in rules.properties)
+        self.buildable = tuple((g, need[g]) for g in range(len(need)) if rules.group_buildable[g])
+        self.cheapest_house = tuple(min((rules.house_cost[m] for m in members), default=0)
+                                    for members in rules.group_members)
+
+
+_TABLES: dict[int, RuleTables] = {}
+
+
+def tables(rules) -> RuleTables:
+    """The `RuleTables` of a rules object (cached by identity)."""
+    hit = _TABLES.get(id(rules))
+    if hit is not None and hit.rules is rules:
+        return hit
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    hit = _TABLES[id(rules)] = RuleTables(rules)
+    return hit
+
+
 _OWNERSHIP_KEY: list = [None, None, 0]
 _OWNERSHIP: tuple = ([], [])
 
@@ -101,12 +136,10 @@ def ownership(rules, owner: tuple[int, ...], players: int) -> tuple[list[list[in
     groups = len(rules.group_members)
     counts = [[0] * groups for _ in range(players)]
     held: list[list[int]] = [[] for _ in range(players)]
-    group_of = rules.group_of
-    for sq in rules.properties:
+    for sq, g in tables(rules).property_groups:
         o = owner[sq]
         if 0 <= o < players:
             held[o].append(sq)
-            g = group_of[sq]
             if g >= 0:
                 counts[o][g] += 1
     key[0], key[1], key[2] = owner, rules, players
@@ -117,8 +150,7 @@ def ownership(rules, owner: tuple[int, ...], players: int) -> tuple[list[list[in
 def buildable_sets(rules, counts: list[list[int]], seat: int) -> list[int]:
     """Groups in which `seat` holds a monopoly it may build on."""
     mine = counts[seat]
-    need = rules.group_need
-    return [g for g in range(len(need)) if mine[g] >= need[g] and rules.group_buildable[g]]
+    return [g for g, need in tables(rules).buildable if mine[g] >= need]
 
 
 def build_candidates(rules, obs, seat: int, groups: Iterable[int]) -> list[tuple[int, int, float]]:

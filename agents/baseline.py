@@ -42,10 +42,11 @@ from openmono.observation import Observation
 
 from agents._policy_helpers import (best_build, build_candidates, completes_set,
                                     liquidation_value, ownership, raise_cash_action,
-                                    sets_change, buildable_sets)
+                                    sets_change, buildable_sets, tables)
 from agents.base import Agent
 
 CONCLUDE = A.CONCLUDE
+NEVER = 1 << 60  # a cash gate no one reaches
 
 
 class BaselineAgent(Agent):
@@ -95,10 +96,18 @@ class BaselineAgent(Agent):
         self._mine = held[me]
         self._sets = buildable_sets(rules, counts, me)
         # Cash below which nothing can be built or unmortgaged (cheap gates).
-        self._build_gate = min((rules.house_cost[sq] for g in self._sets
-                                for sq in rules.group_members[g]), default=1 << 60)
-        self._unmortgage_gate = rules.bank.go_salary + min(
-            (rules.unmortgage_cost[sq] for sq in self._mine), default=1 << 60)
+        gate = NEVER
+        cheapest = tables(rules).cheapest_house
+        for g in self._sets:
+            if cheapest[g] < gate:
+                gate = cheapest[g]
+        self._build_gate = gate
+        gate = NEVER
+        cost = rules.unmortgage_cost
+        for sq in self._mine:
+            if cost[sq] < gate:
+                gate = cost[sq]
+        self._unmortgage_gate = rules.bank.go_salary + gate
         self._mort_key = None
         self._build_key = None
         self._rejected.clear()  # ownership changed: old refusals may no longer hold
@@ -168,9 +177,13 @@ class BaselineAgent(Agent):
         mortgaged = obs.mortgaged
         if mortgaged is not self._mort_key:
             self._mort_key = mortgaged
-            costs = [rules.unmortgage_cost[sq] for sq in self._mine if mortgaged[sq]]
-            self._has_mortgaged = bool(costs)
-            self._unmortgage_min = min(costs, default=0)
+            cost = rules.unmortgage_cost
+            low = NEVER
+            for sq in self._mine:
+                if mortgaged[sq] and cost[sq] < low:
+                    low = cost[sq]
+            self._has_mortgaged = low < NEVER
+            self._unmortgage_min = low if low < NEVER else 0
         floor = rules.bank.go_salary
         if self._has_mortgaged and cash - self._unmortgage_min >= floor:
             for sq in self._mine:
@@ -182,7 +195,11 @@ class BaselineAgent(Agent):
         self._build_key = obs.level
         self._build_mort = obs.mortgaged
         self._build_cands = build_candidates(obs.rules, obs, obs.seat, self._sets)
-        self._build_min = min((c for _, c, _ in self._build_cands), default=1 << 60)
+        low = NEVER
+        for _, c, _ in self._build_cands:
+            if c < low:
+                low = c
+        self._build_min = low
 
     def _pre_roll(self, obs: Observation) -> A.Action:
         me = obs.seat
@@ -214,29 +231,31 @@ class BaselineAgent(Agent):
             self._refresh(obs)
         if self._cand_key is obs.owner:
             return self._cands
-        rules = obs.rules
         owner = obs.owner
         me = obs.seat
         counts = self._counts
-        need = rules.group_need
-        group_of = rules.group_of
         mine = counts[me]
         others = [p for p in range(len(obs.cash)) if p != me and obs.active[p]]
         sells = []
         wants = []
-        for sq in rules.streets:
-            g = group_of[sq]
-            n = need[g]
-            if n < 2:
-                continue
-            o = owner[sq]
-            if o == me:
-                if mine[g] == 1:
-                    for p in others:
-                        if counts[p][g] + 1 == n:
-                            sells.append((sq, p))
-            elif o >= 0 and mine[g] + 1 == n and counts[o][g] == 1 and obs.active[o]:
-                wants.append((o, sq))
+        # By group (a seat's counts say where to look), listed in street order.
+        for g, n, streets in tables(obs.rules).street_groups:
+            have = mine[g]
+            if have == 1:
+                partners = [p for p in others if counts[p][g] + 1 == n]
+                if partners:
+                    for sq in streets:
+                        if owner[sq] == me:
+                            sells.extend([(sq, p) for p in partners])
+            if have + 1 == n:
+                for sq in streets:
+                    o = owner[sq]
+                    if o >= 0 and o != me and counts[o][g] == 1 and obs.active[o]:
+                        wants.append((o, sq))
+        if len(sells) > 1:
+            sells.sort()
+        if len(wants) > 1:
+            wants.sort(key=_second)
         self._cand_key = obs.owner
         self._cands = (sells, wants)
         return self._cands
@@ -358,6 +377,10 @@ class BaselineAgent(Agent):
             return CONCLUDE  # hopeless: selling everything would not pay the debt
         action = raise_cash_action(rules, obs, me, obs.owed - obs.cash[me], mine=self._mine)
         return CONCLUDE if action is None else action
+
+
+def _second(pair: tuple[int, int]) -> int:
+    return pair[1]
 
 
 def _signature(offer: A.OfferTrade) -> tuple:

@@ -36,13 +36,16 @@ from openmono.state import (NOBODY, GameState, after_build, after_sell_building,
 
 Request = tuple[int, "Decision"]
 _new_tuple = tuple.__new__  # builds a NamedTuple (observation, hot events) without its slow __new__
+_STALE = (-1, ())  # a snapshot stamp no change counter ever has
 
 
 class Decision:
     """The context of one decision (an Observation copies these fields).
 
     Defaults live on the class, so a decision that sets only its phase costs one
-    attribute store: the engine makes several per turn.
+    attribute store: the engine makes several per turn. `ctx` repeats the context
+    fields in the Observation's order, so `observe` copies them with one load; change
+    them only through `__init__` or `count_offer`, which keep `ctx` in step.
     """
 
     square = -1
@@ -53,6 +56,7 @@ class Decision:
     offer: Any = None
     offerer = -1
     offers_made = 0
+    ctx: tuple = (-1, 0, -1, 0, -1, None, -1, 0)
 
     shared = False
 
@@ -61,6 +65,15 @@ class Decision:
         if context:
             for key, value in context.items():
                 setattr(self, key, value)
+            self._sync()
+
+    def _sync(self) -> None:
+        self.ctx = (self.square, self.high_bid, self.high_bidder, self.owed, self.creditor,
+                    self.offer, self.offerer, self.offers_made)
+
+    def count_offer(self) -> None:
+        self.offers_made += 1
+        self._sync()
 
 
 def _shared(phase: str) -> Decision:
@@ -91,6 +104,20 @@ class _GameOver(Exception):
 MAX_SEATS = 16
 
 
+_LAST_WORDS: list = [None, []]
+
+
+def _seed_words(seed: int, count: int) -> list[int]:
+    """The first `count` words of `SeedSequence(seed)`, with a one-seed cache: a game
+    asks for its seat order and then for its streams, and hashing the seed is slow."""
+    last = _LAST_WORDS
+    if last[0] == seed and len(last[1]) >= count and type(seed) is int:
+        return last[1]
+    words = SeedSequence(seed).generate_state(max(count, 2 + MAX_SEATS + 8)).tolist()
+    last[0], last[1] = seed, words
+    return words
+
+
 def stream_seeds(seed: int, players: int, decks: int) -> dict[str, int]:
     """Independent seeds per purpose, all drawn from one `SeedSequence(seed)`.
 
@@ -101,7 +128,7 @@ def stream_seeds(seed: int, players: int, decks: int) -> dict[str, int]:
     """
     if players > MAX_SEATS:
         raise ValueError(f"at most {MAX_SEATS} players")
-    words = SeedSequence(seed).generate_state(2 + MAX_SEATS + decks).tolist()
+    words = _seed_words(seed, 2 + MAX_SEATS + decks)
     out = {"dice": words[0], "seats": words[1]}
     for i in range(players):
         out[f"agent{i}"] = words[2 + i]
@@ -135,8 +162,9 @@ class Game:
         self.bankrupt_order: list[int] = []
         self.trades = self.auctions = self.faults = self.decisions = 0
         self.turn_boundary: list[Any] = []  # callables run between turns (injection)
-        self._snapshot: tuple | None = None
-        self._pv = 0  # bumped by every change to a per-player list (see `observe`)
+        self._snapshot = self._rare = _STALE
+        self._pv = 0  # bumped by every change to a per-player list (see `_snap`)
+        self._jv = 0  # bumped by changes to jail, jail cards and active
         self._transform = hooks.observation
 
     def replace_rules(self, schema: GameSchema, hooks: Hooks = NO_HOOKS) -> None:
@@ -149,7 +177,7 @@ class Game:
         self.hooks = hooks
         self.rules = compile_rules(schema, hooks)
         self.public = public_rules(self.rules)
-        self._snapshot = None
+        self.invalidate_observations()
         self._transform = hooks.observation
 
     # --- observation ----------------------------------------------------------------
@@ -159,25 +187,34 @@ class Game:
         now = len(evs)
         start = self._seen[seat]
         self._seen[seat] = now
-        # `_pv` counts changes to the per-player lists (cash, position, jail, cards,
-        # active): decisions with no such change in between share one snapshot.
+        # `_pv` counts changes to the per-player lists: decisions with no change in
+        # between share one snapshot of them (see `_snap`).
         snap = self._snapshot
-        if snap is None or snap[0] != self._pv:
-            snap = self._snapshot = (
-                self._pv, tuple(st.cash), tuple(st.position), tuple(st.in_jail),
-                tuple(st.jail_turns), tuple(map(len, st.jail_cards)), tuple(st.active))
-        obs = _new_tuple(Observation, (
-            self.public, seat, d.phase, st.turn, st.current, snap[1], snap[2], snap[3],
-            snap[4], snap[5], snap[6], st.owner, st.level, st.mortgaged, st.houses_left,
-            st.hotels_left, tuple(evs[start:]) if start < now else (), d.square, d.high_bid,
-            d.high_bidder, d.owed, d.creditor, d.offer, d.offerer, d.offers_made,
-        ))
+        if snap[0] != self._pv:
+            snap = self._snap()
+        obs = _new_tuple(Observation, (self.public, seat, d.phase, st.turn, st.current)
+                         + snap[1] + (st.owner, st.level, st.mortgaged, st.houses_left,
+                                      st.hotels_left, tuple(evs[start:]) if start < now
+                                      else ()) + d.ctx)
         transform = self._transform
         return obs if transform is None else transform(obs)
 
+    def _snap(self) -> tuple:
+        """The per-player part of an observation, stamped with `_pv`. Every engine
+        write to a per-player list bumps `_pv`; writes to the rarely changing ones
+        (jail, jail cards, active) also bump `_jv`, which stamps that part apart."""
+        st = self.state
+        rare = self._rare
+        if rare[0] != self._jv:
+            rare = self._rare = (self._jv, (
+                tuple(st.in_jail), tuple(st.jail_turns), tuple(map(len, st.jail_cards)),
+                tuple(st.active)))
+        snap = self._snapshot = (self._pv, (tuple(st.cash), tuple(st.position)) + rare[1])
+        return snap
+
     def invalidate_observations(self) -> None:
         """Call after editing `state` directly (tests, injections) mid-game."""
-        self._snapshot = None
+        self._snapshot = self._rare = _STALE
 
     def legal_actions(self, seat: int, d: Decision) -> list[A.Action]:
         return legal.legal_actions(self.rules, self.state, seat, d)
@@ -215,7 +252,7 @@ class Game:
                     self.turn_boundary.clear()
                     for fn in pending:
                         fn(self)
-                    self._snapshot = None
+                    self.invalidate_observations()
                 if st.turn >= self.rules.bank.turn_limit:
                     self._finish_by_net_worth()
                     return
@@ -301,6 +338,7 @@ class Game:
             if st.in_jail[p]:
                 st.jail_turns[p] += 1
                 self._pv += 1
+                self._jv += 1
                 if double:
                     self._release(p, "doubles")
                 elif st.jail_turns[p] >= bank.max_jail_turns:
@@ -365,18 +403,18 @@ class Game:
             sq = action.square
             st.set_mortgaged(sq, True)
             self._pay(BANK, seat, rules.mortgage[sq], "mortgage", sq)
-            self.events.append(E.MortgageChanged(seat, sq, True))
+            self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, True)))
         elif t is A.Unmortgage:
             sq = action.square
             self._pay(seat, BANK, rules.unmortgage_cost[sq], "unmortgage", sq)
             st.set_mortgaged(sq, False)
-            self.events.append(E.MortgageChanged(seat, sq, False))
+            self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, False)))
         elif t is A.SellProperty:
             sq = action.square
             self._pay(BANK, seat, rules.property_refund[sq], "sell_property", sq)
             self._transfer_property(sq, seat, NOBODY, "sold_to_bank")
         elif t is A.OfferTrade:
-            d.offers_made += 1
+            d.count_offer()
             yield from self._trade(seat, action)
         elif t is A.PayJailFine:
             self._pay(seat, BANK, rules.bank.jail_fine, "jail_fine")
@@ -385,7 +423,7 @@ class Game:
             deck, card = st.jail_cards[seat].pop(0)
             st.decks[deck].append(card)
             self._pv += 1
-            self.events.append(E.JailCardMoved(seat, BANK, rules.deck_names[deck]))
+            self.events.append(_new_tuple(E.JailCardMoved, (seat, BANK, rules.deck_names[deck])))
             self._release(seat, "card")
         else:
             plugin = A.PLUGIN_ACTIONS.get(action.kind)
@@ -399,7 +437,7 @@ class Game:
             rules, st.level[sq], st.houses_left, st.hotels_left)
         self._pay(seat, BANK, rules.house_cost[sq], "build", sq)
         st.set_level(sq, lv)
-        self.events.append(E.BuildingChanged(seat, sq, lv, "built"))
+        self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, lv, "built")))
 
     def _sell_building(self, seat: int, sq: int, reason: str) -> None:
         """Sell one level; a hotel becomes houses only as far as the bank's stock allows."""
@@ -409,19 +447,19 @@ class Game:
             rules, st.level[sq], st.houses_left, st.hotels_left)
         st.set_level(sq, new)
         self._pay(BANK, seat, removed * rules.building_refund[sq], "sell_building", sq)
-        self.events.append(E.BuildingChanged(seat, sq, new, reason))
+        self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, new, reason)))
 
     # --- trades -------------------------------------------------------------------------------
     def _trade(self, seat: int, offer: A.OfferTrade) -> Generator[Request, Any, None]:
         to = offer.to
-        self.events.append(E.TradeOffered(offer, seat))
+        self.events.append(_new_tuple(E.TradeOffered, (offer, seat)))
         d = Decision("trade_response", offer=offer, offerer=seat)
         answer = yield to, d
         answer = self._validate(to, d, answer)
         accepted = type(answer) is A.AcceptTrade
         if accepted and legal.check_accept(self.rules, self.state, to, seat, offer) is not None:
             accepted = False  # the receiver cannot pay its side: the trade fails
-        self.events.append(E.TradeAnswered(offer, seat, accepted))
+        self.events.append(_new_tuple(E.TradeAnswered, (offer, seat, accepted)))
         if accepted:
             self._execute_trade(seat, offer)
 
@@ -453,7 +491,8 @@ class Game:
         card = self.state.jail_cards[src].pop(0)
         self.state.jail_cards[dst].append(card)
         self._pv += 1
-        self.events.append(E.JailCardMoved(src, dst, self.rules.deck_names[card[0]]))
+        self._jv += 1
+        self.events.append(_new_tuple(E.JailCardMoved, (src, dst, self.rules.deck_names[card[0]])))
 
     # --- money -----------------------------------------------------------------------------------
     def _pay(self, payer: int, payee: int, amount: int, reason: str, sq: int = -1) -> None:
@@ -518,6 +557,7 @@ class Game:
         self.events.append(E.Bankrupt(seat, creditor))
         st.active[seat] = False
         self._pv += 1
+        self._jv += 1
         self.bankrupt_order.append(seat)
         # Buildings go back to the bank for their sell-back value.
         for sq in rules.streets:
@@ -530,17 +570,19 @@ class Game:
             if creditor == BANK:
                 deck, card = st.jail_cards[seat].pop(0)
                 st.decks[deck].append(card)
-                self.events.append(E.JailCardMoved(seat, BANK, rules.deck_names[deck]))
+                self.events.append(
+                    _new_tuple(E.JailCardMoved, (seat, BANK, rules.deck_names[deck])))
             else:
                 self._move_jail_card(seat, creditor)
         st.in_jail[seat] = False
         self._pv += 1
+        self._jv += 1
         alive = [s for s in range(self.players) if st.active[s]]
         if creditor == BANK:
             for sq in mine:
                 if st.mortgaged[sq]:
                     st.set_mortgaged(sq, False)
-                    self.events.append(E.MortgageChanged(seat, sq, False))
+                    self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, False)))
                 self._transfer_property(sq, seat, NOBODY, "bankruptcy")
         else:
             fee = legal.trade_fees(rules, st, tuple(mine))
@@ -557,7 +599,7 @@ class Game:
 
     def _transfer_property(self, sq: int, src: int, dst: int, reason: str) -> None:
         self.state.set_owner(sq, dst)
-        self.events.append(E.PropertyTransferred(sq, src, dst, reason))
+        self.events.append(_new_tuple(E.PropertyTransferred, (sq, src, dst, reason)))
 
     # --- movement and landing ----------------------------------------------------------------
     def _move(self, p: int, steps: int, reason: str, collect_go: bool) -> int:
@@ -615,7 +657,7 @@ class Game:
                     dice = rules.roll(self.dice_rng)
                     if self.hooks.dice_roll is not None:  # "after every roll", this one too
                         dice = tuple(self.hooks.dice_roll(self, p, dice))
-                    self.events.append(E.DiceRolled(p, dice))
+                    self.events.append(_new_tuple(E.DiceRolled, (p, dice)))
                     if dice_multiplier is not None:
                         rent = dice_multiplier * sum(dice)
                     else:
@@ -665,7 +707,7 @@ class Game:
         """Auction `sq` to the bank's highest bidder; every solvent player may bid."""
         st = self.state
         self.auctions += 1
-        self.events.append(E.AuctionStarted(sq))
+        self.events.append(_new_tuple(E.AuctionStarted, (sq,)))
         order = [(start + k) % self.players for k in range(1, self.players + 1)]
         bidders = [q for q in order if st.active[q]]
         high, high_bidder = 0, BANK
@@ -674,7 +716,7 @@ class Game:
                 d = Decision("bid", square=sq, high_bid=0)
                 action = self._validate(q, d, (yield q, d))
                 if type(action) is A.Bid:
-                    self.events.append(E.BidMade(q, sq, action.amount))
+                    self.events.append(_new_tuple(E.BidMade, (q, sq, action.amount)))
                     if action.amount > high:
                         high, high_bidder = action.amount, q
         else:
@@ -693,7 +735,7 @@ class Game:
                     action = self._validate(q, d, (yield q, d))
                     if type(action) is A.Bid:
                         high, high_bidder = action.amount, q
-                        self.events.append(E.BidMade(q, sq, high))
+                        self.events.append(_new_tuple(E.BidMade, (q, sq, high)))
                     else:
                         bidders.remove(q)
                 if asks > 2000:
@@ -701,9 +743,9 @@ class Game:
         if high_bidder != BANK and st.cash[high_bidder] >= high:
             self._pay(high_bidder, BANK, high, "auction", sq)
             self._transfer_property(sq, NOBODY, high_bidder, "auction")
-            self.events.append(E.AuctionEnded(sq, high_bidder, high))
+            self.events.append(_new_tuple(E.AuctionEnded, (sq, high_bidder, high)))
         else:
-            self.events.append(E.AuctionEnded(sq, BANK, 0))
+            self.events.append(_new_tuple(E.AuctionEnded, (sq, BANK, 0)))
 
     # --- cards and jail ------------------------------------------------------------------------
     def _draw(self, p: int, deck: int) -> Generator[Request, Any, None]:
@@ -714,11 +756,12 @@ class Game:
             return
         ci = order.pop(0)
         card = rules.decks[deck][ci]
-        self.events.append(E.CardDrawn(p, rules.deck_names[deck], ci, card.text))
+        self.events.append(_new_tuple(E.CardDrawn, (p, rules.deck_names[deck], ci, card.text)))
         kind = card.kind
         if kind == "get_out_of_jail":
             st.jail_cards[p].append((deck, ci))
             self._pv += 1
+            self._jv += 1
             return
         order.append(ci)
         if kind == "collect":
@@ -737,7 +780,7 @@ class Game:
             end = (start - card.amount) % rules.n
             st.position[p] = end
             self._pv += 1
-            self.events.append(E.Moved(p, start, end, "card"))
+            self.events.append(_new_tuple(E.Moved, (p, start, end, "card")))
             yield from self._land(p, end, 0)
         elif kind == "go_to_jail":
             self._jail(p, "card")
@@ -771,16 +814,18 @@ class Game:
         st.in_jail[p] = True
         st.jail_turns[p] = 0
         self._pv += 1
+        self._jv += 1
         st.doubles = 0
-        self.events.append(E.Moved(p, start, self.rules.jail, "jail"))
-        self.events.append(E.Jailed(p, reason))
+        self.events.append(_new_tuple(E.Moved, (p, start, self.rules.jail, "jail")))
+        self.events.append(_new_tuple(E.Jailed, (p, reason)))
 
     def _release(self, p: int, how: str) -> None:
         st = self.state
         st.in_jail[p] = False
         st.jail_turns[p] = 0
         self._pv += 1
-        self.events.append(E.Released(p, how))
+        self._jv += 1
+        self.events.append(_new_tuple(E.Released, (p, how)))
 
     # --- results -----------------------------------------------------------------------------
     def net_worths(self) -> list[int]:

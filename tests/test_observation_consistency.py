@@ -1,6 +1,7 @@
 """Every observation shows the state as it is at that decision.
 
-The engine shares one snapshot of the per-player lists between decisions with no change
+The engine shares one snapshot of the state (per-player lists, per-square tuples,
+the bank's stock) between decisions with no change
 in between (a change counter stamps it); this checks, at every decision of many chaotic
 games and under novelties that move players or cards, that no change slips past it.
 """
@@ -37,6 +38,13 @@ def _check_game(schema, hooks, seed: int) -> int:
             assert obs.jail_turns == tuple(st.jail_turns)
             assert obs.jail_cards == tuple(len(c) for c in st.jail_cards)
             assert obs.active == tuple(st.active)
+            assert obs.owner == st.owner and obs.level == st.level
+            assert obs.mortgaged == st.mortgaged
+            assert (obs.houses_left, obs.hotels_left) == (st.houses_left, st.hotels_left)
+            assert (obs.phase, obs.square, obs.high_bid, obs.high_bidder, obs.owed,
+                    obs.creditor, obs.offer, obs.offerer, obs.offers_made) == (
+                d.phase, d.square, d.high_bid, d.high_bidder, d.owed, d.creditor, d.offer,
+                d.offerer, d.offers_made)
             checked += 1
             action = agents[seat].act(obs) if rng.random() > 0.05 else AgentFault("chaos")
             seat, d = gen.send(action)
