@@ -210,7 +210,10 @@ def best_build(rules, obs, seat: int, groups: Iterable[int], reserve: int = 0,
             score *= weight[sq]
         if score > best_score:
             best, best_score = sq, score
-    if best >= 0 and legal.check_build(rules, obs, seat, best) is not None:
+    # The candidates mirror `legal.check_build` for the built-in rules; a plugin's extra
+    # building condition gets the full check (whole-game tests assert no faults).
+    if (best >= 0 and rules.hooks.building_allowed is not None
+            and legal.check_build(rules, obs, seat, best) is not None):
         return _best_build_slow(rules, obs, seat, groups, reserve, weight)
     return best
 

@@ -116,6 +116,9 @@ def _drive(game: Game, by_seat: list[Any], seats: list[int], faults: list[int],
     logged = 0
     gen = game.run()
     events = game.events
+    if time_budget is None and log is None:
+        _drive_fast(gen, game.observe, by_seat, seats, faults)
+        return logged
     try:
         seat, d = next(gen)
         while True:
@@ -142,6 +145,27 @@ def _drive(game: Game, by_seat: list[Any], seats: list[int], faults: list[int],
     except StopIteration:
         pass
     return logged
+
+
+def _drive_fast(gen: Any, observe: Any, by_seat: list[Any], seats: list[int],
+                faults: list[int]) -> None:
+    """`_drive` without a time budget or a log: the loop of every benchmark and trial."""
+    send = gen.send
+    try:
+        seat, d = next(gen)
+        while True:
+            obs = observe(seat, d)
+            try:
+                action = by_seat[seat].act(obs)
+            except Exception as exc:  # noqa: BLE001 - an agent must never crash the game
+                action = AgentFault(f"raised {type(exc).__name__}: {exc}")
+            if not isinstance(action, Action):
+                if not isinstance(action, AgentFault):
+                    action = AgentFault(f"returned {type(action).__name__}, not an Action")
+                faults[seats[seat]] += 1
+            seat, d = send(action)
+    except StopIteration:
+        pass
 
 
 def _safe_call(agent: Any, method: str, *args: Any) -> None:
