@@ -36,6 +36,8 @@ whole price, which almost never happens).
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
@@ -76,6 +78,8 @@ class BaselineAgent(Agent):
         self._counts: list[list[int]] = []
         self._build_key: tuple | None = None
         self._build_mort: tuple | None = None
+        self._build_state: tuple | None = None
+        self._set_view = _nothing
         self._build_cands: list = []
         self._build_min = 0
 
@@ -110,6 +114,9 @@ class BaselineAgent(Agent):
         self._unmortgage_gate = rules.bank.go_salary + gate
         self._mort_key = None
         self._build_key = None
+        self._build_state = None
+        streets = [sq for g in self._sets for sq in rules.group_members[g]]
+        self._set_view = itemgetter(*streets) if streets else _nothing
         self._rejected.clear()  # ownership changed: old refusals may no longer hold
 
     # --- dispatch ----------------------------------------------------------------------------
@@ -166,8 +173,16 @@ class BaselineAgent(Agent):
             return CONCLUDE
         rules = obs.rules
         if cash >= self._build_gate:
-            if self._build_key is not obs.level or self._build_mort is not obs.mortgaged:
-                self._update_build_candidates(obs)
+            level = obs.level
+            if self._build_key is not level or self._build_mort is not obs.mortgaged:
+                self._build_key = level
+                self._build_mort = obs.mortgaged
+                # Recompute only when a street of my sets changed, not anyone's.
+                view = self._set_view
+                state = (view(level), view(obs.mortgaged))
+                if state != self._build_state:
+                    self._build_state = state
+                    self._update_build_candidates(obs)
             if cash >= self._build_min:
                 sq = best_build(rules, obs, me, self._sets, candidates=self._build_cands)
                 if sq >= 0:
@@ -192,8 +207,6 @@ class BaselineAgent(Agent):
         return CONCLUDE
 
     def _update_build_candidates(self, obs: Observation) -> None:
-        self._build_key = obs.level
-        self._build_mort = obs.mortgaged
         self._build_cands = build_candidates(obs.rules, obs, obs.seat, self._sets)
         low = NEVER
         for _, c, _ in self._build_cands:
@@ -377,6 +390,10 @@ class BaselineAgent(Agent):
             return CONCLUDE  # hopeless: selling everything would not pay the debt
         action = raise_cash_action(rules, obs, me, obs.owed - obs.cash[me], mine=self._mine)
         return CONCLUDE if action is None else action
+
+
+def _nothing(values: tuple) -> tuple:
+    return ()
 
 
 def _second(pair: tuple[int, int]) -> int:
