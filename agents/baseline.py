@@ -117,6 +117,7 @@ class BaselineAgent(Agent):
         self._build_state = None
         streets = [sq for g in self._sets for sq in rules.group_members[g]]
         self._set_view = itemgetter(*streets) if streets else _nothing
+        self._others = [p for p in range(len(obs.cash)) if p != me]
         self._rejected.clear()  # ownership changed: old refusals may no longer hold
 
     # --- dispatch ----------------------------------------------------------------------------
@@ -248,18 +249,19 @@ class BaselineAgent(Agent):
         me = obs.seat
         counts = self._counts
         mine = counts[me]
-        others = [p for p in range(len(obs.cash)) if p != me and obs.active[p]]
+        # Seats out of the game own nothing, so they never qualify below.
+        others = self._others
         sells = []
         wants = []
         # By group (a seat's counts say where to look), listed in street order.
         for g, n, streets in tables(obs.rules).street_groups:
             have = mine[g]
             if have == 1:
-                partners = [p for p in others if counts[p][g] + 1 == n]
-                if partners:
-                    for sq in streets:
-                        if owner[sq] == me:
-                            sells.extend([(sq, p) for p in partners])
+                for sq in streets:
+                    if owner[sq] == me:
+                        for p in others:
+                            if counts[p][g] + 1 == n:
+                                sells.append((sq, p))
             if have + 1 == n:
                 for sq in streets:
                     o = owner[sq]

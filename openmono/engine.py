@@ -42,38 +42,32 @@ _STALE = (-1, ())  # a snapshot stamp no change counter ever has
 class Decision:
     """The context of one decision (an Observation copies these fields).
 
-    Defaults live on the class, so a decision that sets only its phase costs one
-    attribute store: the engine makes several per turn. `ctx` repeats the context
-    fields in the Observation's order, so `observe` copies them with one load; change
-    them only through `__init__` or `count_offer`, which keep `ctx` in step.
+    `ctx` repeats the context fields in the Observation's order, so `observe` copies
+    them with one load; they are fixed at construction but for `offers_made`, which
+    changes through `count_offer` only.
     """
 
-    square = -1
-    high_bid = 0
-    high_bidder = -1
-    owed = 0
-    creditor = -1
-    offer: Any = None
-    offerer = -1
-    offers_made = 0
-    ctx: tuple = (-1, 0, -1, 0, -1, None, -1, 0)
+    __slots__ = ("phase", "square", "high_bid", "high_bidder", "owed", "creditor", "offer",
+                 "offerer", "offers_made", "ctx", "shared")
 
-    shared = False
-
-    def __init__(self, phase: str, **context: Any) -> None:
+    def __init__(self, phase: str, square: int = -1, high_bid: int = 0,
+                 high_bidder: int = -1, owed: int = 0, creditor: int = -1,
+                 offer: Any = None, offerer: int = -1) -> None:
         self.phase = phase
-        if context:
-            for key, value in context.items():
-                setattr(self, key, value)
-            self._sync()
-
-    def _sync(self) -> None:
-        self.ctx = (self.square, self.high_bid, self.high_bidder, self.owed, self.creditor,
-                    self.offer, self.offerer, self.offers_made)
+        self.square = square
+        self.high_bid = high_bid
+        self.high_bidder = high_bidder
+        self.owed = owed
+        self.creditor = creditor
+        self.offer = offer
+        self.offerer = offerer
+        self.offers_made = 0
+        self.shared = False
+        self.ctx = (square, high_bid, high_bidder, owed, creditor, offer, offerer, 0)
 
     def count_offer(self) -> None:
         self.offers_made += 1
-        self._sync()
+        self.ctx = self.ctx[:7] + (self.offers_made,)
 
 
 def _shared(phase: str) -> Decision:
