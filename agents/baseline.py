@@ -93,10 +93,13 @@ class BaselineAgent(Agent):
         rules = obs.rules
         owner = obs.owner
         me = obs.seat
-        self._owner_key = owner
-        self._rules_key = rules
         counts, held = ownership(rules, owner, len(obs.cash))
+        self._owner_key = owner
         self._counts = counts
+        self._rejected.clear()  # ownership changed: old refusals may no longer hold
+        if rules is self._rules_key and held[me] == self._mine:
+            return  # others' holdings changed, not mine: the rest still holds
+        self._rules_key = rules
         self._mine = held[me]
         self._sets = buildable_sets(rules, counts, me)
         # Cash below which nothing can be built or unmortgaged (cheap gates).
@@ -118,7 +121,6 @@ class BaselineAgent(Agent):
         streets = [sq for g in self._sets for sq in rules.group_members[g]]
         self._set_view = itemgetter(*streets) if streets else _nothing
         self._others = [p for p in range(len(obs.cash)) if p != me]
-        self._rejected.clear()  # ownership changed: old refusals may no longer hold
 
     # --- dispatch ----------------------------------------------------------------------------
     def act(self, obs: Observation) -> A.Action:
