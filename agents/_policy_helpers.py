@@ -267,8 +267,14 @@ def raise_cash_action(rules, obs, seat: int, need: int, order_key=None, mine=Non
     if mine is None:
         mine = [sq for sq in rules.properties if owner[sq] == seat]
     group_of = rules.group_of
-    built = {group_of[sq] for sq in mine if level[sq]}
-    built.discard(-1)
+    # Per group with buildings: its highest level among my streets (even selling).
+    top: dict[int, int] = {}
+    for sq in mine:
+        lv = level[sq]
+        if lv and top.get(group_of[sq], 0) < lv:
+            top[group_of[sq]] = lv
+    top.pop(-1, None)
+    built = top
     mortgageable = [sq for sq in mine if not mortgaged[sq] and group_of[sq] not in built]
     if mortgageable and legal.check_mortgage(rules, obs, seat, mortgageable[0]) is not None:
         mortgageable = [sq for sq in mine if legal.check_mortgage(rules, obs, seat, sq) is None]
@@ -282,11 +288,20 @@ def raise_cash_action(rules, obs, seat: int, need: int, order_key=None, mine=Non
         if lone:
             return A.SellProperty(min(lone, key=rules.property_refund.__getitem__))
     if built:
-        sellable = [sq for sq in mine if level[sq]
-                    and legal.check_sell_building(rules, obs, seat, sq) is None]
-        if sellable:
-            # Cheapest buildings first: they carry the least rent per dollar refunded.
-            return A.SellBuilding(min(sellable, key=lambda sq: (rules.house_cost[sq], sq)))
+        # What `legal.check_sell_building` allows: a built street of mine, at its group's
+        # top level when selling must be even. Cheapest buildings first: they carry the
+        # least rent per dollar refunded.
+        even = rules.bank.even_build
+        is_street = rules.is_street
+        house_cost = rules.house_cost
+        pick = -1
+        for sq in mine:
+            lv = level[sq]
+            if lv and is_street[sq] and (not even or lv >= top.get(group_of[sq], 0)) and (
+                    pick < 0 or (house_cost[sq], sq) < (house_cost[pick], pick)):
+                pick = sq
+        if pick >= 0:
+            return A.SellBuilding(pick)
     if mortgageable:
         return A.Mortgage(min(mortgageable, key=key))
     if sellback:
