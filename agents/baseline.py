@@ -75,6 +75,7 @@ class BaselineAgent(Agent):
         self._unmortgage_min = 0
         self._build_gate = 1 << 60
         self._unmortgage_gate = 1 << 60
+        self._gate = 1 << 60
         self._counts: list[list[int]] = []
         self._build_key: tuple | None = None
         self._build_mort: tuple | None = None
@@ -115,6 +116,7 @@ class BaselineAgent(Agent):
             if cost[sq] < gate:
                 gate = cost[sq]
         self._unmortgage_gate = rules.bank.go_salary + gate
+        self._gate = min(self._build_gate, self._unmortgage_gate)
         self._mort_key = None
         self._build_key = None
         self._build_state = None
@@ -126,11 +128,16 @@ class BaselineAgent(Agent):
     def act(self, obs: Observation) -> A.Action:
         phase = obs.phase
         if phase == "out_of_turn":
+            # Most out-of-turn answers: nothing has changed hands and cash is below
+            # every gate (see `_out_of_turn`).
+            if (obs.owner is self._owner_key and obs.rules is self._rules_key
+                    and obs.cash[obs.seat] < self._gate):
+                return CONCLUDE
             return self._out_of_turn(obs)
-        if phase == "pre_roll":
-            return self._pre_roll(obs)
         if phase == "post_roll":
             return CONCLUDE
+        if phase == "pre_roll":
+            return self._pre_roll(obs)
         if phase == "bid":
             return self._bid(obs)
         if phase == "buy":
