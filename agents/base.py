@@ -63,11 +63,21 @@ class Agent:
     name = "agent"
 
     def __init__(self) -> None:
-        self.rng = random.Random(0)
+        self._rng = random.Random(0)
+        self._rng_seed: int | None = None
         self.seat = -1
 
     def seed(self, seed: int) -> None:
-        self.rng.seed(seed)
+        # Seeding a Mersenne Twister costs microseconds per game; agents that never
+        # draw (baseline, fixed policies) should not pay it, so it happens on first use.
+        self._rng_seed = seed
+
+    @property
+    def rng(self) -> random.Random:
+        if self._rng_seed is not None:
+            self._rng.seed(self._rng_seed)
+            self._rng_seed = None
+        return self._rng
 
     def begin_game(self, seat: int, observation: Observation) -> None:
         self.seat = seat
