@@ -326,7 +326,8 @@ class Game:
                 dice = tuple(self.hooks.dice_roll(self, p, dice))
             self.events.append(_new_tuple(E.DiceRolled, (p, dice)))
             total = sum(dice)
-            double = len(dice) > 1 and min(dice) == max(dice)
+            double = (dice[0] == dice[1] if len(dice) == 2
+                      else len(dice) > 1 and min(dice) == max(dice))
             again = False
             move = True
             if st.in_jail[p]:
@@ -660,12 +661,18 @@ class Game:
                     rent = int(self.rent(sq, dice_total) * rent_multiplier)
                 if self.hooks.rent is not None:
                     rent = self.hooks.rent(self, p, sq, rent)
-                yield from self._charge(p, owner, rent, "rent", sq)
+                if st.cash[p] >= rent and st.active[owner]:  # common: no debt sub-generator
+                    self._pay(p, owner, rent, "rent", sq)
+                else:
+                    yield from self._charge(p, owner, rent, "rent", sq)
         elif k == TAX:
             tax = rules.tax[sq]
             if self.hooks.tax is not None:
                 tax = self.hooks.tax(self, p, sq, tax)
-            yield from self._charge(p, BANK, tax, "tax", sq)
+            if st.cash[p] >= tax:
+                self._pay(p, BANK, tax, "tax", sq)
+            else:
+                yield from self._charge(p, BANK, tax, "tax", sq)
         elif k == CARD:
             yield from self._draw(p, rules.deck_of[sq])
         elif k == GO_TO_JAIL:
