@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from openmono import actions as A
 from openmono.compiled import Rules
-from openmono.state import has_monopoly
 
 MANAGE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll"))
 RAISE_CASH_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt", "buy"))
@@ -58,22 +57,35 @@ def _group_has_buildings(rules: Rules, view, seat: int, group: int) -> bool:
 def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
     if not (0 <= sq < rules.n) or not rules.is_street[sq]:
         return "not a street"
-    if view.owner[sq] != seat:
+    owner = view.owner
+    if owner[sq] != seat:
         return "you do not own it"
     g = rules.group_of[sq]
-    if not rules.group_buildable[g] or not has_monopoly(rules, view.owner, seat, g):
+    if g < 0 or not rules.group_buildable[g]:
         return "you have no monopoly on its group"
-    lv = view.level[sq]
+    # One pass over the group: members owned, any mortgaged, the lowest level.
+    level = view.level
+    mortgaged = view.mortgaged
+    count = 0
+    low = rules.max_level
+    blocked = False
+    for m in rules.group_members[g]:
+        if owner[m] == seat:
+            count += 1
+            if mortgaged[m]:
+                blocked = True
+            if level[m] < low:
+                low = level[m]
+    if count < rules.group_need[g]:
+        return "you have no monopoly on its group"
+    lv = level[sq]
     if lv >= rules.max_level:
         return "it is fully built"
     if view.cash[seat] < rules.house_cost[sq]:
         return "not enough cash"
-    owner = view.owner
-    mortgaged = view.mortgaged
-    for m in rules.group_members[g]:
-        if owner[m] == seat and mortgaged[m]:
-            return "a property of the group is mortgaged"
-    if rules.bank.even_build and lv > min(_own_group_levels(rules, view, seat, g)):
+    if blocked:
+        return "a property of the group is mortgaged"
+    if rules.bank.even_build and lv > low:
         return "build evenly: another street of the group has fewer buildings"
     if lv + 1 == rules.hotel_level:
         if view.hotels_left < 1:
