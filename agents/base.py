@@ -5,13 +5,19 @@ phase (pre_roll, out_of_turn, post_roll, buy, bid, trade_response, debt) and car
 the events since the agent's previous decision and its legal actions
 (`observation.legal_actions()`). `novelty_report()` is read by the harness after every
 game of a trial: an agent that never looks for novelties reports nothing.
+
+Optional, for speed: `fixed_answers`, a mapping from phase to the action an agent
+always gives in that phase whatever it observes (`baseline` never acts after its roll:
+`{"post_roll": CONCLUDE}`). The game driver then answers for it without building an
+observation or calling `act`; the events of those decisions arrive with the agent's
+next observation, so it misses nothing. Declare only what `act` would really answer.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Mapping, Protocol, runtime_checkable
 
 from openmono.actions import Action
 from openmono.observation import Observation
@@ -61,6 +67,7 @@ class Agent:
     """
 
     name = "agent"
+    fixed_answers: Mapping[str, Action] | None = None
 
     def __init__(self) -> None:
         self._rng = random.Random(0)

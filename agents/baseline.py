@@ -53,6 +53,7 @@ NEVER = 1 << 60  # a cash gate no one reaches
 
 class BaselineAgent(Agent):
     name = "baseline"
+    fixed_answers = {"post_roll": CONCLUDE}  # it never acts after its roll (see `act`)
 
     def __init__(self, retry_turns: int = 4) -> None:
         super().__init__()

@@ -38,6 +38,8 @@ class _Timed:
     def __init__(self, agent: Any, clock: list[float]) -> None:
         self.agent = agent
         self.clock = clock
+        # Answered by the driver without `act` (see `agents.base`), as when unwrapped.
+        self.fixed_answers = getattr(agent, "fixed_answers", None)
 
     def seed(self, s: int) -> None:
         if hasattr(self.agent, "seed"):

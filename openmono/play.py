@@ -116,12 +116,20 @@ def _drive(game: Game, by_seat: list[Any], seats: list[int], faults: list[int],
     logged = 0
     gen = game.run()
     events = game.events
+    fixed = [_fixed_answers(agent) for agent in by_seat]
     if time_budget is None and log is None:
-        _drive_fast(gen, game.observe, by_seat, seats, faults)
+        _drive_fast(gen, game.observe, by_seat, seats, faults, fixed)
         return logged
     try:
         seat, d = next(gen)
         while True:
+            answers = fixed[seat]
+            if answers is not None and d.phase in answers:
+                action = answers[d.phase]
+                if log is not None:
+                    logged = _log_step(log, events, logged, seat, d.phase, action)
+                seat, d = gen.send(action)
+                continue
             agent = by_seat[seat]
             obs = game.observe(seat, d)
             try:
@@ -147,13 +155,28 @@ def _drive(game: Game, by_seat: list[Any], seats: list[int], faults: list[int],
     return logged
 
 
+def _fixed_answers(agent: Any) -> dict[str, Action] | None:
+    """The agent's `fixed_answers` (see `agents.base`), kept only if they are actions."""
+    try:
+        answers = getattr(agent, "fixed_answers", None)
+        if not answers:
+            return None
+        return {str(k): v for k, v in dict(answers).items() if isinstance(v, Action)} or None
+    except Exception:  # noqa: BLE001 - a malformed declaration just is not used
+        return None
+
+
 def _drive_fast(gen: Any, observe: Any, by_seat: list[Any], seats: list[int],
-                faults: list[int]) -> None:
+                faults: list[int], fixed: list[dict[str, Action] | None]) -> None:
     """`_drive` without a time budget or a log: the loop of every benchmark and trial."""
     send = gen.send
     try:
         seat, d = next(gen)
         while True:
+            answers = fixed[seat]
+            if answers is not None and d.phase in answers:
+                seat, d = send(answers[d.phase])
+                continue
             obs = observe(seat, d)
             try:
                 action = by_seat[seat].act(obs)

@@ -162,3 +162,14 @@ def test_replay_needs_a_header() -> None:
     _, lines = logged_game(STANDARD, [RandomAgent() for _ in range(2)], 1)
     with pytest.raises(ValueError, match="header"):
         openmono.replay(lines[1:])
+
+
+def test_fixed_answers_are_logged_and_replay() -> None:
+    """Decisions the driver answers from an agent's `fixed_answers` are logged like any."""
+    from agents.baseline import BaselineAgent
+
+    agents = [BaselineAgent(), RandomAgent(), BaselineAgent(), RandomAgent()]
+    result, lines = logged_game(STANDARD, agents, 11)
+    records = parse(lines)
+    assert any(r["type"] == "decision" and r["phase"] == "post_roll" for r in records)
+    check_replay(lines, result)
