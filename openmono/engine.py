@@ -151,6 +151,9 @@ class Game:
             random.Random(self.seeds[f"deck{i}"]).shuffle(order)
         self.events: list[Any] = []
         self._seen = [0] * players
+        # Per seat: the other seats in the order they act after it.
+        self._after = [tuple((p + k) % players for k in range(1, players))
+                       for p in range(players)]
         self.winner: int | None = None
         self.end_reason: str | None = None
         self.bankrupt_order: list[int] = []
@@ -305,20 +308,23 @@ class Game:
         else:
             yield from self._manage(p, d, action)
         # Out-of-turn rounds: every other player in seat order, until all pass.
-        players = self.players
+        concluded = 0  # decisions answered by Conclude, added to the count once
         for _ in range(bank.out_of_turn_rounds):
             anyone = False
-            for k in range(1, players):
-                q = (p + k) % players
+            for q in self._after[p]:
                 if active[q]:
                     d = _OUT_OF_TURN
                     action = yield q, d
                     if type(action) is conclude:
-                        self.decisions += 1
-                    elif (yield from self._manage(q, d, action)):
+                        concluded += 1
+                        continue
+                    self.decisions += concluded  # exact even if the game ends in there
+                    concluded = 0
+                    if (yield from self._manage(q, d, action)):
                         anyone = True
             if not anyone:
                 break
+        self.decisions += concluded
         quiet = rules.quiet
         while True:
             dice = rules.roll(self.dice_rng)

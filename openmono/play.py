@@ -170,6 +170,7 @@ def _drive_fast(gen: Any, observe: Any, by_seat: list[Any], seats: list[int],
                 faults: list[int], fixed: list[dict[str, Action] | None]) -> None:
     """`_drive` without a time budget or a log: the loop of every benchmark and trial."""
     send = gen.send
+    acts = [agent.act for agent in by_seat]
     try:
         seat, d = next(gen)
         while True:
@@ -179,7 +180,7 @@ def _drive_fast(gen: Any, observe: Any, by_seat: list[Any], seats: list[int],
                 continue
             obs = observe(seat, d)
             try:
-                action = by_seat[seat].act(obs)
+                action = acts[seat](obs)
             except Exception as exc:  # noqa: BLE001 - an agent must never crash the game
                 action = AgentFault(f"raised {type(exc).__name__}: {exc}")
             if not isinstance(action, Action):
