@@ -87,8 +87,7 @@ class BaselineAgent(Agent):
 
     def begin_game(self, seat: int, observation: Observation) -> None:
         super().begin_game(seat, observation)
-        self._reset()
-        self._refresh(observation)
+        self._reset()  # the ownership facts are built at the first decision that needs them
 
     # --- cached facts about ownership (recomputed only when the owner tuple changes) ----
     def _refresh(self, obs: Observation) -> None:
