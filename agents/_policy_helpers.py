@@ -8,6 +8,8 @@ a "set" is a group in which a seat holds at least `rules.group_need[g]` members.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
 from typing import Iterable
 
 from openmono import actions as A
@@ -131,8 +133,25 @@ def ownership(rules, owner: tuple[int, ...], players: int) -> tuple[list[list[in
     """
     global _OWNERSHIP
     key = _OWNERSHIP_KEY
-    if key[0] is owner and key[1] is rules and key[2] == players:
+    prev = key[0]
+    if prev is owner and key[1] is rules and key[2] == players:
         return _OWNERSHIP
+    if prev is not None and key[1] is rules and key[2] == players and len(prev) == len(owner):
+        # Usually one or two squares changed hands since the last tuple: update.
+        changed = list(compress(range(len(owner)), map(ne, prev, owner)))
+        if len(changed) <= 4:
+            result = _ownership_update(rules, prev, owner, players, changed, *_OWNERSHIP)
+            if result is not None:
+                key[0] = owner
+                _OWNERSHIP = result
+                return result
+    result = _ownership_full(rules, owner, players)
+    key[0], key[1], key[2] = owner, rules, players
+    _OWNERSHIP = result
+    return result
+
+
+def _ownership_full(rules, owner: tuple[int, ...], players: int) -> tuple:
     groups = len(rules.group_members)
     counts = [[0] * groups for _ in range(players)]
     held: list[list[int]] = [[] for _ in range(players)]
@@ -142,9 +161,37 @@ def ownership(rules, owner: tuple[int, ...], players: int) -> tuple[list[list[in
             held[o].append(sq)
             if g >= 0:
                 counts[o][g] += 1
-    key[0], key[1], key[2] = owner, rules, players
-    _OWNERSHIP = (counts, [tuple(h) for h in held])
-    return _OWNERSHIP
+    return counts, [tuple(h) for h in held]
+
+
+def _ownership_update(rules, prev: tuple[int, ...], owner: tuple[int, ...], players: int,
+                      changed: list[int], old_counts: list[list[int]],
+                      old_held: list[tuple[int, ...]]) -> tuple | None:
+    """The previous answer with `changed` squares moved; copy-on-write, since agents
+    keep references to the old lists. None when a change is not a property's."""
+    is_property = rules.is_property
+    group_of = rules.group_of
+    counts = old_counts[:]
+    held = old_held[:]
+    for sq in changed:
+        if not is_property[sq]:
+            return None
+        g = group_of[sq]
+        a = prev[sq]
+        b = owner[sq]
+        if 0 <= a < players:
+            held[a] = tuple([x for x in held[a] if x != sq])
+            if g >= 0:
+                if counts[a] is old_counts[a]:
+                    counts[a] = counts[a][:]
+                counts[a][g] -= 1
+        if 0 <= b < players:
+            held[b] = tuple(sorted(held[b] + (sq,)))
+            if g >= 0:
+                if counts[b] is old_counts[b]:
+                    counts[b] = counts[b][:]
+                counts[b][g] += 1
+    return counts, held
 
 
 def buildable_sets(rules, counts: list[list[int]], seat: int) -> list[int]:

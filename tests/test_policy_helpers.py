@@ -1,0 +1,45 @@
+"""The shared ownership facts of the rule-based agents: the incremental update (used
+when a few squares changed hands since the last owner tuple) always equals a full
+recount, and never changes an answer already handed out."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import openmono
+from agents import _policy_helpers as H
+from openmono.compiled import compile_rules
+from openmono.observation import public_rules
+
+RULES = public_rules(compile_rules(openmono.standard_schema()))
+PROPS = RULES.properties
+
+changes = st.lists(st.tuples(st.sampled_from(PROPS), st.integers(-1, 3)), min_size=1,
+                   max_size=7)
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=st.lists(changes, min_size=1, max_size=40))
+def test_incremental_ownership_equals_a_full_recount(steps):
+    owner = [-1] * RULES.n
+    H._OWNERSHIP_KEY[0] = None
+    for step in steps:
+        for sq, seat in step:
+            owner[sq] = seat
+        t = tuple(owner)
+        counts, held = H.ownership(RULES, t, 4)
+        full_counts, full_held = H._ownership_full(RULES, t, 4)
+        assert counts == full_counts and held == full_held
+        assert H.ownership(RULES, t, 4)[0] is counts  # the same tuple is a cache hit
+
+
+def test_an_answer_handed_out_is_never_mutated():
+    owner = [-1] * RULES.n
+    H._OWNERSHIP_KEY[0] = None
+    first = H.ownership(RULES, tuple(owner), 4)
+    before = ([row[:] for row in first[0]], list(first[1]))
+    owner[PROPS[0]] = 2
+    second = H.ownership(RULES, tuple(owner), 4)
+    assert second[0][2] != before[0][2]  # the update happened...
+    assert ([row[:] for row in first[0]], list(first[1])) == before  # ...on copies
