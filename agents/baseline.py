@@ -122,7 +122,6 @@ class BaselineAgent(Agent):
         self._build_state = None
         streets = [sq for g in self._sets for sq in rules.group_members[g]]
         self._set_view = itemgetter(*streets) if streets else _nothing
-        self._others = [p for p in range(len(obs.cash)) if p != me]
 
     # --- dispatch ----------------------------------------------------------------------------
     def act(self, obs: Observation) -> A.Action:
@@ -254,34 +253,8 @@ class BaselineAgent(Agent):
             self._refresh(obs)
         if self._cand_key is obs.owner:
             return self._cands
-        owner = obs.owner
-        me = obs.seat
-        counts = self._counts
-        mine = counts[me]
-        # Seats out of the game own nothing, so they never qualify below.
-        others = self._others
-        sells = []
-        wants = []
-        # By group (a seat's counts say where to look), listed in street order.
-        for g, n, streets in tables(obs.rules).street_groups:
-            have = mine[g]
-            if have == 1:
-                for sq in streets:
-                    if owner[sq] == me:
-                        for p in others:
-                            if counts[p][g] + 1 == n:
-                                sells.append((sq, p))
-            if have + 1 == n:
-                for sq in streets:
-                    o = owner[sq]
-                    if o >= 0 and o != me and counts[o][g] == 1 and obs.active[o]:
-                        wants.append((o, sq))
-        if len(sells) > 1:
-            sells.sort()
-        if len(wants) > 1:
-            wants.sort(key=_second)
+        self._cands = _table_candidates(obs.rules, obs.owner, self._counts)[obs.seat]
         self._cand_key = obs.owner
-        self._cands = (sells, wants)
         return self._cands
 
     def _trade_plan(self, obs: Observation) -> list[A.OfferTrade]:
@@ -401,6 +374,47 @@ class BaselineAgent(Agent):
             return CONCLUDE  # hopeless: selling everything would not pay the debt
         action = raise_cash_action(rules, obs, me, obs.owed - obs.cash[me], mine=self._mine)
         return CONCLUDE if action is None else action
+
+
+_CANDIDATES: list = [None, None, None]  # owner tuple, rules, candidates per seat
+
+
+def _table_candidates(rules, owner: tuple[int, ...], counts: list[list[int]]) -> list[tuple]:
+    """Per seat, its trade candidates by ownership alone: (sells, wants), where sells
+    are (my lone street, a partner it completes a set for) and wants are (partner, the
+    partner's lone street that completes my set), both in street order.
+
+    Worked out for every seat at once and kept for the current owner tuple, which all
+    the agents at a table share. Seats out of the game own nothing: they never qualify.
+    """
+    cache = _CANDIDATES
+    if cache[0] is owner and cache[1] is rules and len(cache[2]) == len(counts):
+        return cache[2]
+    players = len(counts)
+    seats = range(players)
+    sells: list[list[tuple[int, int]]] = [[] for _ in seats]
+    wants: list[list[tuple[int, int]]] = [[] for _ in seats]
+    for g, n, streets in tables(rules).street_groups:
+        short = [p for p in seats if counts[p][g] + 1 == n]  # one street short of the set
+        if not short:
+            continue
+        for sq in streets:
+            o = owner[sq]
+            if o < 0 or counts[o][g] != 1:
+                continue
+            for p in short:  # o's lone street would complete p's set
+                if p != o:
+                    sells[o].append((sq, p))
+                    wants[p].append((o, sq))
+    out = []
+    for p in seats:
+        if len(sells[p]) > 1:
+            sells[p].sort()
+        if len(wants[p]) > 1:
+            wants[p].sort(key=_second)
+        out.append((sells[p], wants[p]))
+    cache[0], cache[1], cache[2] = owner, rules, out
+    return out
 
 
 def _nothing(values: tuple) -> tuple:
