@@ -395,8 +395,14 @@ def _table_candidates(rules, owner: tuple[int, ...], counts: list[list[int]]) ->
     sells: list[list[tuple[int, int]]] = [[] for _ in seats]
     wants: list[list[tuple[int, int]]] = [[] for _ in seats]
     for g, n, streets in tables(rules).street_groups:
-        short = [p for p in seats if counts[p][g] + 1 == n]  # one street short of the set
-        if not short:
+        short = None  # the seats one street short of the set
+        for p in seats:
+            if counts[p][g] + 1 == n:
+                if short is None:
+                    short = [p]
+                else:
+                    short.append(p)
+        if short is None:
             continue
         for sq in streets:
             o = owner[sq]
