@@ -9,7 +9,7 @@ a "set" is a group in which a seat holds at least `rules.group_need[g]` members.
 from __future__ import annotations
 
 from itertools import compress
-from operator import ne
+from operator import itemgetter, ne
 from typing import Iterable
 
 from openmono import actions as A
@@ -85,6 +85,10 @@ def rent_gain(rules, level: tuple[int, ...], sq: int) -> int:
     return table[lv + 1] - table[lv]
 
 
+def _nothing(values: tuple) -> tuple:
+    return ()
+
+
 class RuleTables:
     """Per-rules lookups the policies need at every ownership change, built once."""
 
@@ -102,6 +106,11 @@ class RuleTables:
         self.street_groups = tuple(street_groups)
         self.property_groups = tuple((sq, rules.group_of[sq]) for sq in rules.properties)
         self.buildable = tuple((g, need[g]) for g in range(len(need)) if rules.group_buildable[g])
+        # Per group: its members' entries of a per-square tuple (owner, level, ...);
+        # the first member twice so that even a one-member group gives a tuple.
+        self.group_view = tuple(itemgetter(*members, members[0]) if members else _nothing
+                                for members in rules.group_members)
+        self.build_memo: dict[tuple, tuple] = {}
         self.cheapest_house = tuple(min((rules.house_cost[m] for m in members), default=0)
                                     for members in rules.group_members)
 
@@ -204,35 +213,55 @@ def build_candidates(rules, obs, seat: int, groups: Iterable[int]) -> list[tuple
     """(street, cost, rent gain per cost) for every build the rules allow now, cash
     and bank stock aside. Filters with plain tuple reads (even building, mortgages);
     callers cache it per (owner, level, mortgaged) tuples, `best_build` checks cash and
-    stock, and `legal.check_build` has the last word on the pick."""
+    stock, and `legal.check_build` has the last word on the pick.
+
+    Per group the answer depends only on its members' owners, levels and mortgages,
+    which recur from game to game: it is memoised per rules object on exactly those."""
     owner = obs.owner
     level = obs.level
     mortgaged = obs.mortgaged
-    house_cost = rules.house_cost
-    max_level = rules.max_level
-    even = rules.bank.even_build
-    out = []
+    t = tables(rules)
+    memo = t.build_memo
+    views = t.group_view
+    out: list[tuple[int, int, float]] = []
     for g in groups:
-        if not rules.group_buildable[g]:
-            continue
-        mine = [m for m in rules.group_members[g] if owner[m] == seat]
-        lo = max_level
-        blocked = False
-        for m in mine:
-            if mortgaged[m]:
-                blocked = True
-                break
-            if level[m] < lo:
-                lo = level[m]
-        if blocked or lo >= max_level:
-            continue
-        for sq in mine:
-            lv = level[sq]
-            if lv >= max_level or (even and lv > lo):
-                continue
-            cost = house_cost[sq]
-            out.append((sq, cost, rent_gain(rules, level, sq) / (cost or 1)))
+        view = views[g]
+        key = (g, seat, view(owner), view(level), view(mortgaged))
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > 100_000:
+                memo.clear()
+            found = memo[key] = _group_build_candidates(rules, owner, level, mortgaged,
+                                                        seat, g)
+        if found:
+            out += found
     return out
+
+
+def _group_build_candidates(rules, owner, level, mortgaged, seat: int,
+                            g: int) -> tuple[tuple[int, int, float], ...]:
+    if not rules.group_buildable[g]:
+        return ()
+    max_level = rules.max_level
+    mine = [m for m in rules.group_members[g] if owner[m] == seat]
+    lo = max_level
+    for m in mine:
+        if mortgaged[m]:
+            return ()
+        if level[m] < lo:
+            lo = level[m]
+    if lo >= max_level:
+        return ()
+    even = rules.bank.even_build
+    house_cost = rules.house_cost
+    out = []
+    for sq in mine:
+        lv = level[sq]
+        if lv >= max_level or (even and lv > lo):
+            continue
+        cost = house_cost[sq]
+        out.append((sq, cost, rent_gain(rules, level, sq) / (cost or 1)))
+    return tuple(out)
 
 
 def best_build(rules, obs, seat: int, groups: Iterable[int], reserve: int = 0,
