@@ -394,16 +394,12 @@ def _table_candidates(rules, owner: tuple[int, ...], counts: list[list[int]]) ->
     seats = range(players)
     sells: list[list[tuple[int, int]]] = [[] for _ in seats]
     wants: list[list[tuple[int, int]]] = [[] for _ in seats]
+    by_group = list(zip(*counts))  # by_group[g][p] = counts[p][g]
     for g, n, streets in tables(rules).street_groups:
-        short = None  # the seats one street short of the set
-        for p in seats:
-            if counts[p][g] + 1 == n:
-                if short is None:
-                    short = [p]
-                else:
-                    short.append(p)
-        if short is None:
-            continue
+        column = by_group[g]
+        if n - 1 not in column:
+            continue  # no seat is one street short of this set
+        short = [p for p in seats if column[p] == n - 1]
         for sq in streets:
             o = owner[sq]
             if o < 0 or counts[o][g] != 1:
