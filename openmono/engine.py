@@ -196,6 +196,54 @@ class Game:
         transform = self._transform
         return obs if transform is None else transform(obs)
 
+    def drive(self, acts: list[Any], fixed: list[dict[str, Any] | None],
+              on_fault: Any) -> None:
+        """Play the whole game with one `act(observation)` callable per seat: the loop
+        of every benchmark and trial (`openmono.play` uses it when there is no log and
+        no time budget). `fixed[seat]` maps phases to the answers that seat declared
+        in advance (see `agents.base`); `on_fault(seat)` is told of every fault.
+
+        It builds each observation as `observe` does, inline: a call per decision is
+        a measurable share of a game (tests check what agents see against the state).
+        """
+        gen = self.run()
+        send = gen.send
+        st = self.state
+        evs = self.events
+        seen = self._seen
+        try:
+            seat, d = next(gen)
+            while True:
+                answers = fixed[seat]
+                if answers is not None and d.phase in answers:
+                    seat, d = send(answers[d.phase])
+                    continue
+                # = self.observe(seat, d)
+                now = len(evs)
+                start = seen[seat]
+                seen[seat] = now
+                snap = self._snapshot
+                if snap[0] != self._pv:
+                    snap = self._snap()
+                obs = _new_tuple(Observation, (self.public, seat, d.phase, st.turn, st.current)
+                                 + snap[1] + (st.owner, st.level, st.mortgaged,
+                                              st.houses_left, st.hotels_left,
+                                              tuple(evs[start:]) if start < now else ())
+                                 + d.ctx)
+                if self._transform is not None:
+                    obs = self._transform(obs)
+                try:
+                    action = acts[seat](obs)
+                except Exception as exc:  # noqa: BLE001 - an agent must never crash a game
+                    action = AgentFault(f"raised {type(exc).__name__}: {exc}")
+                if not isinstance(action, A.Action):
+                    if not isinstance(action, AgentFault):
+                        action = AgentFault(f"returned {type(action).__name__}, not an Action")
+                    on_fault(seat)
+                seat, d = send(action)
+        except StopIteration:
+            pass
+
     def _snap(self) -> tuple:
         """The per-player part of an observation, stamped with `_pv`. Every engine
         write to a per-player list bumps `_pv`; writes to the rarely changing ones

@@ -114,12 +114,15 @@ def _drive(game: Game, by_seat: list[Any], seats: list[int], faults: list[int],
            time_budget: float | None, log: IO[str] | None) -> int:
     """Run the game's decision loop with the agents; returns how many events were logged."""
     logged = 0
-    gen = game.run()
-    events = game.events
     fixed = [_fixed_answers(agent) for agent in by_seat]
     if time_budget is None and log is None:
-        _drive_fast(gen, game.observe, by_seat, seats, faults, fixed)
+        def on_fault(seat: int) -> None:
+            faults[seats[seat]] += 1
+
+        game.drive([agent.act for agent in by_seat], fixed, on_fault)
         return logged
+    gen = game.run()
+    events = game.events
     try:
         seat, d = next(gen)
         while True:
@@ -164,32 +167,6 @@ def _fixed_answers(agent: Any) -> dict[str, Action] | None:
         return {str(k): v for k, v in dict(answers).items() if isinstance(v, Action)} or None
     except Exception:  # noqa: BLE001 - a malformed declaration just is not used
         return None
-
-
-def _drive_fast(gen: Any, observe: Any, by_seat: list[Any], seats: list[int],
-                faults: list[int], fixed: list[dict[str, Action] | None]) -> None:
-    """`_drive` without a time budget or a log: the loop of every benchmark and trial."""
-    send = gen.send
-    acts = [agent.act for agent in by_seat]
-    try:
-        seat, d = next(gen)
-        while True:
-            answers = fixed[seat]
-            if answers is not None and d.phase in answers:
-                seat, d = send(answers[d.phase])
-                continue
-            obs = observe(seat, d)
-            try:
-                action = acts[seat](obs)
-            except Exception as exc:  # noqa: BLE001 - an agent must never crash the game
-                action = AgentFault(f"raised {type(exc).__name__}: {exc}")
-            if not isinstance(action, Action):
-                if not isinstance(action, AgentFault):
-                    action = AgentFault(f"returned {type(action).__name__}, not an Action")
-                faults[seats[seat]] += 1
-            seat, d = send(action)
-    except StopIteration:
-        pass
 
 
 def _safe_call(agent: Any, method: str, *args: Any) -> None:

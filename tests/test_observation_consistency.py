@@ -65,3 +65,40 @@ def test_under_novelties_that_move_players_or_cards(name: str) -> None:
 
     p = apply_novelty(name, openmono.standard_schema(), "hard")
     assert _check_game(p.schema, p.hooks, 7) > 50
+
+
+class _Checking(RandomAgent):
+    """A random agent that checks each observation it is given against the state."""
+
+    def __init__(self, game: Game, seat_events: dict[int, list]) -> None:
+        super().__init__(trade_rate=0.2)
+        self.game = game
+        self.seen = seat_events
+        self.checked = 0
+
+    def act(self, obs):
+        st = self.game.state
+        assert (obs.turn, obs.current) == (st.turn, st.current)
+        assert obs.cash == tuple(st.cash) and obs.position == tuple(st.position)
+        assert obs.in_jail == tuple(st.in_jail) and obs.jail_turns == tuple(st.jail_turns)
+        assert obs.jail_cards == tuple(len(c) for c in st.jail_cards)
+        assert obs.active == tuple(st.active)
+        assert (obs.owner, obs.level, obs.mortgaged) == (st.owner, st.level, st.mortgaged)
+        assert (obs.houses_left, obs.hotels_left) == (st.houses_left, st.hotels_left)
+        self.seen.setdefault(obs.seat, []).extend(obs.events)
+        self.checked += 1
+        return super().act(obs)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_game_drivers_observations_match_the_state(seed: int) -> None:
+    """`play_game` without a log builds observations inline (`Game.drive`): the same
+    checks, and every seat is shown every event exactly once, in order."""
+    schema = openmono.standard_schema()
+    game = Game(schema, 4, seed=seed)
+    seen: dict[int, list] = {}
+    agents = [_Checking(game, seen) for _ in range(4)]
+    openmono.play_game(schema, agents, seed=seed, game=game)
+    assert sum(a.checked for a in agents) > 100
+    for events in seen.values():
+        assert events == game.events[:len(events)]
