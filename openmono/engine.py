@@ -288,7 +288,15 @@ class Game:
 
     # --- main loop -----------------------------------------------------------------------
     def run(self) -> Generator[Request, Any, None]:
+        """The game: turns until one player is left, the turn limit, or a rule ends it.
+
+        A turn: pre-roll (the player manages) -> out-of-turn rounds (every other player
+        in seat order, until all pass) -> roll and move (doubles roll again, the third
+        double goes to jail) -> landing -> post-roll -> again after doubles.
+        """
         st = self.state
+        active = st.active
+        conclude = A.Conclude
         try:
             while True:
                 if self.turn_boundary:
@@ -304,10 +312,87 @@ class Game:
                 p = st.current
                 st.turn += 1
                 self.events.append(_new_tuple(E.TurnStarted, (p, st.turn)))
-                yield from self._turn(p)
-                end = self.hooks.end_of_turn
-                if end is not None and st.active[p]:
-                    yield from _maybe_gen(end(self, p))
+                # --- the turn of player p. Its common path (everyone concludes at
+                # once, the move lands where nothing happens) runs in this one frame,
+                # without sub-generators: it is most of every game.
+                rules = self.rules
+                bank = rules.bank
+                st.doubles = 0
+                d = _PRE_ROLL
+                action = yield p, d
+                if type(action) is conclude:
+                    self.decisions += 1
+                else:
+                    yield from self._manage(p, d, action)
+                # Out-of-turn rounds: every other player in seat order, until all pass.
+                concluded = 0  # decisions answered by Conclude, added to the count once
+                for _ in range(bank.out_of_turn_rounds):
+                    anyone = False
+                    for q in self._after[p]:
+                        if active[q]:
+                            d = _OUT_OF_TURN
+                            action = yield q, d
+                            if type(action) is conclude:
+                                concluded += 1
+                                continue
+                            self.decisions += concluded  # exact even if the game ends in there
+                            concluded = 0
+                            if (yield from self._manage(q, d, action)):
+                                anyone = True
+                    if not anyone:
+                        break
+                self.decisions += concluded
+                quiet = rules.quiet
+                while True:
+                    dice = rules.roll(self.dice_rng)
+                    if self.hooks.dice_roll is not None:
+                        dice = tuple(self.hooks.dice_roll(self, p, dice))
+                    self.events.append(_new_tuple(E.DiceRolled, (p, dice)))
+                    total = sum(dice)
+                    double = (dice[0] == dice[1] if len(dice) == 2
+                              else len(dice) > 1 and min(dice) == max(dice))
+                    again = False
+                    move = True
+                    if st.in_jail[p]:
+                        st.jail_turns[p] += 1
+                        self._pv += 1
+                        self._jv += 1
+                        if double:
+                            self._release(p, "doubles")
+                        elif st.jail_turns[p] >= bank.max_jail_turns:
+                            yield from self._charge(p, BANK, bank.jail_fine, "jail_fine")
+                            if not active[p]:
+                                break
+                            self._release(p, "forced_fine")
+                        else:
+                            move = False
+                    elif double and bank.doubles_roll_again:
+                        st.doubles += 1
+                        if bank.doubles_to_jail and st.doubles >= bank.doubles_to_jail:
+                            self._jail(p, "doubles")
+                            move = False
+                        else:
+                            again = True
+                    if move:
+                        end = self._move(p, total, "dice", True)
+                        o = st.owner[end]
+                        if not quiet[end] or (rules.is_property[end] and (
+                                o == NOBODY or (o != p and not st.mortgaged[end]))):
+                            yield from self._land(p, end, total)
+                            if not active[p]:
+                                break
+                    d = _POST_ROLL
+                    action = yield p, d
+                    if type(action) is conclude:
+                        self.decisions += 1
+                    else:
+                        yield from self._manage(p, d, action)
+                    if not again or st.in_jail[p] or not active[p]:
+                        break
+                # --- after the turn
+                end_hook = self.hooks.end_of_turn
+                if end_hook is not None and active[p]:
+                    yield from _maybe_gen(end_hook(self, p))
                 decide = self.hooks.game_over
                 if decide is not None:
                     w = decide(self)
@@ -339,88 +424,6 @@ class Game:
         self._finish(best, "turn_limit")
 
     # --- a turn ----------------------------------------------------------------------------
-    def _turn(self, p: int) -> Generator[Request, Any, None]:
-        """One player's turn. The common path (everyone concludes at once, the move
-        lands where nothing happens) runs in this one frame without sub-generators:
-        it is most of every game."""
-        st = self.state
-        rules = self.rules
-        bank = rules.bank
-        active = st.active
-        conclude = A.Conclude
-        st.doubles = 0
-        d = _PRE_ROLL
-        action = yield p, d
-        if type(action) is conclude:
-            self.decisions += 1
-        else:
-            yield from self._manage(p, d, action)
-        # Out-of-turn rounds: every other player in seat order, until all pass.
-        concluded = 0  # decisions answered by Conclude, added to the count once
-        for _ in range(bank.out_of_turn_rounds):
-            anyone = False
-            for q in self._after[p]:
-                if active[q]:
-                    d = _OUT_OF_TURN
-                    action = yield q, d
-                    if type(action) is conclude:
-                        concluded += 1
-                        continue
-                    self.decisions += concluded  # exact even if the game ends in there
-                    concluded = 0
-                    if (yield from self._manage(q, d, action)):
-                        anyone = True
-            if not anyone:
-                break
-        self.decisions += concluded
-        quiet = rules.quiet
-        while True:
-            dice = rules.roll(self.dice_rng)
-            if self.hooks.dice_roll is not None:
-                dice = tuple(self.hooks.dice_roll(self, p, dice))
-            self.events.append(_new_tuple(E.DiceRolled, (p, dice)))
-            total = sum(dice)
-            double = (dice[0] == dice[1] if len(dice) == 2
-                      else len(dice) > 1 and min(dice) == max(dice))
-            again = False
-            move = True
-            if st.in_jail[p]:
-                st.jail_turns[p] += 1
-                self._pv += 1
-                self._jv += 1
-                if double:
-                    self._release(p, "doubles")
-                elif st.jail_turns[p] >= bank.max_jail_turns:
-                    yield from self._charge(p, BANK, bank.jail_fine, "jail_fine")
-                    if not active[p]:
-                        return
-                    self._release(p, "forced_fine")
-                else:
-                    move = False
-            elif double and bank.doubles_roll_again:
-                st.doubles += 1
-                if bank.doubles_to_jail and st.doubles >= bank.doubles_to_jail:
-                    self._jail(p, "doubles")
-                    move = False
-                else:
-                    again = True
-            if move:
-                end = self._move(p, total, "dice", True)
-                o = st.owner[end]
-                if not quiet[end] or (rules.is_property[end] and (
-                        o == NOBODY or (o != p and not st.mortgaged[end]))):
-                    yield from self._land(p, end, total)
-                    if not active[p]:
-                        return
-            d = _POST_ROLL
-            action = yield p, d
-            if type(action) is conclude:
-                self.decisions += 1
-            else:
-                yield from self._manage(p, d, action)
-            if not again or st.in_jail[p] or not active[p]:
-                return
-
     def _manage(self, seat: int, d: Decision, action: Any) -> Generator[Request, Any, bool]:
         """The rest of a management phase whose first answer was not Conclude: execute
         actions until Conclude. Returns whether anything was done."""
@@ -678,7 +681,8 @@ class Game:
         end = self._move(p, steps, reason, collect_go)
         yield from self._land(p, end, dice_total, rent_multiplier, dice_multiplier)
 
-    def move_to(self, p: int, target: int, collect_go: bool = True) -> Generator[Request, Any, None]:
+    def move_to(self, p: int, target: int,
+                collect_go: bool = True) -> Generator[Request, Any, None]:
         """Move forward to `target` and land there (for card and plugin effects)."""
         steps = (target - self.state.position[p]) % self.rules.n
         return self._advance(p, steps, 0, "card", collect_go)
