@@ -44,7 +44,7 @@ from openmono.observation import Observation
 
 from agents._policy_helpers import (best_build, build_candidates, completes_set,
                                     liquidation_value, ownership, raise_cash_action,
-                                    sets_change, buildable_sets, tables)
+                                    sets_change, tables)
 from agents.base import Agent
 
 CONCLUDE = A.CONCLUDE
@@ -101,26 +101,30 @@ class BaselineAgent(Agent):
         if rules is self._rules_key and held[me] == self._mine:
             return  # others' holdings changed, not mine: the rest still holds
         self._rules_key = rules
-        self._mine = held[me]
-        self._sets = buildable_sets(rules, counts, me)
-        # Cash below which nothing can be built or unmortgaged (cheap gates).
-        gate = NEVER
-        cheapest = tables(rules).cheapest_house
-        for g in self._sets:
-            if cheapest[g] < gate:
-                gate = cheapest[g]
-        self._build_gate = gate
-        gate = NEVER
-        cost = rules.unmortgage_cost
-        for sq in self._mine:
-            if cost[sq] < gate:
-                gate = cost[sq]
-        self._unmortgage_gate = rules.bank.go_salary + gate
-        self._gate = min(self._build_gate, self._unmortgage_gate)
+        mine = self._mine = held[me]
+        # My sets (buildable monopolies), their streets, and the cash below which
+        # nothing can be built or unmortgaged (cheap gates), in one pass.
+        t = tables(rules)
+        have = counts[me]
+        members = rules.group_members
+        cheapest = t.cheapest_house
+        sets = []
+        streets: list[int] = []
+        build_gate = NEVER
+        for g, need in t.buildable:
+            if have[g] >= need:
+                sets.append(g)
+                streets += members[g]
+                if cheapest[g] < build_gate:
+                    build_gate = cheapest[g]
+        self._sets = sets
+        self._build_gate = build_gate
+        self._unmortgage_gate = rules.bank.go_salary + min(
+            map(rules.unmortgage_cost.__getitem__, mine), default=NEVER)
+        self._gate = min(build_gate, self._unmortgage_gate)
         self._mort_key = None
         self._build_key = None
         self._build_state = None
-        streets = [sq for g in self._sets for sq in rules.group_members[g]]
         self._set_view = itemgetter(*streets) if streets else _nothing
 
     # --- dispatch ----------------------------------------------------------------------------
