@@ -401,15 +401,15 @@ def _table_candidates(rules, owner: tuple[int, ...], counts: list[list[int]]) ->
     by_group = list(zip(*counts))  # by_group[g][p] = counts[p][g]
     for g, n, streets in tables(rules).street_groups:
         column = by_group[g]
-        if n - 1 not in column:
+        short = n - 1
+        if short not in column:
             continue  # no seat is one street short of this set
-        short = [p for p in seats if column[p] == n - 1]
         for sq in streets:
             o = owner[sq]
-            if o < 0 or counts[o][g] != 1:
+            if o < 0 or column[o] != 1:
                 continue
-            for p in short:  # o's lone street would complete p's set
-                if p != o:
+            for p in seats:  # o's lone street would complete p's set
+                if column[p] == short and p != o:
                     sells[o].append((sq, p))
                     wants[p].append((o, sq))
     out = []
