@@ -77,6 +77,7 @@ class BaselineAgent(Agent):
         self._build_gate = 1 << 60
         self._unmortgage_gate = 1 << 60
         self._gate = 1 << 60
+        self._gate_mortgaged: tuple | None = None
         self._counts: list[list[int]] = []
         self._build_key: tuple | None = None
         self._build_mort: tuple | None = None
@@ -121,7 +122,7 @@ class BaselineAgent(Agent):
         self._build_gate = build_gate
         self._unmortgage_gate = rules.bank.go_salary + min(
             map(rules.unmortgage_cost.__getitem__, mine), default=NEVER)
-        self._gate = min(build_gate, self._unmortgage_gate)
+        self._gate_mortgaged = None  # `act` sets `_gate` at its next out-of-turn answer
         self._mort_key = None
         self._build_key = None
         self._build_state = None
@@ -133,9 +134,16 @@ class BaselineAgent(Agent):
         if phase == "out_of_turn":
             # Most out-of-turn answers: nothing has changed hands and cash is below
             # every gate (see `_out_of_turn`).
-            if (obs.owner is self._owner_key and obs.rules is self._rules_key
-                    and obs.cash[obs.seat] < self._gate):
-                return CONCLUDE
+            if obs.owner is self._owner_key and obs.rules is self._rules_key:
+                mortgaged = obs.mortgaged
+                if mortgaged is not self._gate_mortgaged:
+                    # Nothing to unmortgage while none of mine is mortgaged.
+                    self._gate_mortgaged = mortgaged
+                    self._gate = (min(self._build_gate, self._unmortgage_gate)
+                                  if any(map(mortgaged.__getitem__, self._mine))
+                                  else self._build_gate)
+                if obs.cash[obs.seat] < self._gate:
+                    return CONCLUDE
             return self._out_of_turn(obs)
         if phase == "post_roll":
             return CONCLUDE
