@@ -197,11 +197,11 @@ class Game:
         return obs if transform is None else transform(obs)
 
     def drive(self, acts: list[Any], fixed: list[dict[str, Any] | None],
-              on_fault: Any) -> None:
-        """Play the whole game with one `act(observation)` callable per seat: the loop
-        of every benchmark and trial (`openmono.play` uses it when there is no log and
-        no time budget). `fixed[seat]` maps phases to the answers that seat declared
-        in advance (see `agents.base`); `on_fault(seat)` is told of every fault.
+              on_fault: Any, on_decision: Any = None) -> None:
+        """Play the whole game with one `act(observation)` callable per seat (the loop
+        `openmono.play` runs). `fixed[seat]` maps phases to the answers that seat
+        declared in advance (see `agents.base`); `on_fault(seat)` is told of every
+        fault; `on_decision(seat, phase, action)`, if given, of every answer (logs).
 
         It builds each observation as `observe` does, inline: a call per decision is
         a measurable share of a game (tests check what agents see against the state).
@@ -216,7 +216,10 @@ class Game:
             while True:
                 answers = fixed[seat]
                 if answers is not None and d.phase in answers:
-                    seat, d = send(answers[d.phase])
+                    action = answers[d.phase]
+                    if on_decision is not None:
+                        on_decision(seat, d.phase, action)
+                    seat, d = send(action)
                     continue
                 # = self.observe(seat, d)
                 now = len(evs)
@@ -240,6 +243,8 @@ class Game:
                     if not isinstance(action, AgentFault):
                         action = AgentFault(f"returned {type(action).__name__}, not an Action")
                     on_fault(seat)
+                if on_decision is not None:
+                    on_decision(seat, d.phase, action)
                 seat, d = send(action)
         except StopIteration:
             pass
@@ -404,10 +409,9 @@ class Game:
             return
 
     def _next_active(self, p: int) -> int:
-        st = self.state
-        for k in range(1, self.players + 1):
-            q = (p + k) % self.players
-            if st.active[q]:
+        active = self.state.active
+        for q in self._after[p]:
+            if active[q]:
                 return q
         return p
 
@@ -423,7 +427,6 @@ class Game:
         best = max(alive, key=lambda s: (net_worth(self.rules, st, s), st.cash[s], -s))
         self._finish(best, "turn_limit")
 
-    # --- a turn ----------------------------------------------------------------------------
     def _manage(self, seat: int, d: Decision, action: Any) -> Generator[Request, Any, bool]:
         """The rest of a management phase whose first answer was not Conclude: execute
         actions until Conclude. Returns whether anything was done."""

@@ -113,49 +113,36 @@ def play_game(
 def _drive(game: Game, by_seat: list[Any], seats: list[int], faults: list[int],
            time_budget: float | None, log: IO[str] | None) -> int:
     """Run the game's decision loop with the agents; returns how many events were logged."""
-    logged = 0
-    fixed = [_fixed_answers(agent) for agent in by_seat]
-    if time_budget is None and log is None:
-        def on_fault(seat: int) -> None:
-            faults[seats[seat]] += 1
+    acts = [agent.act for agent in by_seat]
+    if time_budget is not None:
+        acts = [_within_budget(act, time_budget) for act in acts]
 
-        game.drive([agent.act for agent in by_seat], fixed, on_fault)
-        return logged
-    gen = game.run()
-    events = game.events
-    try:
-        seat, d = next(gen)
-        while True:
-            answers = fixed[seat]
-            if answers is not None and d.phase in answers:
-                action = answers[d.phase]
-                if log is not None:
-                    logged = _log_step(log, events, logged, seat, d.phase, action)
-                seat, d = gen.send(action)
-                continue
-            agent = by_seat[seat]
-            obs = game.observe(seat, d)
-            try:
-                if time_budget is None:
-                    action = agent.act(obs)
-                else:
-                    t0 = time.perf_counter()
-                    action = agent.act(obs)
-                    spent = time.perf_counter() - t0
-                    if spent > time_budget:
-                        action = AgentFault(f"took {spent:.3f}s, over the {time_budget}s budget")
-            except Exception as exc:  # noqa: BLE001 - an agent must never crash the game
-                action = AgentFault(f"raised {type(exc).__name__}: {exc}")
-            if not isinstance(action, Action):
-                if not isinstance(action, AgentFault):
-                    action = AgentFault(f"returned {type(action).__name__}, not an Action")
-                faults[seats[seat]] += 1
-            if log is not None:
-                logged = _log_step(log, events, logged, seat, d.phase, action)
-            seat, d = gen.send(action)
-    except StopIteration:
-        pass
-    return logged
+    def on_fault(seat: int) -> None:
+        faults[seats[seat]] += 1
+
+    logged = [0]
+    on_decision = None
+    if log is not None:
+        events = game.events
+
+        def on_decision(seat: int, phase: str, action: Any) -> None:
+            logged[0] = _log_step(log, events, logged[0], seat, phase, action)
+
+    game.drive(acts, [_fixed_answers(agent) for agent in by_seat], on_fault, on_decision)
+    return logged[0]
+
+
+def _within_budget(act: Any, budget: float) -> Any:
+    """`act`, answering a fault instead of the action when it took over `budget` s."""
+    def timed(obs: Any) -> Any:
+        t0 = time.perf_counter()
+        action = act(obs)
+        spent = time.perf_counter() - t0
+        if spent > budget:
+            return AgentFault(f"took {spent:.3f}s, over the {budget}s budget")
+        return action
+
+    return timed
 
 
 def _fixed_answers(agent: Any) -> dict[str, Action] | None:
