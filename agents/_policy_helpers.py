@@ -85,7 +85,8 @@ def rent_gain(rules, level: tuple[int, ...], sq: int) -> int:
     return table[lv + 1] - table[lv]
 
 
-def _nothing(values: tuple) -> tuple:
+def empty_view(values: tuple) -> tuple:
+    """The view of no squares of a per-square tuple (an `itemgetter` of nothing)."""
     return ()
 
 
@@ -108,7 +109,7 @@ class RuleTables:
         self.buildable = tuple((g, need[g]) for g in range(len(need)) if rules.group_buildable[g])
         # Per group: its members' entries of a per-square tuple (owner, level, ...);
         # the first member twice so that even a one-member group gives a tuple.
-        self.group_view = tuple(itemgetter(*members, members[0]) if members else _nothing
+        self.group_view = tuple(itemgetter(*members, members[0]) if members else empty_view
                                 for members in rules.group_members)
         self.build_memo: dict[tuple, tuple] = {}
         self.cheapest_house = tuple(min((rules.house_cost[m] for m in members), default=0)
@@ -344,13 +345,12 @@ def raise_cash_action(rules, obs, seat: int, need: int, order_key=None, mine=Non
         mine = [sq for sq in rules.properties if owner[sq] == seat]
     group_of = rules.group_of
     # Per group with buildings: its highest level among my streets (even selling).
-    top: dict[int, int] = {}
+    built: dict[int, int] = {}
     for sq in mine:
         lv = level[sq]
-        if lv and top.get(group_of[sq], 0) < lv:
-            top[group_of[sq]] = lv
-    top.pop(-1, None)
-    built = top
+        if lv and built.get(group_of[sq], 0) < lv:
+            built[group_of[sq]] = lv
+    built.pop(-1, None)
     mortgageable = [sq for sq in mine if not mortgaged[sq] and group_of[sq] not in built]
     if mortgageable and legal.check_mortgage(rules, obs, seat, mortgageable[0]) is not None:
         mortgageable = [sq for sq in mine if legal.check_mortgage(rules, obs, seat, sq) is None]
@@ -373,7 +373,7 @@ def raise_cash_action(rules, obs, seat: int, need: int, order_key=None, mine=Non
         pick = -1
         for sq in mine:
             lv = level[sq]
-            if lv and is_street[sq] and (not even or lv >= top.get(group_of[sq], 0)) and (
+            if lv and is_street[sq] and (not even or lv >= built.get(group_of[sq], 0)) and (
                     pick < 0 or (house_cost[sq], sq) < (house_cost[pick], pick)):
                 pick = sq
         if pick >= 0:

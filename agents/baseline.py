@@ -42,9 +42,9 @@ from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
 
-from agents._policy_helpers import (best_build, build_candidates, completes_set,
-                                    liquidation_value, ownership, raise_cash_action,
-                                    sets_change, tables)
+from agents._policy_helpers import (best_build, build_candidates, buildable_sets,
+                                    completes_set, empty_view, liquidation_value, ownership,
+                                    raise_cash_action, sets_change, tables)
 from agents.base import Agent
 
 CONCLUDE = A.CONCLUDE
@@ -74,15 +74,15 @@ class BaselineAgent(Agent):
         self._mort_key: tuple | None = None
         self._has_mortgaged = False
         self._unmortgage_min = 0
-        self._build_gate = 1 << 60
-        self._unmortgage_gate = 1 << 60
-        self._gate = 1 << 60
+        self._build_gate = NEVER
+        self._unmortgage_gate = NEVER
+        self._gate = NEVER
         self._gate_mortgaged: tuple | None = None
         self._counts: list[list[int]] = []
         self._build_key: tuple | None = None
         self._build_mort: tuple | None = None
         self._build_state: tuple | None = None
-        self._set_view = _nothing
+        self._set_view = empty_view
         self._build_cands: list = []
         self._build_min = 0
 
@@ -103,30 +103,18 @@ class BaselineAgent(Agent):
             return  # others' holdings changed, not mine: the rest still holds
         self._rules_key = rules
         mine = self._mine = held[me]
-        # My sets (buildable monopolies), their streets, and the cash below which
-        # nothing can be built or unmortgaged (cheap gates), in one pass.
-        t = tables(rules)
-        have = counts[me]
-        members = rules.group_members
-        cheapest = t.cheapest_house
-        sets = []
-        streets: list[int] = []
-        build_gate = NEVER
-        for g, need in t.buildable:
-            if have[g] >= need:
-                sets.append(g)
-                streets += members[g]
-                if cheapest[g] < build_gate:
-                    build_gate = cheapest[g]
-        self._sets = sets
-        self._build_gate = build_gate
+        sets = self._sets = buildable_sets(rules, counts, me)
+        # Cash below which nothing can be built or unmortgaged (cheap gates).
+        cheapest = tables(rules).cheapest_house
+        self._build_gate = min(map(cheapest.__getitem__, sets), default=NEVER)
+        streets = [sq for g in sets for sq in rules.group_members[g]]
         self._unmortgage_gate = rules.bank.go_salary + min(
             map(rules.unmortgage_cost.__getitem__, mine), default=NEVER)
         self._gate_mortgaged = None  # `act` sets `_gate` at its next out-of-turn answer
         self._mort_key = None
         self._build_key = None
         self._build_state = None
-        self._set_view = itemgetter(*streets) if streets else _nothing
+        self._set_view = itemgetter(*streets) if streets else empty_view
 
     # --- dispatch ----------------------------------------------------------------------------
     def act(self, obs: Observation) -> A.Action:
@@ -429,10 +417,6 @@ def _table_candidates(rules, owner: tuple[int, ...], counts: list[list[int]]) ->
         out.append((sells[p], wants[p]))
     cache[0], cache[1], cache[2] = owner, rules, out
     return out
-
-
-def _nothing(values: tuple) -> tuple:
-    return ()
 
 
 def _second(pair: tuple[int, int]) -> int:
