@@ -77,6 +77,7 @@ class BaselineAgent(Agent):
         self._build_gate = NEVER
         self._unmortgage_gate = NEVER
         self._gate = NEVER
+        self._idle = CONCLUDE
         self._gate_mortgaged: tuple | None = None
         self._counts: list[list[int]] = []
         self._build_key: tuple | None = None
@@ -130,8 +131,11 @@ class BaselineAgent(Agent):
                     self._gate = (min(self._build_gate, self._unmortgage_gate)
                                   if any(map(mortgaged.__getitem__, self._mine))
                                   else self._build_gate)
+                    self._idle = conclude_until(self._gate)
                 if obs.cash[obs.seat] < self._gate:
-                    return CONCLUDE
+                    # The gate depends only on my properties and the rules, so the
+                    # engine may answer for me until my cash reaches it.
+                    return self._idle
             return self._out_of_turn(obs)
         if phase == "post_roll":
             return CONCLUDE
@@ -179,8 +183,12 @@ class BaselineAgent(Agent):
         me = obs.seat
         cash = obs.cash[me]
         if cash < self._build_gate and cash < self._unmortgage_gate:
-            return CONCLUDE
+            return conclude_until(min(self._build_gate, self._unmortgage_gate))
         rules = obs.rules
+        # `until`: the cash below which this answer stays Conclude while my properties
+        # do not change (a standing order for the engine); `cash` itself when the
+        # answer depends on more than that (the bank's building stock).
+        until = self._build_gate
         if cash >= self._build_gate:
             level = obs.level
             if self._build_key is not level or self._build_mort is not obs.mortgaged:
@@ -192,28 +200,33 @@ class BaselineAgent(Agent):
                 if state != self._build_state:
                     self._build_state = state
                     self._update_build_candidates(obs)
+            until = self._build_min  # NEVER when nothing can be built
             if cash >= self._build_min:
                 sq = best_build(rules, obs, me, self._sets, candidates=self._build_cands)
                 if sq >= 0:
                     return A.Build(sq)
-        if cash < self._unmortgage_gate:
-            return CONCLUDE
-        mortgaged = obs.mortgaged
-        if mortgaged is not self._mort_key:
-            self._mort_key = mortgaged
-            cost = rules.unmortgage_cost
-            low = NEVER
-            for sq in self._mine:
-                if mortgaged[sq] and cost[sq] < low:
-                    low = cost[sq]
-            self._has_mortgaged = low < NEVER
-            self._unmortgage_min = low if low < NEVER else 0
-        floor = rules.bank.go_salary
-        if self._has_mortgaged and cash - self._unmortgage_min >= floor:
-            for sq in self._mine:
-                if mortgaged[sq] and cash - rules.unmortgage_cost[sq] >= floor:
-                    return A.Unmortgage(sq)
-        return CONCLUDE
+                until = cash  # short of bank stock: ask again next time
+        if cash >= self._unmortgage_gate:
+            mortgaged = obs.mortgaged
+            if mortgaged is not self._mort_key:
+                self._mort_key = mortgaged
+                cost = rules.unmortgage_cost
+                low = NEVER
+                for sq in self._mine:
+                    if mortgaged[sq] and cost[sq] < low:
+                        low = cost[sq]
+                self._has_mortgaged = low < NEVER
+                self._unmortgage_min = low if low < NEVER else 0
+            floor = rules.bank.go_salary
+            if self._has_mortgaged:
+                if cash - self._unmortgage_min >= floor:
+                    for sq in self._mine:
+                        if mortgaged[sq] and cash - rules.unmortgage_cost[sq] >= floor:
+                            return A.Unmortgage(sq)
+                until = min(until, self._unmortgage_min + floor)
+        elif self._unmortgage_gate < until:
+            until = self._unmortgage_gate
+        return conclude_until(until) if until > cash else CONCLUDE
 
     def _update_build_candidates(self, obs: Observation) -> None:
         self._build_cands = build_candidates(obs.rules, obs, obs.seat, self._sets)
@@ -374,6 +387,20 @@ class BaselineAgent(Agent):
             return CONCLUDE  # hopeless: selling everything would not pay the debt
         action = raise_cash_action(rules, obs, me, obs.owed - obs.cash[me], mine=self._mine)
         return CONCLUDE if action is None else action
+
+
+_UNTIL: dict[int, A.Conclude] = {}
+
+
+def conclude_until(cash: int) -> A.Conclude:
+    """`Conclude(until_cash=cash)`, one object per limit (building one costs more than
+    looking it up)."""
+    found = _UNTIL.get(cash)
+    if found is None:
+        if len(_UNTIL) > 4096:
+            _UNTIL.clear()
+        found = _UNTIL[cash] = A.Conclude(until_cash=cash)
+    return found
 
 
 _CANDIDATES: list = [None, None, None]  # owner tuple, rules, candidates per seat

@@ -23,9 +23,31 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Conclude(Action):
-    """End this decision phase (pre-roll, out-of-turn, post-roll; in debt: give up)."""
+    """End this decision phase (pre-roll, out-of-turn, post-roll; in debt: give up).
 
+    With `until_cash` it is also a standing order for this phase (pre-roll,
+    out-of-turn or post-roll): "conclude for me, without asking, while my cash stays
+    below `until_cash` and nothing I watch changes". `watch="mine"` (the default)
+    watches my own properties (owner, buildings, mortgage), `watch="board"` every
+    property; rule changes end every order, and a pre-roll in jail is always asked.
+    `NO_CASH_LIMIT` means "whatever my cash". Most management answers are "nothing to
+    do until I can afford something", and the engine then skips those decisions (their
+    events reach the agent with its next observation). Only declare what `act` would
+    really answer: the games must be the same with and without the order.
+    """
+
+    until_cash: int | None = None
+    watch: str = "mine"
     kind: ClassVar[str] = "conclude"
+
+    def to_json(self) -> dict[str, Any]:
+        if self.until_cash is None:
+            return {"kind": self.kind}
+        return {"kind": self.kind, "until_cash": self.until_cash, "watch": self.watch}
+
+
+NO_CASH_LIMIT = 1 << 62  # an `until_cash` no player reaches
+STANDING_WATCH = ("mine", "board")
 
 
 @dataclass(frozen=True, slots=True)

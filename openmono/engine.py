@@ -160,6 +160,10 @@ class Game:
         self.trades = self.auctions = self.faults = self.decisions = 0
         self.turn_boundary: list[Any] = []  # callables run between turns (injection)
         self._snapshot = self._rare = _STALE
+        # Per management phase, per seat: its standing order or None (see
+        # `A.Conclude.until_cash` and `_stand`).
+        self._standing: dict[str, list[tuple | None]] = {
+            phase: [None] * players for phase in legal.MANAGE_PHASES}
         self._pv = 0  # bumped by every change to a per-player list (see `_snap`)
         self._jv = 0  # bumped by changes to jail, jail cards and active
         self._transform = hooks.observation
@@ -263,8 +267,44 @@ class Game:
         return snap
 
     def invalidate_observations(self) -> None:
-        """Call after editing `state` directly (tests, injections) mid-game."""
+        """Call after editing `state` directly (tests, injections) mid-game. Standing
+        orders lapse too: they were given under the old state and rules."""
         self._snapshot = self._rare = _STALE
+        for orders in self._standing.values():
+            orders[:] = [None] * self.players
+
+    def _stand(self, seat: int, d: Decision, action: A.Conclude) -> None:
+        """Record the standing order a Conclude carries, if any, as (cash limit, the
+        version list it watches, index, version now); the turn loop answers for the
+        seat while `cash < limit and versions[index] == version`."""
+        until = action.until_cash
+        orders = self._standing.get(d.phase)
+        if until is None or orders is None:
+            return
+        st = self.state
+        watch = action.watch
+        if type(until) is not int or watch not in A.STANDING_WATCH:
+            self.faults += 1
+            self.events.append(E.Fault(
+                seat, d.phase, f"ignored standing order until_cash={until!r}, watch="
+                f"{watch!r}: the limit must be an int, watch one of {A.STANDING_WATCH}"))
+            return
+        if watch == "mine":
+            orders[seat] = (until, st.holdings_version, seat, st.holdings_version[seat])
+        else:
+            orders[seat] = (until, st.board_version, 0, st.board_version[0])
+
+    def _order_holds(self, orders: list[tuple | None], seat: int) -> bool:
+        """Whether `seat`'s standing order in `orders` still answers for it; a lapsed
+        order is dropped. A pre-roll in jail is always asked (leaving jail is decided
+        there)."""
+        until, versions, index, version = orders[seat]  # type: ignore[misc]
+        st = self.state
+        if (st.cash[seat] < until and versions[index] == version
+                and not (orders is self._standing["pre_roll"] and st.in_jail[seat])):
+            return True
+        orders[seat] = None
+        return False
 
     def legal_actions(self, seat: int, d: Decision) -> list[A.Action]:
         return legal.legal_actions(self.rules, self.state, seat, d)
@@ -302,6 +342,12 @@ class Game:
         st = self.state
         active = st.active
         conclude = A.Conclude
+        plain = A.CONCLUDE
+        cash = st.cash
+        # Standing orders per phase (the lists live as long as the game).
+        pre_orders = self._standing["pre_roll"]
+        oot_orders = self._standing["out_of_turn"]
+        post_orders = self._standing["post_roll"]
         try:
             while True:
                 if self.turn_boundary:
@@ -324,21 +370,36 @@ class Game:
                 bank = rules.bank
                 st.doubles = 0
                 d = _PRE_ROLL
-                action = yield p, d
-                if type(action) is conclude:
-                    self.decisions += 1
+                if pre_orders[p] is not None and self._order_holds(pre_orders, p):
+                    self.decisions += 1  # p's standing order answers: Conclude
                 else:
-                    yield from self._manage(p, d, action)
+                    action = yield p, d
+                    if type(action) is conclude:
+                        self.decisions += 1
+                        if action is not plain:
+                            self._stand(p, d, action)
+                    else:
+                        yield from self._manage(p, d, action)
                 # Out-of-turn rounds: every other player in seat order, until all pass.
                 concluded = 0  # decisions answered by Conclude, added to the count once
                 for _ in range(bank.out_of_turn_rounds):
                     anyone = False
                     for q in self._after[p]:
                         if active[q]:
+                            order = oot_orders[q]
+                            if order is not None:
+                                # q told us it concludes until its cash reaches a limit
+                                # or what it watches changes: answer for it.
+                                if cash[q] < order[0] and order[1][order[2]] == order[3]:
+                                    concluded += 1
+                                    continue
+                                oot_orders[q] = None
                             d = _OUT_OF_TURN
                             action = yield q, d
                             if type(action) is conclude:
                                 concluded += 1
+                                if action is not plain:
+                                    self._stand(q, d, action)
                                 continue
                             self.decisions += concluded  # exact even if the game ends in there
                             concluded = 0
@@ -387,11 +448,16 @@ class Game:
                             if not active[p]:
                                 break
                     d = _POST_ROLL
-                    action = yield p, d
-                    if type(action) is conclude:
-                        self.decisions += 1
+                    if post_orders[p] is not None and self._order_holds(post_orders, p):
+                        self.decisions += 1  # p's standing order answers: Conclude
                     else:
-                        yield from self._manage(p, d, action)
+                        action = yield p, d
+                        if type(action) is conclude:
+                            self.decisions += 1
+                            if action is not plain:
+                                self._stand(p, d, action)
+                        else:
+                            yield from self._manage(p, d, action)
                     if not again or st.in_jail[p] or not active[p]:
                         break
                 # --- after the turn
@@ -437,6 +503,8 @@ class Game:
         for _ in range(self.rules.bank.max_actions_per_phase):
             action = self._validate(seat, d, action)
             if type(action) is A.Conclude:
+                if action.until_cash is not None:
+                    self._stand(seat, d, action)
                 break
             acted = True
             yield from self._execute(seat, action, d)

@@ -17,7 +17,8 @@ class GameState:
     __slots__ = (
         "players", "cash", "position", "in_jail", "jail_turns", "jail_cards", "active",
         "owner", "level", "mortgaged", "houses_left", "hotels_left", "decks",
-        "turn", "current", "doubles", "phase",
+        "turn", "current", "doubles", "phase", "holdings_version",
+        "board_version",
     )
 
     def __init__(self, rules: Rules, players: int) -> None:
@@ -42,6 +43,11 @@ class GameState:
         self.current = 0
         self.doubles = 0
         self.phase = "pre_roll"
+        # Change counters that stamp the engine's standing orders (not part of the
+        # game): per player, bumped whenever one of its properties changes owner,
+        # buildings or mortgage; `board_version[0]`, whenever any property does.
+        self.holdings_version = [0] * players
+        self.board_version = [0]
 
     def copy(self) -> GameState:
         new = GameState.__new__(GameState)
@@ -62,23 +68,37 @@ class GameState:
         new.current = self.current
         new.doubles = self.doubles
         new.phase = self.phase
+        new.holdings_version = self.holdings_version[:]
+        new.board_version = self.board_version[:]
         return new
 
     # --- per-square setters (tuples are replaced, never mutated) ------------------
     def set_owner(self, square: int, seat: int) -> None:
         o = list(self.owner)
+        before = o[square]
         o[square] = seat
         self.owner = tuple(o)
+        self.board_version[0] += 1
+        if before >= 0:
+            self.holdings_version[before] += 1
+        if seat >= 0:
+            self.holdings_version[seat] += 1
 
     def set_level(self, square: int, level: int) -> None:
         lv = list(self.level)
         lv[square] = level
         self.level = tuple(lv)
+        self.board_version[0] += 1
+        if self.owner[square] >= 0:
+            self.holdings_version[self.owner[square]] += 1
 
     def set_mortgaged(self, square: int, flag: bool) -> None:
         m = list(self.mortgaged)
         m[square] = flag
         self.mortgaged = tuple(m)
+        self.board_version[0] += 1
+        if self.owner[square] >= 0:
+            self.holdings_version[self.owner[square]] += 1
 
     def snapshot(self) -> dict:
         """A JSON-ready dict of the whole state (for logs, replays and tests)."""

@@ -132,7 +132,9 @@ def test_unmortgages_only_while_cash_stays_at_go_salary():
     g = make_game(cash={0: 255}, owner={"Oriental Avenue": 0}, mortgaged=["Oriental Avenue"])
     assert decide(g, 0, "out_of_turn") == A.Unmortgage(sq("Oriental Avenue"))  # 255-55
     g = make_game(cash={0: 254}, owner={"Oriental Avenue": 0}, mortgaged=["Oriental Avenue"])
-    assert decide(g, 0, "out_of_turn") == A.CONCLUDE
+    # Concludes, and tells the engine it will until its cash reaches 255 (or its
+    # properties change): the standing order is exact.
+    assert decide(g, 0, "out_of_turn") == A.Conclude(until_cash=255)
 
 
 # --- answering trades ---------------------------------------------------------------------------
