@@ -119,14 +119,21 @@ class RuleTables:
 _TABLES: dict[int, RuleTables] = {}
 
 
+_LAST_TABLES: list = [None, None]  # the last rules asked for and their tables
+
+
 def tables(rules) -> RuleTables:
-    """The `RuleTables` of a rules object (cached by identity)."""
+    """The `RuleTables` of a rules object (cached by identity; almost every call asks
+    for the same rules as the one before)."""
+    last = _LAST_TABLES
+    if last[0] is rules:
+        return last[1]
     hit = _TABLES.get(id(rules))
-    if hit is not None and hit.rules is rules:
-        return hit
-    if len(_TABLES) > 64:
-        _TABLES.clear()
-    hit = _TABLES[id(rules)] = RuleTables(rules)
+    if hit is None or hit.rules is not rules:
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        hit = _TABLES[id(rules)] = RuleTables(rules)
+    last[0], last[1] = rules, hit
     return hit
 
 
@@ -357,12 +364,12 @@ def raise_cash_action(rules, obs, seat: int, need: int, order_key=None, mine=Non
     sellback = rules.property_refund is not None
     key = order_key or rules.mortgage.__getitem__
     if mortgageable and (not sellback or sum(rules.mortgage[sq] for sq in mortgageable) >= need):
-        return A.Mortgage(min(mortgageable, key=key))
+        return A.MORTGAGE[min(mortgageable, key=key)]
     if sellback:
         lone = [sq for sq in mine if is_lone(rules, owner, seat, sq)
                 and legal.check_sell_property(rules, obs, seat, sq) is None]
         if lone:
-            return A.SellProperty(min(lone, key=rules.property_refund.__getitem__))
+            return A.SELL_PROPERTY[min(lone, key=rules.property_refund.__getitem__)]
     if built:
         # What `legal.check_sell_building` allows: a built street of mine, at its group's
         # top level when selling must be even. Cheapest buildings first: they carry the
@@ -377,11 +384,11 @@ def raise_cash_action(rules, obs, seat: int, need: int, order_key=None, mine=Non
                     pick < 0 or (house_cost[sq], sq) < (house_cost[pick], pick)):
                 pick = sq
         if pick >= 0:
-            return A.SellBuilding(pick)
+            return A.SELL_BUILDING[pick]
     if mortgageable:
-        return A.Mortgage(min(mortgageable, key=key))
+        return A.MORTGAGE[min(mortgageable, key=key)]
     if sellback:
         rest = [sq for sq in mine if legal.check_sell_property(rules, obs, seat, sq) is None]
         if rest:
-            return A.SellProperty(min(rest, key=rules.property_refund.__getitem__))
+            return A.SELL_PROPERTY[min(rest, key=rules.property_refund.__getitem__)]
     return None

@@ -204,7 +204,7 @@ class BaselineAgent(Agent):
             if cash >= self._build_min:
                 sq = best_build(rules, obs, me, self._sets, candidates=self._build_cands)
                 if sq >= 0:
-                    return A.Build(sq)
+                    return A.BUILD[sq]
                 until = cash  # short of bank stock: ask again next time
         if cash >= self._unmortgage_gate:
             mortgaged = obs.mortgaged
@@ -222,7 +222,7 @@ class BaselineAgent(Agent):
                 if cash - self._unmortgage_min >= floor:
                     for sq in self._mine:
                         if mortgaged[sq] and cash - rules.unmortgage_cost[sq] >= floor:
-                            return A.Unmortgage(sq)
+                            return A.UNMORTGAGE[sq]
                 until = min(until, self._unmortgage_min + floor)
         elif self._unmortgage_gate < until:
             until = self._unmortgage_gate

@@ -184,7 +184,7 @@ class FixedPolicyAgent(Agent):
             # Worth raising cash for: mortgage a lower-priority lone property.
             spare = self._spare_mortgages(rules, obs, sq)
             if spare and cash + sum(rules.mortgage[s] for s in spare) - price >= floor:
-                return A.Mortgage(spare[0])
+                return A.MORTGAGE[spare[0]]
         return A.DECLINE
 
     def _spare_mortgages(self, rules, obs: Observation, target: int) -> list[int]:
@@ -292,7 +292,7 @@ class FixedPolicyAgent(Agent):
             for (in_set, _, _), sq, need in self._lifts:
                 if cash >= need:
                     if in_set:
-                        return A.Unmortgage(sq)
+                        return A.UNMORTGAGE[sq]
                     unmortgage_later = sq
                     break
         if self._sets:
@@ -305,9 +305,9 @@ class FixedPolicyAgent(Agent):
                 sq = best_build(rules, obs, me, self._sets, reserve=self.build_reserve,
                                 weight=self.weight, candidates=self._build_cands)
                 if sq >= 0:
-                    return A.Build(sq)
+                    return A.BUILD[sq]
         if unmortgage_later >= 0:
-            return A.Unmortgage(unmortgage_later)
+            return A.UNMORTGAGE[unmortgage_later]
         return CONCLUDE
 
     # --- trades ----------------------------------------------------------------------------------

@@ -154,6 +154,25 @@ USE_JAIL_CARD = UseJailCard()
 ACCEPT = AcceptTrade()
 REJECT = RejectTrade()
 
+class PerSquare(dict):
+    """`BUILD[sq] == Build(sq)`, built once per square: agents answer with these
+    thousands of times a game, and building a frozen dataclass costs more than a lookup."""
+
+    def __init__(self, cls: type[Action]) -> None:
+        super().__init__()
+        self.cls = cls
+
+    def __missing__(self, square: int) -> Action:
+        action = self[square] = self.cls(square)  # type: ignore[call-arg]
+        return action
+
+
+BUILD = PerSquare(Build)
+SELL_BUILDING = PerSquare(SellBuilding)
+MORTGAGE = PerSquare(Mortgage)
+UNMORTGAGE = PerSquare(Unmortgage)
+SELL_PROPERTY = PerSquare(SellProperty)
+
 ACTION_KINDS: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (Conclude, Buy, Decline, Bid, DropOut, PayJailFine, UseJailCard, Build,

@@ -20,8 +20,6 @@ import inspect
 import random
 from typing import Any, Generator
 
-from numpy.random import SeedSequence
-
 from openmono import actions as A
 from openmono import events as E
 from openmono import legal
@@ -31,12 +29,15 @@ from openmono.hooks import NO_HOOKS, Hooks
 from openmono.kinds import CARD_KINDS, SQUARE_KINDS
 from openmono.observation import Observation, public_rules
 from openmono.schema import GameSchema
+from openmono.seeding import seed_sequence_words
 from openmono.state import (NOBODY, GameState, after_build, after_sell_building,
                             has_monopoly, net_worth, owned_in_group)
 
 Request = tuple[int, "Decision"]
 _new_tuple = tuple.__new__  # builds a NamedTuple (observation, hot events) without its slow __new__
 _STALE = (-1, ())  # a snapshot stamp no change counter ever has
+_LASTING = (A.NO_CASH_LIMIT, (0,), 0, 0)  # a standing order that never lapses
+_CORE_ACTIONS = frozenset(A.ACTION_KINDS.values())  # checked before `isinstance`
 
 
 class Decision:
@@ -70,8 +71,8 @@ class Decision:
         self.ctx = self.ctx[:7] + (self.offers_made,)
 
 
-def _shared(phase: str) -> Decision:
-    d = Decision(phase)
+def _shared(phase: str, square: int = -1) -> Decision:
+    d = Decision(phase, square)
     d.shared = True  # never mutated: `_manage` copies it before counting offers
     return d
 
@@ -80,6 +81,7 @@ def _shared(phase: str) -> Decision:
 _PRE_ROLL = _shared("pre_roll")
 _OUT_OF_TURN = _shared("out_of_turn")
 _POST_ROLL = _shared("post_roll")
+_BUY: dict[int, Decision] = {}  # per square
 
 
 class AgentFault:
@@ -107,7 +109,7 @@ def _seed_words(seed: int, count: int) -> list[int]:
     last = _LAST_WORDS
     if last[0] == seed and len(last[1]) >= count and type(seed) is int:
         return last[1]
-    words = SeedSequence(seed).generate_state(max(count, 2 + MAX_SEATS + 8)).tolist()
+    words = seed_sequence_words(seed, max(count, 2 + MAX_SEATS + 8))
     last[0], last[1] = seed, words
     return words
 
@@ -164,6 +166,8 @@ class Game:
         # `A.Conclude.until_cash` and `_stand`).
         self._standing: dict[str, list[tuple | None]] = {
             phase: [None] * players for phase in legal.MANAGE_PHASES}
+        # Orders that never lapse (`drive` makes them of fixed Conclude answers).
+        self._lasting: dict[str, list[tuple | None]] = {}
         self._pv = 0  # bumped by every change to a per-player list (see `_snap`)
         self._jv = 0  # bumped by changes to jail, jail cards and active
         self._transform = hooks.observation
@@ -210,6 +214,16 @@ class Game:
         It builds each observation as `observe` does, inline: a call per decision is
         a measurable share of a game (tests check what agents see against the state).
         """
+        if on_decision is None:
+            # A fixed Conclude out of turn or after the roll is an order that never
+            # lapses: the turn loop answers it without a generator round trip. (Logged
+            # games go through `on_decision` for every answer, so replays see them.)
+            for phase in ("out_of_turn", "post_roll"):
+                lasting = [_LASTING if answers is not None and answers.get(phase) == A.CONCLUDE
+                           else None for answers in fixed]
+                if any(lasting):
+                    self._lasting[phase] = lasting
+                    self._standing[phase][:] = lasting
         gen = self.run()
         send = gen.send
         st = self.state
@@ -243,7 +257,7 @@ class Game:
                     action = acts[seat](obs)
                 except Exception as exc:  # noqa: BLE001 - an agent must never crash a game
                     action = AgentFault(f"raised {type(exc).__name__}: {exc}")
-                if not isinstance(action, A.Action):
+                if type(action) not in _CORE_ACTIONS and not isinstance(action, A.Action):
                     if not isinstance(action, AgentFault):
                         action = AgentFault(f"returned {type(action).__name__}, not an Action")
                     on_fault(seat)
@@ -270,8 +284,8 @@ class Game:
         """Call after editing `state` directly (tests, injections) mid-game. Standing
         orders lapse too: they were given under the old state and rules."""
         self._snapshot = self._rare = _STALE
-        for orders in self._standing.values():
-            orders[:] = [None] * self.players
+        for phase, orders in self._standing.items():
+            orders[:] = self._lasting.get(phase) or [None] * self.players
 
     def _stand(self, seat: int, d: Decision, action: A.Conclude) -> None:
         """Record the standing order a Conclude carries, if any, as (cash limit, the
@@ -317,7 +331,7 @@ class Game:
 
     def _validate(self, seat: int, d: Decision, action: Any) -> A.Action:
         self.decisions += 1
-        if isinstance(action, AgentFault):
+        if type(action) is AgentFault:
             reason = action.reason
         else:
             try:
@@ -448,9 +462,12 @@ class Game:
                             if not active[p]:
                                 break
                     d = _POST_ROLL
-                    if post_orders[p] is not None and self._order_holds(post_orders, p):
+                    order = post_orders[p]
+                    if (order is not None and cash[p] < order[0]
+                            and order[1][order[2]] == order[3]):
                         self.decisions += 1  # p's standing order answers: Conclude
                     else:
+                        post_orders[p] = None
                         action = yield p, d
                         if type(action) is conclude:
                             self.decisions += 1
@@ -470,7 +487,12 @@ class Game:
                     if w is not None:
                         self._finish(w, "rule")
                         return
-                st.current = self._next_active(p)
+                for q in self._after[p]:  # = self._next_active(p)
+                    if active[q]:
+                        st.current = q
+                        break
+                else:
+                    st.current = p
         except _GameOver:
             return
 
@@ -818,7 +840,9 @@ class Game:
 
     def _offer_purchase(self, p: int, sq: int) -> Generator[Request, Any, None]:
         rules = self.rules
-        d = Decision("buy", square=sq)
+        d = _BUY.get(sq)
+        if d is None:
+            d = _BUY[sq] = _shared("buy", sq)  # no trades while buying: never mutated
         for _ in range(rules.bank.max_actions_per_phase):
             action = yield p, d
             action = self._validate(p, d, action)
