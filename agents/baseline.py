@@ -137,10 +137,10 @@ class BaselineAgent(Agent):
                     # engine may answer for me until my cash reaches it.
                     return self._idle
             return self._out_of_turn(obs)
-        if phase == "post_roll":
-            return CONCLUDE
         if phase == "pre_roll":
             return self._pre_roll(obs)
+        if phase == "post_roll":
+            return CONCLUDE
         if phase == "bid":
             return self._bid(obs)
         if phase == "buy":
@@ -249,7 +249,12 @@ class BaselineAgent(Agent):
             self._my_turns += 1
             if obs.owner is not self._owner_key or obs.rules is not self._rules_key:
                 self._refresh(obs)
-            self._plan = self._trade_plan(obs) if self._mine else []
+            plan: list = []
+            if self._mine:
+                cands = self._cands if self._cand_key is obs.owner else self._trade_candidates(obs)
+                if cands[0] or cands[1]:
+                    plan = self._trade_plan(obs)
+            self._plan = plan
         while self._plan and obs.offers_made < rules.bank.max_trade_offers_per_phase:
             offer = self._plan.pop(0)
             if legal.check_offer(rules, obs, me, offer) is None:

@@ -224,6 +224,10 @@ class Game:
                 if any(lasting):
                     self._lasting[phase] = lasting
                     self._standing[phase][:] = lasting
+                    # What is left of those seats' fixed answers stays with this loop.
+                    fixed = [answers if order is None
+                             else {k: v for k, v in answers.items() if k != phase} or None
+                             for answers, order in zip(fixed, lasting)]
         gen = self.run()
         send = gen.send
         st = self.state
@@ -246,11 +250,11 @@ class Game:
                 snap = self._snapshot
                 if snap[0] != self._pv:
                     snap = self._snap()
-                obs = _new_tuple(Observation, (self.public, seat, d.phase, st.turn, st.current)
-                                 + snap[1] + (st.owner, st.level, st.mortgaged,
-                                              st.houses_left, st.hotels_left,
-                                              tuple(evs[start:]) if start < now else ())
-                                 + d.ctx)
+                obs = _new_tuple(Observation, (self.public, seat, d.phase, st.turn, st.current,
+                                               *snap[1], st.owner, st.level, st.mortgaged,
+                                               st.houses_left, st.hotels_left,
+                                               tuple(evs[start:]) if start < now else (),
+                                               *d.ctx))
                 if self._transform is not None:
                     obs = self._transform(obs)
                 try:
@@ -518,8 +522,6 @@ class Game:
     def _manage(self, seat: int, d: Decision, action: Any) -> Generator[Request, Any, bool]:
         """The rest of a management phase whose first answer was not Conclude: execute
         actions until Conclude. Returns whether anything was done."""
-        if d.shared:
-            d = Decision(d.phase)  # this phase will count its trade offers
         acted = False
         active = self.state.active
         for _ in range(self.rules.bank.max_actions_per_phase):
@@ -529,6 +531,8 @@ class Game:
                     self._stand(seat, d, action)
                 break
             acted = True
+            if d.shared and type(action) is A.OfferTrade:
+                d = Decision(d.phase)  # this phase now counts its trade offers
             yield from self._execute(seat, action, d)
             if not active[seat]:
                 break
@@ -765,7 +769,9 @@ class Game:
                 salary = rules.bank.go_salary * passes
                 if self.hooks.passing_go is not None:
                     salary = self.hooks.passing_go(self, p, salary)
-                self._pay(BANK, p, salary, "go_salary", go)
+                if salary > 0:  # = self._pay(BANK, p, salary, "go_salary", go)
+                    st.cash[p] += salary
+                    self.events.append(_new_tuple(E.Payment, (BANK, p, salary, "go_salary", go)))
         return end
 
     def _advance(self, p: int, steps: int, dice_total: int, reason: str,
@@ -812,8 +818,13 @@ class Game:
                     rent = int(self.rent(sq, dice_total) * rent_multiplier)
                 if self.hooks.rent is not None:
                     rent = self.hooks.rent(self, p, sq, rent)
-                if st.cash[p] >= rent and st.active[owner]:  # common: no debt sub-generator
-                    self._pay(p, owner, rent, "rent", sq)
+                cash = st.cash
+                if cash[p] >= rent and st.active[owner]:  # common: no debt sub-generator
+                    if rent > 0:  # = self._pay(p, owner, rent, "rent", sq)
+                        self._pv += 1
+                        cash[p] -= rent
+                        cash[owner] += rent
+                        self.events.append(_new_tuple(E.Payment, (p, owner, rent, "rent", sq)))
                 else:
                     yield from self._charge(p, owner, rent, "rent", sq)
         elif k == TAX:
