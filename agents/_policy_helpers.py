@@ -392,3 +392,17 @@ def raise_cash_action(rules, obs, seat: int, need: int, order_key=None, mine=Non
         if rest:
             return A.SELL_PROPERTY[min(rest, key=rules.property_refund.__getitem__)]
     return None
+
+
+_UNTIL: dict[int, A.Conclude] = {}
+
+
+def conclude_until(cash: int) -> A.Conclude:
+    """`Conclude(until_cash=cash)`, a standing order (see `openmono.actions.Conclude`),
+    one object per limit: building one costs more than looking it up."""
+    found = _UNTIL.get(cash)
+    if found is None:
+        if len(_UNTIL) > 4096:
+            _UNTIL.clear()
+        found = _UNTIL[cash] = A.Conclude(until_cash=cash)
+    return found

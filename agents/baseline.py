@@ -43,8 +43,9 @@ from openmono import legal
 from openmono.observation import Observation
 
 from agents._policy_helpers import (best_build, build_candidates, buildable_sets,
-                                    completes_set, empty_view, liquidation_value, ownership,
-                                    raise_cash_action, sets_change, tables)
+                                    completes_set, conclude_until, empty_view,
+                                    liquidation_value, ownership, raise_cash_action,
+                                    sets_change, tables)
 from agents.base import Agent
 
 CONCLUDE = A.CONCLUDE
@@ -392,20 +393,6 @@ class BaselineAgent(Agent):
             return CONCLUDE  # hopeless: selling everything would not pay the debt
         action = raise_cash_action(rules, obs, me, obs.owed - obs.cash[me], mine=self._mine)
         return CONCLUDE if action is None else action
-
-
-_UNTIL: dict[int, A.Conclude] = {}
-
-
-def conclude_until(cash: int) -> A.Conclude:
-    """`Conclude(until_cash=cash)`, one object per limit (building one costs more than
-    looking it up)."""
-    found = _UNTIL.get(cash)
-    if found is None:
-        if len(_UNTIL) > 4096:
-            _UNTIL.clear()
-        found = _UNTIL[cash] = A.Conclude(until_cash=cash)
-    return found
 
 
 _CANDIDATES: list = [None, None, None]  # owner tuple, rules, candidates per seat

@@ -31,11 +31,13 @@ from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
 
-from agents._policy_helpers import (best_build, build_candidates, liquidation_value,
-                                    ownership, raise_cash_action, sets_change, buildable_sets)
+from agents._policy_helpers import (best_build, build_candidates, buildable_sets,
+                                    conclude_until, liquidation_value, ownership,
+                                    raise_cash_action, sets_change)
 from agents.base import Agent
 
 CONCLUDE = A.CONCLUDE
+NEVER = 1 << 60  # a cash limit no one reaches
 HIGH = 2.0
 LOW = 0.4
 
@@ -237,7 +239,7 @@ class FixedPolicyAgent(Agent):
                 return A.USE_JAIL_CARD
             return A.PAY_JAIL_FINE
         action = self._manage(obs)
-        if action is not CONCLUDE:
+        if type(action) is not A.Conclude:
             return action
         if obs.turn != self._plan_turn:
             self._plan_turn = obs.turn
@@ -295,20 +297,27 @@ class FixedPolicyAgent(Agent):
                         return A.UNMORTGAGE[sq]
                     unmortgage_later = sq
                     break
+        # `until`: the cash below which this answer stays Conclude while my properties
+        # do not change (a standing order for the engine); `cash` itself when it
+        # depends on more than that (the bank's building stock).
+        until = self._lift_min if self._lifts else NEVER
         if self._sets:
             if self._build_key is not obs.level or self._build_mort is not mortgaged:
                 self._build_key = obs.level
                 self._build_mort = mortgaged
                 self._build_cands = build_candidates(rules, obs, me, self._sets)
-                self._build_min = min((c for _, c, _ in self._build_cands), default=1 << 60)
+                self._build_min = min((c for _, c, _ in self._build_cands), default=NEVER)
             if cash - self.build_reserve >= self._build_min:
                 sq = best_build(rules, obs, me, self._sets, reserve=self.build_reserve,
                                 weight=self.weight, candidates=self._build_cands)
                 if sq >= 0:
                     return A.BUILD[sq]
+                until = cash  # short of bank stock: ask again next time
+            elif self._build_min + self.build_reserve < until:
+                until = self._build_min + self.build_reserve
         if unmortgage_later >= 0:
             return A.UNMORTGAGE[unmortgage_later]
-        return CONCLUDE
+        return conclude_until(until) if until > cash else CONCLUDE
 
     # --- trades ----------------------------------------------------------------------------------
     def _trade_candidates(self, obs: Observation) -> tuple[dict, dict]:

@@ -135,7 +135,8 @@ def test_builds_on_its_sets_in_every_phase_with_every_spare_dollar():
         g = make_game(cash={0: 50}, owner=owner)
         assert decide(FPA, g, 0, phase) == A.Build(sq("Connecticut Avenue"))
     g = make_game(cash={0: 49}, owner=owner)
-    assert decide(FPA, g, 0, "post_roll") == A.CONCLUDE
+    # Concludes, with the exact standing order "until my cash reaches 50".
+    assert decide(FPA, g, 0, "post_roll") == A.Conclude(until_cash=50)
 
 
 def test_favourites_weigh_on_what_to_build_first():
