@@ -5,7 +5,8 @@ decide and receives the chosen action through `send`. `openmono.play.play_game` 
 it with agent objects as fast as possible; step-wise adapters (RL environments, remote
 agents) drive the same generator one decision at a time. Every action is checked by
 `openmono.legal.check`; an illegal one is replaced by the phase's default and recorded
-as a `Fault` event.
+as a `Fault` event. A player's standing order (`Conclude(until_cash=...)`, see
+`openmono.actions`) answers its management phases without a yield while it holds.
 
 Turn: pre-roll (active player manages: build, sell, mortgage, trade, leave jail) ->
 out-of-turn rounds (every other player in seat order) -> roll and move (doubles roll
