@@ -394,6 +394,7 @@ def raise_cash_action(rules, obs, seat: int, need: int, order_key=None, mine=Non
     return None
 
 
+NEVER = 1 << 60  # a cash limit no one reaches
 _UNTIL: dict[int, A.Conclude] = {}
 
 

@@ -42,14 +42,13 @@ from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
 
-from agents._policy_helpers import (best_build, build_candidates, buildable_sets,
+from agents._policy_helpers import (NEVER, best_build, build_candidates, buildable_sets,
                                     completes_set, conclude_until, empty_view,
                                     liquidation_value, ownership, raise_cash_action,
                                     sets_change, tables)
 from agents.base import Agent
 
 CONCLUDE = A.CONCLUDE
-NEVER = 1 << 60  # a cash gate no one reaches
 
 
 class BaselineAgent(Agent):
@@ -250,12 +249,7 @@ class BaselineAgent(Agent):
             self._my_turns += 1
             if obs.owner is not self._owner_key or obs.rules is not self._rules_key:
                 self._refresh(obs)
-            plan: list = []
-            if self._mine:
-                cands = self._cands if self._cand_key is obs.owner else self._trade_candidates(obs)
-                if cands[0] or cands[1]:
-                    plan = self._trade_plan(obs)
-            self._plan = plan
+            self._plan = self._trade_plan(obs, self._trade_candidates(obs)) if self._mine else []
         while self._plan and obs.offers_made < rules.bank.max_trade_offers_per_phase:
             offer = self._plan.pop(0)
             if legal.check_offer(rules, obs, me, offer) is None:
@@ -276,8 +270,8 @@ class BaselineAgent(Agent):
         self._cand_key = obs.owner
         return self._cands
 
-    def _trade_plan(self, obs: Observation) -> list[A.OfferTrade]:
-        sell_cands, want_cands = self._trade_candidates(obs)
+    def _trade_plan(self, obs: Observation, cands: tuple[list, list]) -> list[A.OfferTrade]:
+        sell_cands, want_cands = cands
         if not sell_cands and not want_cands:
             return []
         mortgaged = obs.mortgaged

@@ -31,13 +31,12 @@ from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
 
-from agents._policy_helpers import (best_build, build_candidates, buildable_sets,
+from agents._policy_helpers import (NEVER, best_build, build_candidates, buildable_sets,
                                     conclude_until, liquidation_value, ownership,
                                     raise_cash_action, sets_change)
 from agents.base import Agent
 
 CONCLUDE = A.CONCLUDE
-NEVER = 1 << 60  # a cash limit no one reaches
 HIGH = 2.0
 LOW = 0.4
 

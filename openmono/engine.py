@@ -198,10 +198,10 @@ class Game:
         snap = self._snapshot
         if snap[0] != self._pv:
             snap = self._snap()
-        obs = _new_tuple(Observation, (self.public, seat, d.phase, st.turn, st.current)
-                         + snap[1] + (st.owner, st.level, st.mortgaged, st.houses_left,
-                                      st.hotels_left, tuple(evs[start:]) if start < now
-                                      else ()) + d.ctx)
+        obs = _new_tuple(Observation, (self.public, seat, d.phase, st.turn, st.current,
+                                       *snap[1], st.owner, st.level, st.mortgaged,
+                                       st.houses_left, st.hotels_left,
+                                       tuple(evs[start:]) if start < now else (), *d.ctx))
         transform = self._transform
         return obs if transform is None else transform(obs)
 
@@ -313,18 +313,6 @@ class Game:
         else:
             orders[seat] = (until, st.board_version, 0, st.board_version[0])
 
-    def _order_holds(self, orders: list[tuple | None], seat: int) -> bool:
-        """Whether `seat`'s standing order in `orders` still answers for it; a lapsed
-        order is dropped. A pre-roll in jail is always asked (leaving jail is decided
-        there)."""
-        until, versions, index, version = orders[seat]  # type: ignore[misc]
-        st = self.state
-        if (st.cash[seat] < until and versions[index] == version
-                and not (orders is self._standing["pre_roll"] and st.in_jail[seat])):
-            return True
-        orders[seat] = None
-        return False
-
     def legal_actions(self, seat: int, d: Decision) -> list[A.Action]:
         return legal.legal_actions(self.rules, self.state, seat, d)
 
@@ -389,15 +377,16 @@ class Game:
                 bank = rules.bank
                 st.doubles = 0
                 d = _PRE_ROLL
-                if pre_orders[p] is not None and self._order_holds(pre_orders, p):
+                order = pre_orders[p]
+                if (order is not None and cash[p] < order[0] and order[1][order[2]] == order[3]
+                        and not st.in_jail[p]):  # in jail the pre-roll is always asked
                     self.decisions += 1  # p's standing order answers: Conclude
                 else:
+                    pre_orders[p] = None
                     action = yield p, d
-                    if type(action) is conclude:
+                    if action is plain:
                         self.decisions += 1
-                        if action is not plain:
-                            self._stand(p, d, action)
-                    else:
+                    else:  # actions, or a Conclude with a standing order
                         yield from self._manage(p, d, action)
                 # Out-of-turn rounds: every other player in seat order, until all pass.
                 concluded = 0  # decisions answered by Conclude, added to the count once
@@ -468,17 +457,14 @@ class Game:
                                 break
                     d = _POST_ROLL
                     order = post_orders[p]
-                    if (order is not None and cash[p] < order[0]
-                            and order[1][order[2]] == order[3]):
+                    if order is not None and cash[p] < order[0] and order[1][order[2]] == order[3]:
                         self.decisions += 1  # p's standing order answers: Conclude
                     else:
                         post_orders[p] = None
                         action = yield p, d
-                        if type(action) is conclude:
+                        if action is plain:
                             self.decisions += 1
-                            if action is not plain:
-                                self._stand(p, d, action)
-                        else:
+                        else:  # actions, or a Conclude with a standing order
                             yield from self._manage(p, d, action)
                     if not again or st.in_jail[p] or not active[p]:
                         break
@@ -492,7 +478,7 @@ class Game:
                     if w is not None:
                         self._finish(w, "rule")
                         return
-                for q in self._after[p]:  # = self._next_active(p)
+                for q in self._after[p]:  # the next active player's turn
                     if active[q]:
                         st.current = q
                         break
@@ -500,13 +486,6 @@ class Game:
                     st.current = p
         except _GameOver:
             return
-
-    def _next_active(self, p: int) -> int:
-        active = self.state.active
-        for q in self._after[p]:
-            if active[q]:
-                return q
-        return p
 
     def _finish(self, winner: int, reason: str) -> None:
         self.winner = winner
@@ -521,8 +500,9 @@ class Game:
         self._finish(best, "turn_limit")
 
     def _manage(self, seat: int, d: Decision, action: Any) -> Generator[Request, Any, bool]:
-        """The rest of a management phase whose first answer was not Conclude: execute
-        actions until Conclude. Returns whether anything was done."""
+        """A management phase from its first answer (anything but a plain Conclude):
+        execute actions until Conclude, recording the standing order a Conclude may
+        carry. Returns whether anything was done."""
         acted = False
         active = self.state.active
         for _ in range(self.rules.bank.max_actions_per_phase):
