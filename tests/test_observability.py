@@ -22,7 +22,7 @@ from openmono.play import play_game
 
 BASE = set_bank(openmono.standard_schema(), turn_limit=120)
 STRUCTURAL = {"board_extend", "board_reverse", "board_shuffle", "board_stretch",
-              "group_shuffle", "jail_relocated"}  # the board's frame itself changes
+              "group_shuffle", "jail_relocated", "square_nudge"}  # the board's frame itself changes
 # (what the observation-transform plugins change is what agents are shown, by design)
 
 

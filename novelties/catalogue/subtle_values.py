@@ -1,0 +1,367 @@
+"""Subtle attribute novelties: small changes to one value, one card, one die face, one
+building level or one rent step.
+
+Each changes a single number (or a small probability) that matters only in a narrow
+situation: a card drawn once in a while, the rent of the third house, the rent for
+owning all four railroads, the dice thrown in jail. Hard presets change the least used
+value by the least amount and do not print the change.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pydantic import Field
+
+from openmono.hooks import Hooks
+from openmono.schema import Die, GameSchema
+
+from novelties.base import Applied, HookChange, Novelty, NoveltyParams, replace
+from novelties.catalogue._common import Groups, map_squares, scale, select_groups, \
+    swap_money_in_text
+
+
+def _rng(game: Any, key: str) -> random.Random:
+    """A per-game random stream for a hook, derived from the game seed (reproducible, and
+    separate from the engine's dice stream, so common random numbers still hold)."""
+    return game.plugin_state(key, lambda: random.Random(f"{key}:{game.seed}"))
+
+
+def _owned_in_group(game: Any, sq: int) -> int:
+    rules, owner = game.rules, game.state.owner
+    o = owner[sq]
+    return sum(1 for m in rules.group_members[rules.group_of[sq]] if owner[m] == o)
+
+
+def _doubles_chance(dice: tuple[Die, ...]) -> float:
+    """The chance that all dice show one value (the schema's faces and weights)."""
+    if len(dice) < 2:
+        return 0.0
+    probs = []
+    for d in dice:
+        w = d.weights or (1.0,) * len(d.faces)
+        total = sum(w)
+        p: dict[int, float] = {}
+        for f, x in zip(d.faces, w):
+            p[f] = p.get(f, 0.0) + x / total
+        probs.append(p)
+    out = 0.0
+    for v in probs[0]:
+        term = 1.0
+        for p in probs:
+            term *= p.get(v, 0.0)
+        out += term
+    return round(out, 6)
+
+
+# --- one card ------------------------------------------------------------------------------
+class _Card(NoveltyParams):
+    deck: str
+    card: str  # the start of the card's text
+    amount: int = Field(ge=0, le=100_000)
+    update_text: bool = False
+
+
+class CardAmount(Novelty):
+    name = "card_amount"
+    category = "attribute"
+    description = ("One card's amount changes (decks are hidden: only its draws show it); hard "
+                   "turns the $10 beauty-contest prize into $15 and keeps the old text.")
+    Params = _Card
+    presets = {"easy": {"deck": "chance", "card": "Bank pays you dividend", "amount": 150,
+                        "update_text": True},
+               "medium": {"deck": "community_chest", "card": "Doctor's fee", "amount": 100},
+               "hard": {"deck": "community_chest", "card": "You have won second prize",
+                        "amount": 15}}
+
+    def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        decks = {d.name: d for d in schema.decks}
+        if params.deck not in decks:
+            raise ValueError(f"unknown deck {params.deck!r}; decks: {', '.join(decks)}")
+        deck = decks[params.deck]
+        hits = [j for j, c in enumerate(deck.cards) if c.text.startswith(params.card)]
+        if not hits:
+            raise ValueError(f"no card of {params.deck} starts with {params.card!r}")
+        j = hits[0]
+        card = deck.cards[j]
+        if not card.amount or card.amount == params.amount:
+            raise ValueError(f"card {card.text!r} has amount {card.amount}: choose a money "
+                             "card and a new amount")
+        text = (swap_money_in_text(card.text, card.amount, params.amount)
+                if params.update_text else card.text)
+        new = replace(card, amount=params.amount, text=text)
+        cards = deck.cards[:j] + (new,) + deck.cards[j + 1:]
+        return replace(schema, decks=tuple(replace(d, cards=cards) if d.name == deck.name
+                                           else d for d in schema.decks))
+
+
+# --- one building level ------------------------------------------------------------------------
+class _Level(NoveltyParams):
+    level: int = Field(ge=0, le=10)  # 0: unimproved
+    factor: float = Field(gt=0, le=10)
+    groups: Groups = "all"
+    printed: bool = True
+
+
+class LevelRent(Novelty):
+    name = "level_rent"
+    category = "attribute"
+    description = ("Street rent at one building `level` times `factor`; hard adds 15% to the "
+                   "3rd-house rent of light blue only, unprinted (seen only at that level).")
+    Params = _Level
+    presets = {"easy": {"level": 5, "factor": 1.25},
+               "medium": {"level": 3, "factor": 1.2, "groups": ["orange", "red"],
+                          "printed": False},
+               "hard": {"level": 3, "factor": 1.15, "groups": ["light_blue"],
+                        "printed": False}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
+        lv, f = params.level, params.factor
+        groups = set(select_groups(schema, params.groups, streets_only=True))
+        targets = [s for s in schema.squares if s.kind == "street" and s.group in groups
+                   and len(s.rent) > lv]
+        if not targets:
+            raise ValueError(f"no street of the chosen groups has a rent at level {lv}")
+
+        def bumped(rent: tuple[int, ...]) -> tuple[int, ...]:
+            return rent[:lv] + (scale(rent[lv], f),) + rent[lv + 1:]
+
+        names = frozenset(s.name for s in targets)
+        if params.printed:
+            return map_squares(schema, lambda i, s: replace(s, rent=bumped(s.rent))
+                               if s.name in names else s)
+
+        def rent(game: Any, payer: int, sq: int, amount: int) -> int:
+            if game.state.level[sq] == lv and game.rules.names[sq] in names:
+                return int(amount * f)
+            return amount
+
+        declared = tuple(HookChange(
+            f"square:{s.name}", f"rent at level {lv} (charged)",
+            f"charged x{f} at level {lv} while the board shows the old rent", False,
+            list(s.rent), list(bumped(s.rent))) for s in targets)
+        return Applied(schema, Hooks(rent=rent), declared)
+
+
+# --- railroads and utilities: one rent step ------------------------------------------------
+class _Steps(NoveltyParams):
+    counts: list[int] = Field(min_length=1)  # how many railroads owned: 1..4
+    factor: float = Field(gt=0, le=10)
+    printed: bool = True
+
+
+class RailroadRents(Novelty):
+    name = "railroad_rents"
+    category = "attribute"
+    description = ("Railroad rent for owning the given numbers of railroads times `factor`; "
+                   "hard adds 20% for all four only, unprinted (one owner must hold them all).")
+    Params = _Steps
+    presets = {"easy": {"counts": [1, 2, 3, 4], "factor": 1.5},
+               "medium": {"counts": [3, 4], "factor": 1.5, "printed": False},
+               "hard": {"counts": [4], "factor": 1.2, "printed": False}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
+        rails = [s for s in schema.squares if s.kind == "railroad"]
+        if not rails:
+            raise ValueError("the board has no railroad")
+        size = len(rails[0].rent)
+        bad = [c for c in params.counts if not 1 <= c <= size]
+        if bad:
+            raise ValueError(f"count {bad[0]} is not in 1..{size}")
+        idx, f = {c - 1 for c in params.counts}, params.factor
+
+        def bumped(rent: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(scale(v, f) if k in idx else v for k, v in enumerate(rent))
+
+        names = frozenset(s.name for s in rails)
+        if params.printed:
+            return map_squares(schema, lambda i, s: replace(s, rent=bumped(s.rent))
+                               if s.name in names else s)
+
+        def rent(game: Any, payer: int, sq: int, amount: int) -> int:
+            if game.rules.names[sq] not in names:
+                return amount
+            k = min(_owned_in_group(game, sq), len(game.rules.rent[sq])) - 1
+            if k not in idx:
+                return amount
+            old = game.rules.rent[sq][k]
+            new = scale(old, f)
+            return new if amount == old else int(amount * new / old) if old else amount
+
+        declared = tuple(HookChange(
+            f"square:{s.name}", "rent by railroads owned (charged)",
+            f"charged x{f} for {sorted(params.counts)} railroads owned; the board shows the "
+            "old rent", False, list(s.rent), list(bumped(s.rent))) for s in rails)
+        return Applied(schema, Hooks(rent=rent), declared)
+
+
+class _Utility(NoveltyParams):
+    one: int = Field(ge=0, le=100)  # dice multiplier with one utility owned
+    both: int = Field(ge=0, le=100)  # with both
+    printed: bool = True
+
+
+class UtilityMultiplier(Novelty):
+    name = "utility_multiplier"
+    category = "attribute"
+    description = ("The utilities' dice multipliers become `one` / `both`; hard raises only the "
+                   "both-utilities multiplier to 12, unprinted (one owner must hold both).")
+    Params = _Utility
+    presets = {"easy": {"one": 5, "both": 12},
+               "medium": {"one": 5, "both": 10, "printed": False},
+               "hard": {"one": 4, "both": 12, "printed": False}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
+        utils = [s for s in schema.squares if s.kind == "utility"]
+        if not utils:
+            raise ValueError("the board has no utility")
+        new_table = (params.one, params.both)
+        if all(tuple(s.rent[:2]) == new_table for s in utils):
+            raise ValueError("the multipliers are already as requested")
+        names = frozenset(s.name for s in utils)
+
+        def bumped(rent: tuple[int, ...]) -> tuple[int, ...]:
+            return new_table + tuple(rent[2:])
+
+        if params.printed:
+            return map_squares(schema, lambda i, s: replace(s, rent=bumped(s.rent))
+                               if s.name in names else s)
+
+        def rent(game: Any, payer: int, sq: int, amount: int) -> int:
+            if game.rules.names[sq] not in names:
+                return amount
+            moved = next((e for e in reversed(game.turn_events())
+                          if e.kind == "moved" and e.seat == payer), None)
+            throw = next((e for e in reversed(game.turn_events())
+                          if e.kind == "dice_rolled" and e.seat == payer), None)
+            if moved is None or moved.reason != "dice" or throw is None:
+                return amount  # reached by a card: the card's own multiplier rules
+            k = min(_owned_in_group(game, sq), 2) - 1
+            table = game.rules.rent[sq]
+            if k >= len(table) or amount != table[k] * sum(throw.dice):
+                return amount
+            return new_table[k] * sum(throw.dice)
+
+        declared = tuple(HookChange(
+            f"square:{s.name}", "dice multiplier (charged)",
+            "charged the new multipliers while the board shows the old ones", False,
+            list(s.rent), list(bumped(s.rent))) for s in utils)
+        return Applied(schema, Hooks(rent=rent), declared)
+
+
+# --- one price -------------------------------------------------------------------------------
+class _Price(NoveltyParams):
+    square: str
+    price: int = Field(ge=1, le=100_000)
+
+
+class OnePrice(Novelty):
+    name = "one_price"
+    category = "attribute"
+    description = ("One property's price (and with it its mortgage value) changes; hard "
+                   "raises Mediterranean Avenue from 60 to 70, a rarely landed square.")
+    Params = _Price
+    presets = {"easy": {"square": "Boardwalk", "price": 500},
+               "medium": {"square": "Illinois Avenue", "price": 260},
+               "hard": {"square": "Mediterranean Avenue", "price": 70}}
+
+    def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        i = schema.index_of(params.square)
+        sq = schema.squares[i]
+        if not sq.is_property:
+            raise ValueError(f"{sq.name!r} is not a property")
+        if sq.price == params.price:
+            raise ValueError(f"{sq.name!r} already costs {params.price}")
+        return map_squares(schema, lambda k, s: replace(s, price=params.price) if k == i
+                           else s)
+
+
+# --- dice -----------------------------------------------------------------------------------
+class _Face(NoveltyParams):
+    die: int = Field(0, ge=0)
+    old: int
+    new: int
+
+
+class ShiftedFace(Novelty):
+    name = "shifted_face"
+    category = "attribute"
+    description = ("One face of one die shows another number (hidden dice); hard turns the 3 "
+                   "of the first die into a 4: totals shift by one now and then.")
+    Params = _Face
+    presets = {"easy": {"old": 1, "new": 6}, "medium": {"die": 1, "old": 2, "new": 5},
+               "hard": {"old": 3, "new": 4}}
+
+    def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        if params.die >= len(schema.dice):
+            raise ValueError(f"no die {params.die}; the schema has {len(schema.dice)} dice")
+        die = schema.dice[params.die]
+        if params.old not in die.faces or params.old == params.new:
+            raise ValueError(f"die {params.die} has no face {params.old} to change "
+                             f"(faces {die.faces})")
+        k = die.faces.index(params.old)
+        new = replace(die, faces=die.faces[:k] + (params.new,) + die.faces[k + 1:])
+        return replace(schema, dice=tuple(new if i == params.die else d
+                                          for i, d in enumerate(schema.dice)))
+
+
+class _Sticky(NoveltyParams):
+    chance: float = Field(gt=0, le=1)
+
+
+class StickyDoubles(Novelty):
+    name = "sticky_doubles"
+    category = "attribute"
+    description = ("A throw that is not a double becomes one with probability `chance` (hidden "
+                   "dice); hard uses 5%: doubles come up 21% of the time instead of 17%.")
+    Params = _Sticky
+    presets = {"easy": {"chance": 0.3}, "medium": {"chance": 0.15}, "hard": {"chance": 0.05}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        if len(schema.dice) < 2:
+            raise ValueError("with one die there are no doubles")
+        c = params.chance
+
+        def dice_roll(game: Any, seat: int, dice: tuple[int, ...]) -> tuple[int, ...]:
+            if min(dice) != max(dice) and _rng(game, "sticky_doubles").random() < c:
+                return (dice[0],) * len(dice)
+            return dice
+
+        old = _doubles_chance(schema.dice)
+        return Applied(schema, Hooks(dice_roll=dice_roll), (HookChange(
+            "dice", "doubles rate", "throws become doubles more often", False,
+            old, round(old + (1 - old) * c, 6)),))
+
+
+class _JailDice(NoveltyParams):
+    chance: float = Field(ge=0, le=1)
+
+
+class JailDice(Novelty):
+    name = "jail_dice"
+    category = "attribute"
+    description = ("A jailed player's throw is a double with probability `chance` instead of "
+                   "1/6; hard makes it 1/4, seen only in the few throws made from jail.")
+    Params = _JailDice
+    presets = {"easy": {"chance": 0.5}, "medium": {"chance": 0.0}, "hard": {"chance": 0.25}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        if len(schema.dice) != 2:
+            raise ValueError("jail_dice needs exactly two dice")
+        c = params.chance
+        faces = schema.dice[1].faces
+
+        def dice_roll(game: Any, seat: int, dice: tuple[int, ...]) -> tuple[int, ...]:
+            if not game.state.in_jail[seat]:
+                return dice
+            if _rng(game, "jail_dice").random() < c:
+                return (dice[0], dice[0])
+            if dice[0] != dice[1]:
+                return dice
+            others = [f for f in faces if f != dice[0]]
+            return (dice[0], others[(dice[0] - 1) % len(others)]) if others else dice
+
+        return Applied(schema, Hooks(dice_roll=dice_roll), (HookChange(
+            "dice", "doubles in jail", "throws from jail are doubles with a new chance", False,
+            _doubles_chance(schema.dice), c),))
