@@ -43,7 +43,7 @@ def _agents() -> list:
 
 def test_every_plugin_loads() -> None:
     assert not BROKEN, f"broken plugin entry points: {BROKEN}"
-    assert len(PLUGINS) >= 45
+    assert len(PLUGINS) >= 80
 
 
 @pytest.mark.parametrize("name,difficulty", CASES)
