@@ -140,3 +140,16 @@ def test_a_logged_effects_game_replays_with_its_shown_rules():
               log=log)
     again, _ = replay(log.getvalue().splitlines(), hooks=p.hooks)
     assert again.shown == game.shown and again.events == game.events
+
+
+def test_a_trial_runs_under_effects_and_refuses_a_bad_level(tmp_path):
+    from evaluation.runner import TrialConfig, TrialError, run_trial
+
+    cfg = TrialConfig(agent="baseline", novelty="go_salary", difficulty="easy",
+                      observability="effects", games=3, inject_at=1, progress=False)
+    summary = run_trial(cfg, tmp_path / "t")
+    assert summary["observability"] == "effects" and summary["games"] == 3
+    with pytest.raises(TrialError, match="announced' or 'effects'"):
+        run_trial(TrialConfig(novelty="go_salary", observability="loud", games=3,
+                              progress=False), tmp_path / "u")
+    assert not (tmp_path / "u").exists()
