@@ -14,7 +14,7 @@ from test_novelties_catalogue import novelty_game
 
 import openmono
 from novelties.registry import apply_novelty
-from openmono.actions import Build
+from openmono.actions import Bid, Build, Buy, Decline, DropOut
 from openmono.engine import Game
 
 STD = openmono.standard_schema()
@@ -251,3 +251,14 @@ def test_hidden_jail_cards_shows_opponents_none() -> None:
     play(game, seats)
     assert seats[0].seen[0].jail_cards == (0, 0)
     assert seats[1].seen[0].jail_cards == (0, 1)
+
+
+def test_auction_premium_is_charged_to_the_auction_winner_only() -> None:
+    game, _ = novelty_game("auction_premium", "hard", [(1, 2)])
+    seats = {0: Scripted(("buy", Decline()), ("bid", DropOut())), 1: Scripted(("bid", Bid(120)))}
+    play(game, seats)
+    assert payments(game, "auction") == [(1, BANK, 120, "auction", 3)]
+    assert payments(game, "auction_premium") == [(1, BANK, 12, "auction_premium", -1)]
+    game, _ = novelty_game("auction_premium", "hard", [(1, 2)])
+    play(game, {0: Scripted(("buy", Buy()))})
+    assert payments(game, "auction_premium") == []

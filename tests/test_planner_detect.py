@@ -305,7 +305,9 @@ def test_agents_never_import_novelties():
 
 
 def test_random_schemas_do_not_crash_the_detector():
-    """Random novelty compositions: the detector keeps up with whatever it is shown."""
+    """Random novelty compositions: the detector keeps up with whatever it is shown, and
+    reports a novelty whose change it is shown. A hidden change with a rare trigger (the
+    subtle catalogue) may rightly go unseen in two games: only no crash is asked there."""
     rng = random.Random(5)
     names = sorted(available_novelties())
     for _ in range(6):
@@ -313,4 +315,5 @@ def test_random_schemas_do_not_crash_the_detector():
                                  difficulty=rng.choice(["easy", "medium", "hard"]))
         w = Watched()
         play(w, 2, start=rng.randrange(10**6), schema=prepared.schema, hooks=prepared.hooks)
-        assert w.det.report().detected
+        if any(c.visible for c in prepared.changes):
+            assert w.det.report().detected, prepared.name
