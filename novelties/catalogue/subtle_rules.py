@@ -347,11 +347,11 @@ class LateRent(Novelty):
     name = "late_rent"
     category = "class"
     description = ("From turn `after_turn` on (counted over all players) rents are multiplied "
-                   "by `factor`; hard adds 10% after turn 400, the last part of long games.")
+                   "by `factor`; hard adds 10% after turn 150, the last part of most games.")
     Params = _Late
-    presets = {"easy": {"after_turn": 100, "factor": 1.5},
-               "medium": {"after_turn": 250, "factor": 1.25},
-               "hard": {"after_turn": 400, "factor": 1.1}}
+    presets = {"easy": {"after_turn": 50, "factor": 1.5},
+               "medium": {"after_turn": 100, "factor": 1.25},
+               "hard": {"after_turn": 150, "factor": 1.1}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         t, f = params.after_turn, params.factor
@@ -368,11 +368,11 @@ class LateSalary(Novelty):
     name = "late_salary"
     category = "class"
     description = ("From turn `after_turn` on the Go salary is multiplied by `factor`; hard pays "
-                   "75% after turn 400, when most income is rent anyway.")
+                   "75% after turn 150, the last part of most games, when rent is most income.")
     Params = _Late
-    presets = {"easy": {"after_turn": 100, "factor": 0.0},
-               "medium": {"after_turn": 250, "factor": 0.5},
-               "hard": {"after_turn": 400, "factor": 0.75}}
+    presets = {"easy": {"after_turn": 50, "factor": 0.0},
+               "medium": {"after_turn": 100, "factor": 0.5},
+               "hard": {"after_turn": 150, "factor": 0.75}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         t, f = params.after_turn, params.factor
