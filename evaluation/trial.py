@@ -159,6 +159,15 @@ def cli(argv: list[str]) -> int:
             traceback.print_exc()
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if not cmd.multirun and not cmd.info:
+        from evaluation.runner import complete_summary
+
+        job = cmd.jobs[0]
+        if complete_summary(job.config, job.out_dir) is not None:
+            # Finished: answer without starting Hydra, which would rewrite .hydra/ in it.
+            print(f"complete: {job.config.games} games in {job.out_dir} (summary.json, "
+                  "report.md); delete that folder to play the trial again")
+            return 0
     if not cmd.info:
         made = cmd.sweep_dir if cmd.multirun else cmd.jobs[0].out_dir
         try:  # the command is valid: its folder may be made now

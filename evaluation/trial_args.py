@@ -256,7 +256,8 @@ def _check_keys(job: list[str]) -> None:
 
 def _int(value: Any, key: str, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise CommandError(f"{key} must be an integer >= {low}, got {value!r}")
+        what = "a positive integer" if low == 1 else f"an integer >= {low}"
+        raise CommandError(f"{key} must be {what}, got {value!r}")
     return value
 
 
