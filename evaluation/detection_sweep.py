@@ -168,23 +168,22 @@ def _run_one_star(args: tuple[dict[str, Any], str]) -> dict[str, Any]:
 
 
 def run_sweep(specs: list[dict[str, Any]], out: str, workers: int) -> list[dict[str, Any]]:
+    from tqdm import tqdm
+
     jobs = [(s, out) for s in specs]
     results = []
-    if workers <= 1:
-        for i, job in enumerate(jobs):
-            results.append(run_one(*job))
-            _tick(i + 1, len(jobs))
-        return results
-    with get_context("fork").Pool(processes=min(workers, 2)) as pool:
-        for i, res in enumerate(pool.imap_unordered(_run_one_star, jobs)):
-            results.append(res)
-            _tick(i + 1, len(jobs))
+    with tqdm(total=len(jobs), unit="trial", desc="detection sweep", file=sys.stderr,
+              mininterval=1.0) as bar:
+        if workers <= 1:
+            for job in jobs:
+                results.append(run_one(*job))
+                bar.update(1)
+            return results
+        with get_context("fork").Pool(processes=min(workers, 2)) as pool:
+            for res in pool.imap_unordered(_run_one_star, jobs):
+                results.append(res)
+                bar.update(1)
     return results
-
-
-def _tick(done: int, total: int) -> None:
-    if done == total or done % 10 == 0:
-        print(f"  {done}/{total} trials", file=sys.stderr, flush=True)
 
 
 # --- tables -----------------------------------------------------------------------------------
