@@ -9,11 +9,13 @@ on the same seed (common random numbers), for NRP.
 
 Resuming: records are appended one line per finished game, and after each game the
 agents (evaluated, opponents, reference) are pickled into `agents.pkl` with the number
-of games they have seen. A re-run into the same directory says how many games it found
-and restores the agents from that file when it matches the records, so it only plays
-the missing games; without a usable file it re-plays the recorded games (everything is
-deterministic) to rebuild the agents' state, checking that they reproduce the recorded
-lines. A finished trial is not played again (`complete_summary`).
+of games they have seen (after a game once playing since the last snapshot took 20x
+what a snapshot costs: for fast agents that is every few games, for the planner every
+game or two, so saving costs at most ~5%). A re-run into the same directory says how
+many games it found, restores the agents from that file and re-plays only the few
+recorded games after the snapshot (checking that they reproduce their lines) before
+playing the missing ones; without a usable file it re-plays every recorded game
+(everything is deterministic) to rebuild the agents' state. A finished trial is not played again (`complete_summary`).
 
 A novelty plugin whose hook raises during a game stops the trial with a `PluginError`
 naming the plugin, the hook and the game; the games recorded before it are kept, so
@@ -49,6 +51,7 @@ GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.json"
 CONFIG_FILE = "trial.json"
 STATE_FILE = "agents.pkl"
+SAVE_RATIO = 20  # play at least 20x a snapshot's cost between two snapshots
 
 
 class TrialError(ValueError):
@@ -198,21 +201,24 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
     if done:
         restored = _load_agents(out, len(done))
         if restored is not None:
-            agent, opponents, reference = restored
-            start = len(done)
-        how = ("agents restored" if start else "re-playing them to rebuild the agents' state")
+            start, (agent, opponents, reference) = restored
+        how = (f"agents restored after game {start}" if start == len(done) else
+               f"agents restored after game {start}, re-playing {len(done) - start} games"
+               if start else "re-playing them to rebuild the agents' state")
         print(f"resuming: found {len(done)} of {cfg.games} games in {out} ({how})",
               file=sys.stderr)
 
     bar = _progress(cfg, len(done))
     wins = sum(1 for r in done if r.get("won"))
     started = time.perf_counter()
+    played = save_cost = 0.0
     with path.open("a", encoding="utf-8") as fh:
         for g in range(start, cfg.games):
             active = inject is not None and g >= inject
             schema, hooks = (novelty.schema, novelty.hooks) if active and novelty else (base, NO_HOOKS)
             if g == inject and cfg.detection == "given":
                 _safe(agent, "novelty_announced")
+            t0 = time.perf_counter()
             try:
                 record = _play_one(cfg, g, agent, opponents, reference, schema, hooks, active)
             except Exception as exc:  # noqa: BLE001 - named, and the trial stays resumable
@@ -226,7 +232,13 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
                 continue
             fh.write(_record_line(record))
             fh.flush()
-            _save_agents(out, g + 1, (agent, opponents, reference))
+            played += time.perf_counter() - t0
+            if played >= SAVE_RATIO * save_cost:
+                # Snapshot the agents when playing since the last one took SAVE_RATIO times
+                # what a snapshot costs: at most ~1/SAVE_RATIO slower, resume re-plays few.
+                t1 = time.perf_counter()
+                _save_agents(out, g + 1, (agent, opponents, reference))
+                save_cost, played = time.perf_counter() - t1, 0.0
             wins += record["won"]
             if bar is not None:
                 bar.update(1)
@@ -301,9 +313,9 @@ def _load_agents(out: Path, games: int) -> Any:
             saved = pickle.load(fh)
     except Exception:  # noqa: BLE001 - missing, cut short or from other code: re-play
         return None
-    if not isinstance(saved, dict) or saved.get("games") != games:
+    if not isinstance(saved, dict) or not 0 < saved.get("games", 0) <= games:
         return None
-    return saved["agents"]
+    return saved["games"], saved["agents"]
 
 
 def _hook_codes(hooks: Hooks | None) -> dict[Any, str]:

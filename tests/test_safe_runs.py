@@ -237,11 +237,12 @@ def test_resume_restores_the_agents_and_plays_only_the_missing_games(tmp_path: P
         if record["game"] == 3:
             raise Killed
 
+    import evaluation.runner as runner
+
+    monkeypatch.setattr(runner, "SAVE_RATIO", 0)  # a snapshot after every game
     with pytest.raises(Killed):
         run_trial(TrialConfig(**cfg), tmp_path / "cut", on_game=kill)
     assert (tmp_path / "cut" / STATE_FILE).exists()
-    import evaluation.runner as runner
-
     played = []
     real = runner._play_one
     monkeypatch.setattr(runner, "_play_one", lambda c, g, *a: played.append(g) or real(c, g, *a))
@@ -249,6 +250,38 @@ def test_resume_restores_the_agents_and_plays_only_the_missing_games(tmp_path: P
     run_trial(TrialConfig(**cfg), tmp_path / "cut")
     assert "resuming: found 4 of 6 games" in capsys.readouterr().err
     assert played == [4, 5]
+    assert (tmp_path / "cut" / GAMES_FILE).read_bytes() == (
+        tmp_path / "full" / GAMES_FILE).read_bytes()
+
+
+def test_resume_from_an_older_snapshot_replays_only_the_games_after_it(
+        tmp_path: Path, capsys, monkeypatch) -> None:
+    import evaluation.runner as runner
+
+    cfg = dict(agent="random", opponents=["random"] * 3, reference="random",
+               novelty="rent_hike", inject_at=2, games=7, seed=5, progress=False)
+    run_trial(TrialConfig(**cfg), tmp_path / "full")
+    real_save = runner._save_agents
+    monkeypatch.setattr(runner, "_save_agents",
+                        lambda out, games, agents: games == 2 and real_save(out, games, agents))
+    monkeypatch.setattr(runner, "SAVE_RATIO", 0)
+
+    class Killed(Exception):
+        pass
+
+    def kill(record: dict) -> None:
+        if record["game"] == 4:
+            raise Killed
+
+    with pytest.raises(Killed):
+        run_trial(TrialConfig(**cfg), tmp_path / "cut", on_game=kill)
+    played = []
+    real = runner._play_one
+    monkeypatch.setattr(runner, "_play_one", lambda c, g, *a: played.append(g) or real(c, g, *a))
+    capsys.readouterr()
+    run_trial(TrialConfig(**cfg), tmp_path / "cut")
+    assert "found 5 of 7 games" in capsys.readouterr().err
+    assert played == [2, 3, 4, 5, 6]
     assert (tmp_path / "cut" / GAMES_FILE).read_bytes() == (
         tmp_path / "full" / GAMES_FILE).read_bytes()
 
