@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -59,8 +60,9 @@ def _end_children(signum: int, frame: Any) -> None:
 
 def watch_parent(interval: float = 0.5) -> None:
     """In a sweep worker: exit at once when the sweep's parent process is gone."""
-    parent = os.environ.get(PARENT_ENV)
-    if not parent or getattr(watch_parent, "started", False):
+    host, _, parent = os.environ.get(PARENT_ENV, "").rpartition(":")
+    if (not parent.isdigit() or host != socket.gethostname()
+            or getattr(watch_parent, "started", False)):
         return
     watch_parent.started = True  # type: ignore[attr-defined]
     pid = int(parent)
@@ -129,7 +131,10 @@ def run_sweep(cmd: Any, hydra_main: Callable[[list[str]], None]) -> int:
     where.mkdir(parents=True, exist_ok=True)
     (where / "command.txt").write_text("python -m evaluation.trial " + " ".join(
         ["--multirun", *cmd.overrides]) + "\n", encoding="utf-8")
-    os.environ[PARENT_ENV] = str(os.getpid())
+    if any(o.replace(" ", "") in ("hydra/launcher=local", "hydra/launcher=joblib")
+           for o in cmd.overrides):
+        # Local workers only: a cluster job must not look for this process on its node.
+        os.environ[PARENT_ENV] = f"{socket.gethostname()}:{os.getpid()}"
     signal.signal(signal.SIGINT, _end_children)
     signal.signal(signal.SIGTERM, _end_children)
     argv = cmd.hydra_argv()
