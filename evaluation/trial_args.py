@@ -202,11 +202,26 @@ def _compose(overrides: list[str], hydra_config: bool = True) -> Any:
             raise CommandError(f"unknown Hydra option {key!r}; see python -m evaluation.trial "
                                "--hydra-help") from None
         if key and "Could not find" in first:
-            group = key
-            raise CommandError(f"unknown {group} option: {first}") from None
+            value = next((o.split("=", 1)[1] for o in overrides
+                          if o.split("=")[0].lstrip("+~") == key), "?")
+            choices = _group_choices(key)
+            raise CommandError(f"unknown {key} {value!r}{did_you_mean(value, choices)}; "
+                               f"choices: {', '.join(choices) or '(none found)'}") from None
         raise CommandError(first.rstrip(".")) from None
     finally:
         GlobalHydra.instance().clear()
+
+
+def _group_choices(group: str) -> list[str]:
+    """The options of a config group: this project's YAML files and Hydra's plugins'."""
+    from hydra.core.config_store import ConfigStore
+
+    names = {p.stem for p in (Path(CONF_DIR) / group).glob("*.yaml")}
+    try:
+        names |= {n.rsplit(".", 1)[0] for n in ConfigStore.instance().list(group)}
+    except (OSError, ValueError, KeyError, AttributeError):
+        pass
+    return sorted(names)
 
 
 def _known_keys(agent: str, novelty: str) -> set[str]:
@@ -267,10 +282,9 @@ def _bool(value: Any, key: str) -> bool:
     return value
 
 
-def _names(value: Any, key: str) -> list[str]:
+def _names(value: Any, key: str, example: str = "[baseline,baseline]") -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise CommandError(f"{key} must be a list of names like [baseline,baseline], "
-                           f"got {value!r}")
+        raise CommandError(f"{key} must be a list of names like {example}, got {value!r}")
     return value
 
 
@@ -297,7 +311,7 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
     reference = data["reference"]
     if reference is not None and not isinstance(reference, str):
         raise CommandError(f"reference must be an agent name or null, got {reference!r}")
-    then = _names(data.get("then") or [], "then")
+    then = _names(data.get("then") or [], "then", "[dice_weights,go_salary:hard]")
     detection = data["detection"]
     agent = dict(data["agent"])
     name = agent.pop("name")
@@ -411,7 +425,8 @@ def check_command(argv: list[str]) -> Command:
         try:
             resolved = OmegaConf.to_container(OmegaConf.create(data), resolve=True)
         except Exception as exc:  # noqa: BLE001 - an interpolation the user wrote
-            raise CommandError(f"cannot resolve the configuration: {exc}") from None
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise CommandError(f"cannot resolve the configuration: {first}") from None
         tcfg, plots = trial_config(resolved)  # type: ignore[arg-type]
         check_world(tcfg)
         if cmd.multirun:

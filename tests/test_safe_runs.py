@@ -85,6 +85,11 @@ BAD = [  # (arguments, words the one-line message must hold)
     (["trial.games"], ["key=value"]),
     (["--frobnicate"], ["--frobnicate", "--multirun"]),
     (["--multirun", "agent=random,plannr"], ["plannr", "planner"]),
+    (["hydra/launcher=lcoal"], ["lcoal", "did you mean local"]),
+    (["hydra.launcher.n_jobz=2", "hydra/launcher=local"], ["hydra.launcher.n_jobz"]),
+    (["novelty=rent_hike", "then=x"], ["then", "list"]),
+    (["agent.adapt=${oops}"], ["oops"]),
+    (["trial.plots=maybe"], ["trial.plots", "true or false"]),
 ]
 
 
