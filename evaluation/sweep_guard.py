@@ -106,14 +106,14 @@ def _bar(jobs: list[Any], stop: threading.Event) -> None:
     total = sum(j.config.games for j in jobs)
     with tqdm(total=total, unit="game", desc="sweep", file=sys.stderr, mininterval=1.0,
               dynamic_ncols=True) as bar:
-        while True:
+        finished = False
+        while not finished:
+            finished = stop.wait(1.0)  # one last look after the launcher returned
             done = sum(min(_lines(j.out_dir / "games.jsonl"), j.config.games) for j in jobs)
             complete, _ = state(jobs)
             bar.n = done
             bar.set_postfix_str(f"{complete}/{len(jobs)} trials", refresh=False)
             bar.refresh()
-            if stop.wait(1.0):
-                break
 
 
 def run_sweep(cmd: Any, hydra_main: Callable[[list[str]], None]) -> int:
