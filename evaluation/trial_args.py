@@ -330,7 +330,8 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
     cfg = TrialConfig(
         agent=name, agent_params=agent, opponents=list(opponents),
         novelty=None if nname in (None, "none") else nname,
-        difficulty=novelty.get("difficulty") or "medium", novelty_params=params,
+        difficulty=novelty.get("difficulty") or "medium",
+        observability=novelty.get("observability") or "announced", novelty_params=params,
         then=[str(t) for t in then], games=games, seed=seed,
         window=(float(window[0]), float(window[1])), inject_at=inject_at,
         detection=detection, reference=reference or None, progress=progress)

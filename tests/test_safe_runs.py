@@ -90,6 +90,7 @@ BAD = [  # (arguments, words the one-line message must hold)
     (["novelty=rent_hike", "then=x"], ["then", "list"]),
     (["agent.adapt=${oops}"], ["oops"]),
     (["trial.plots=maybe"], ["trial.plots", "true or false"]),
+    (["novelty=rent_hike", "novelty.observability=maybe"], ["observability", "effects"]),
 ]
 
 
