@@ -74,11 +74,11 @@ def world(novelty: str, difficulty: str) -> tuple[Any, Any]:
     eps = {ep.name: ep for ep in entry_points(group="openmono.novelties")}
     if novelty not in eps:
         raise TrainError(f"unknown novelty {novelty!r}; list them with: python -m novelties list")
-    plugin = eps[novelty].load()
-    if difficulty not in plugin.presets:
-        raise TrainError(f"novelty {novelty} has no difficulty {difficulty!r}; valid: "
-                         f"{', '.join(plugin.presets)}")
-    applied = plugin().apply(base, plugin.Params(**plugin.presets[difficulty]))
+    plugin = eps[novelty].load()()
+    try:
+        applied = plugin.run_apply(base, plugin.make_params(difficulty, None))
+    except Exception as e:  # the plugin API's own one-line errors
+        raise TrainError(f"novelty {novelty}: {e}") from None
     return applied.schema, applied.hooks
 
 
