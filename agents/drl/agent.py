@@ -112,14 +112,15 @@ class DRLAgent(Agent):
         self.network_decisions += 1
         x = self.enc.encode(obs, self.state)
         learner = self.learner
+        r = dense_reward(obs) if self.training or self.detector is not None else 0.0
         if self.training:
-            learner.add_reward(dense_reward(obs))
+            learner.add_reward(r)
             i, extra = learner.choose(x, idx, learner.rng, greedy=False)
             learner.record(x, mask, i, extra)
         else:
             i, extra = learner.choose(x, idx, self.rng, greedy=self.greedy)
         if self.detector is not None:
-            self.detector.observe(self._prediction(x, extra), dense_reward(obs))
+            self.detector.observe(self._prediction(x, extra), r * learner.cfg.reward_scale)
         return self.enc.action_of(i, obs)
 
     def _prediction(self, x: np.ndarray, extra: float) -> float:
