@@ -30,7 +30,7 @@ class PPOConfig:
     clip_coef: float = 0.2
     ent_coef: float = 0.01
     vf_coef: float = 0.5
-    lr: float = 3e-4
+    lr: float = 1e-4
     max_grad_norm: float = 0.5
     update_epochs: int = 2
     minibatch_size: int = 256
@@ -39,6 +39,25 @@ class PPOConfig:
     norm_adv: bool = True
     hidden: tuple[int, ...] = (1024, 512)
     terminal_c: float = 0.0  # the paper's c for PPO
+    prior: bool = True  # start from a cautious policy (see `policy_prior`); not in the paper
+
+
+def policy_prior() -> np.ndarray:
+    """Initial output biases of the actor: pass and build are likely, trade offers rare.
+
+    A uniform start spreads its probability over hundreds of legal trade offers and gives
+    its properties away in every game, which leaves almost no winning games to learn
+    from. These biases (logits) make the untrained policy mostly pass, build when it can
+    and trade now and then; learning moves them like any other weight.
+    """
+    from agents.drl import encoding as E
+    b = np.zeros(ACTION_DIM, dtype=np.float32)
+    b[E.EXCHANGE:E.IMPROVE] = -4.0
+    b[E.IMPROVE:E.SELL_BUILDING] = 4.0
+    b[E.SELL_BUILDING:E.FREE_MORTGAGE] = -2.0
+    b[E.FREE_MORTGAGE:E.SKIP] = 1.0
+    b[E.SKIP] = b[E.CONCLUDE] = 4.0
+    return b
 
 
 def policy_loss(logits: np.ndarray, mask: np.ndarray, actions: np.ndarray,
@@ -99,6 +118,8 @@ class PPO:
         h = tuple(self.cfg.hidden)
         self.actor = MLP((STATE_DIM, *h, ACTION_DIM), rng=rng, out_scale=0.01)
         self.critic = MLP((STATE_DIM, *h, 1), rng=rng)
+        if self.cfg.prior:
+            self.actor.b[-1][...] = policy_prior()
         self.opt_actor = Adam(self.actor.params(), lr=self.cfg.lr,
                               max_grad_norm=self.cfg.max_grad_norm)
         self.opt_critic = Adam(self.critic.params(), lr=self.cfg.lr,
