@@ -183,3 +183,39 @@ def test_every_catalogue_novelty(name: str) -> None:
         mask = enc.legal_mask(obs)
         for i in np.flatnonzero(mask):
             assert obs.is_legal(enc.action_of(int(i), obs))
+
+
+def _reference_state(obs) -> np.ndarray:
+    """The state spelled out field by field (docs/drl.md), for the standard board."""
+    r = obs.rules
+    x = np.zeros(240, dtype=np.float32)
+    me, n = obs.seat, len(obs.cash)
+    for k in range(min(4, n)):
+        s = (me + k) % n
+        if obs.active[s]:
+            x[4 * k: 4 * k + 4] = [obs.position[s] / r.n, min(10, max(-10, obs.cash[s] / 1500)),
+                                   obs.in_jail[s], obs.jail_cards[s] > 0]
+    max_houses = r.hotel_level - 1
+    for j, name in enumerate(E.PROPERTY_NAMES):
+        sq = r.names.index(name)
+        o = obs.owner[sq]
+        if o < 0:
+            continue
+        b = 16 + 8 * j
+        x[b + (o - me) % n] = 1
+        x[b + 4] = obs.mortgaged[sq]
+        g = r.group_of[sq]
+        x[b + 5] = sum(obs.owner[m] == o for m in r.group_members[g]) >= r.group_need[g]
+        x[b + 6] = min(obs.level[sq], max_houses) / max_houses
+        x[b + 7] = obs.level[sq] == r.hotel_level
+    return x
+
+
+def test_state_equals_the_field_by_field_reference() -> None:
+    enc = E.Encoder()
+    built = 0
+    for obs in POSITIONS[::3]:
+        x = enc.encode(obs)
+        assert np.allclose(x, _reference_state(obs)), obs.turn
+        built += any(obs.level)
+    assert built > 10

@@ -80,6 +80,9 @@ STREET_SLOT_OF = {PROPERTY_NAMES.index(n): i for i, n in enumerate(STREET_NAMES)
 assert len(PROPERTY_NAMES) == N_SLOTS and len(STREET_NAMES) == N_STREET_SLOTS
 
 
+_OFF_DIAGONAL = ~np.eye(N_SLOTS, dtype=bool)
+
+
 def _exchange_index(opp: int, give: int, get: int) -> int:
     return EXCHANGE + (opp * N_SLOTS + give) * (N_SLOTS - 1) + (get if get < give else get - 1)
 
@@ -132,6 +135,22 @@ class Layout:
         self.groups = [tuple(m) for m in rules.group_members]
         self.group_of_slot = np.array([rules.group_of[s] if s >= 0 else -1 for s in slot_sq])
         self.group_need = tuple(rules.group_need)
+        # Per slot, the squares of its group (padded with the slot's own square), so
+        # "does the owner have buildings in this group" is one vectorised test.
+        width = max([len(m) for m in self.groups] + [1])
+        gm = np.tile(self.safe_sq[:, None], (1, width))
+        valid = np.zeros((N_SLOTS, width), dtype=bool)
+        need = np.full(N_SLOTS, 10**6)
+        for j in range(N_SLOTS):
+            g = int(self.group_of_slot[j])
+            if g >= 0 and self.present[j]:
+                gm[j, :len(self.groups[g])] = self.groups[g]
+                valid[j, :len(self.groups[g])] = True
+                need[j] = rules.group_need[g]
+        self.group_sq = gm
+        self.group_valid = valid
+        self.slot_need = need
+        self.owner_cols = np.arange(16, STATE_DIM, 8)
         self.street_slot_of_sq = {sq: STREET_SLOT_OF[j] for sq, j in self.slot_of.items()
                                   if IS_STREET_SLOT[j] and rules.is_street[sq]}
 
@@ -179,41 +198,21 @@ class Encoder:
             x[b + 2] = 1.0 if obs.in_jail[s] else 0.0
             jc = obs.jail_cards[s]
             x[b + 3] = 1.0 if (jc if isinstance(jc, int) else len(jc)) else 0.0
-        owner = obs.owner
-        level = obs.level
-        mortgaged = obs.mortgaged
-        # Monopoly per group: one seat holds at least `group_need` members.
-        mono_owner = {}
-        for g, members in enumerate(lay.groups):
-            counts: dict[int, int] = {}
-            for m in members:
-                o = owner[m]
-                if o >= 0:
-                    counts[o] = counts.get(o, 0) + 1
-            for o, c in counts.items():
-                if c >= lay.group_need[g]:
-                    mono_owner[g] = o
-        hotel = lay.hotel_level
-        base = 16
-        for j in range(N_SLOTS):
-            sq = int(lay.slot_sq[j])
-            if sq < 0:
-                continue
-            b = base + 8 * j
-            o = owner[sq]
-            if o >= 0:
-                rel = (o - me) % players
-                if rel < N_REL:
-                    x[b + rel] = 1.0
-                if mortgaged[sq]:
-                    x[b + 4] = 1.0
-                g = lay.group_of_slot[j]
-                if g >= 0 and mono_owner.get(int(g)) == o:
-                    x[b + 5] = 1.0
-                lv = level[sq]
-                if lv:
-                    x[b + 6] = min(lv, lay.max_houses) / lay.max_houses
-                    x[b + 7] = 1.0 if hotel > 0 and lv >= hotel else 0.0
+        sq = lay.safe_sq
+        owner = np.array(obs.owner)
+        level = np.array(obs.level)[sq]
+        o = owner[sq]
+        owned = (o >= 0) & lay.present
+        rel = (o - me) % players
+        props = x[16:].reshape(N_SLOTS, 8)
+        hot = owned & (rel < N_REL)
+        props[np.flatnonzero(hot), rel[hot]] = 1.0
+        props[:, 4] = owned & np.array(obs.mortgaged)[sq]
+        count = ((owner[lay.group_sq] == o[:, None]) & lay.group_valid).sum(axis=1)
+        props[:, 5] = owned & (count >= lay.slot_need)
+        props[:, 6] = np.where(owned, np.minimum(level, lay.max_houses) / lay.max_houses, 0.0)
+        if lay.hotel_level > 0:
+            props[:, 7] = owned & (level >= lay.hotel_level)
         return x
 
     # -- actions ---------------------------------------------------------------------
@@ -339,25 +338,16 @@ class Encoder:
         cash = obs.cash[me]
         if cash < 0:
             return  # an offer of no cash would already offer more than it has
-        owner = obs.owner
-        level = obs.level
-        mortgaged = obs.mortgaged
+        owner = np.array(obs.owner)
+        level = np.array(obs.level)
         sq = lay.safe_sq
-        own = np.array([owner[s] for s in sq], dtype=np.int64)
+        own = owner[sq]
         own[~lay.present] = -2
-        mort = np.array([bool(mortgaged[s]) for s in sq])
+        mort = np.array(obs.mortgaged)[sq]
         # A property is tradeable by its owner when its group carries none of the owner's
         # buildings (and, if mortgaged, the rules allow trading mortgaged property).
-        built = np.zeros(N_SLOTS, dtype=bool)
-        for j in range(N_SLOTS):
-            g = lay.group_of_slot[j]
-            if own[j] < 0 or g < 0:
-                continue
-            o = own[j]
-            for mem in lay.groups[g]:
-                if owner[mem] == o and level[mem]:
-                    built[j] = True
-                    break
+        gs = lay.group_sq
+        built = ((owner[gs] == own[:, None]) & (level[gs] > 0)).any(axis=1)
         tradeable = ~built & (lay.trade_mortgaged | ~mort)
         mine = tradeable & (own == me)
         fee = np.where(mort, lay.fee, 0)
@@ -372,9 +362,8 @@ class Encoder:
             # exchange: give j (mine), get q (theirs), pay q's mortgage fee
             get_ok = theirs & (fee <= cash)
             if mine.any() and get_ok.any():
-                grid = np.outer(mine, get_ok)
-                np.fill_diagonal(grid, False)  # never both (mine and theirs are disjoint)
-                flat = grid[~np.eye(N_SLOTS, dtype=bool)].reshape(N_SLOTS, N_SLOTS - 1)
+                grid = np.outer(mine, get_ok)  # mine and theirs are disjoint: no diagonal
+                flat = grid[_OFF_DIAGONAL].reshape(N_SLOTS, N_SLOTS - 1)
                 m[EXCHANGE + opp * n_ex: EXCHANGE + (opp + 1) * n_ex] = flat.ravel()
             # sell: give j (mine) for cash
             s0 = SELL_OFFER + opp * N_SLOTS * 3

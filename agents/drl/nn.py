@@ -92,6 +92,8 @@ class MLP:
             out += b
             np.maximum(out, 0.0, out=out)
             h = out
+        if len(idx) * 3 > self.sizes[-1]:  # many legal actions: the full product is cheaper
+            return (h @ self.W[-1])[idx] + self.b[-1][idx]
         if self._last_t is None:
             self._last_t = np.ascontiguousarray(self.W[-1].T)
         return self._last_t[idx] @ h + self.b[-1][idx]
