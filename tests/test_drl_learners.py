@@ -96,20 +96,20 @@ def test_ppo_loss_decreases_on_a_tiny_bandit() -> None:
 
 
 def test_ddqn_loss_decreases_on_a_tiny_bandit() -> None:
-    cfg = DDQNConfig(hidden=(32,), lr=1e-3, learning_starts=64, train_every=1,
-                     batch_size=32, target_every=20, eps_decay=300.0, buffer_size=2000)
+    cfg = DDQNConfig(hidden=(32,), lr=2e-3, learning_starts=64, train_every=1,
+                     batch_size=32, target_every=20, eps_decay=200.0, buffer_size=2000)
     dq = DDQN(cfg, seed=0)
     rng = np.random.default_rng(0)
     legal = np.array([10, 20, 30])
     mask = np.zeros(ACTION_DIM, dtype=bool)
     mask[legal] = True
     losses = []
-    for _ in range(1500):
+    for _ in range(800):
         x, kind = _tiny_states(1, rng)
         i, _ = dq.choose(x[0], legal, rng, greedy=False)
         dq.record(x[0], mask, i)
         dq.end_game(1.0 if i == legal[kind[0] % 3] else 0.0)
-        if dq.updates and dq.updates % 100 == 0:
+        if dq.updates and dq.updates % 50 == 0:
             losses.append(dq.last_loss)
     early = np.mean(losses[:3])
     late = np.mean(losses[-3:])
