@@ -69,6 +69,7 @@ def test_bad_input_is_refused_and_nothing_is_overwritten(tmp_path) -> None:
 
 def test_cli_errors_are_one_line(tmp_path) -> None:
     r = subprocess.run([sys.executable, "-m", "agents.drl.train", "algo=a2c",
-                        f"out_dir={tmp_path}"], capture_output=True, text=True)
+                        f"out_dir={tmp_path}", f"hydra.run.dir={tmp_path}"],
+                       capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stderr.strip() == "error: unknown algo 'a2c'; valid: ppo, ddqn"
