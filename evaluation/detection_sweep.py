@@ -110,7 +110,7 @@ def catalogue() -> dict[str, list[str]]:
 
 
 def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[float, float],
-         agent: str) -> list[dict[str, Any]]:
+         agent: str, observability: str = "announced") -> list[dict[str, Any]]:
     """Trial specs: per category x difficulty, novelties cycled in a seeded order."""
     cat = catalogue()
     specs = []
@@ -124,7 +124,8 @@ def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[floa
             for i in range(per_cell):
                 specs.append({"agent": agent, "category": category, "difficulty": difficulty,
                               "novelty": names[i % len(names)], "seed": seed + k,
-                              "games": games, "window": window})
+                              "games": games, "window": window,
+                              "observability": observability})
                 k += 1
     for i in range(controls):
         specs.append({"agent": agent, "category": "control", "difficulty": None,
@@ -143,10 +144,12 @@ def _truth(novelty: str, difficulty: str) -> list[dict[str, Any]]:
 
 def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
     register(spec["agent"])
+    observability = spec.get("observability", "announced")
     where = Path(out) / spec["category"] / (spec["difficulty"] or "none") / (
         f"{spec['novelty'] or 'none'}-{spec['seed']}")
     cfg = TrialConfig(agent=spec["agent"], novelty=spec["novelty"],
-                      difficulty=spec["difficulty"] or "medium", games=spec["games"],
+                      difficulty=spec["difficulty"] or "medium", observability=observability,
+                      games=spec["games"],
                       seed=spec["seed"], window=tuple(spec["window"]), progress=False)
     t0 = time.perf_counter()
     summary = run_trial(cfg, where)
@@ -199,8 +202,12 @@ def _row(label: str, agg: dict[str, Any], acc: float | None, paper: str) -> str:
     ci = f" ({_pct(agg['nda_lo'])}-{_pct(agg['nda_hi'])})" if agg["nda_lo"] is not None else ""
     delay = "-" if agg["detection_delay"] is None else f"{agg['detection_delay']:.2f}"
     nrp = "-" if agg["nrp"] is None else f"{agg['nrp']:.2f}"
-    return (f"| {label} | {agg['novelty_trials']} | {_pct(agg['nda'])}{ci} | {paper} | "
-            f"{_pct(agg['false_positive_rate'])} | {delay} | {_pct(acc)} | {nrp} |")
+    if agg["nrp_lo"] is not None:
+        nrp += f" ({agg['nrp_lo']:.2f}-{agg['nrp_hi']:.2f})"
+    return (f"| {label} | {agg['novelty_trials']} | {_pct(agg['nda'])}{ci} | "
+            f"{_pct(agg['nda_characterized'])} | {paper} | "
+            f"{_pct(agg['false_positive_rate'])} | {delay} | {_pct(acc)} | {nrp} | "
+            f"{_pct(agg['post_win_rate'])} |")
 
 
 def _accuracy(rs: list[dict[str, Any]]) -> float | None:
@@ -212,9 +219,9 @@ def tables(results: list[dict[str, Any]]) -> tuple[str, str, dict[str, Any]]:
     """(cell table, per-novelty table, aggregates) in markdown."""
     controls = [r for r in results if r["sweep_category"] == "control"]
     novelty_trials = [r for r in results if r["sweep_category"] != "control"]
-    rows = ["| Class | Trials | NDA % (95% CI) | Paper NDA % | FP % | Delay (games) "
-            "| Char. acc. % | NRP |",
-            "|---|---:|---|---:|---:|---:|---:|---:|"]
+    rows = ["| Class | Trials | NDA % (95% CI) | NDA+char. % | Paper NDA % | FP % "
+            "| Delay (games) | Char. acc. % | NRP, pooled (95% CI) | Post-novelty win % |",
+            "|---|---:|---|---:|---:|---:|---:|---:|---|---:|"]
     totals: dict[str, Any] = {}
     for category in CATEGORIES:
         for difficulty in DIFFICULTIES:
@@ -230,8 +237,8 @@ def tables(results: list[dict[str, Any]]) -> tuple[str, str, dict[str, Any]]:
         rows.append(_row("all novelties", agg, _accuracy(novelty_trials), "-"))
     if controls:
         agg = totals["control"] = metrics.aggregate(controls)
-        rows.append(f"| control (no novelty) | {agg['trials']} | - | - | "
-                    f"{_pct(agg['false_positive_rate'])} | - | - | - |")
+        rows.append(f"| control (no novelty) | {agg['trials']} | - | - | - | "
+                    f"{_pct(agg['false_positive_rate'])} | - | - | - | - |")
     if results:
         totals["fp_all_trials"] = metrics.aggregate(results)
     per = ["| Novelty | Category | Difficulty | Trials | Detected | Mean delay | Char. acc. % |",
@@ -300,7 +307,9 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
         command,
         "```",
         "",
-        f"Agent `{args.agent}` against three `baseline` agents; {args.games}-game trials, the "
+        f"Agent `{args.agent}` against three `baseline` agents, novelties "
+        f"`{getattr(args, 'observability', 'announced')}` (docs/detection.md); "
+        f"{args.games}-game trials, the "
         f"novelty injected at a game drawn from [{args.window[0]}, {args.window[1]}] of the "
         f"trial and kept; {args.per_cell} trials per category x difficulty with novelties "
         f"drawn from the catalogue in a seeded order that cycles through the category, plus "
@@ -354,6 +363,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=30, help="games per trial")
     p.add_argument("--window", type=float, nargs=2, default=(0.3, 0.6),
                    help="injection window (fractions of the trial)")
+    p.add_argument("--observability", choices=("announced", "effects"), default="announced",
+                   help="what agents are shown of a novelty (see docs/detection.md)")
     p.add_argument("--seed", type=int, default=0, help="first trial seed")
     p.add_argument("--workers", type=int, default=2, help="processes (at most 2)")
     p.add_argument("--out", default=None, help="output directory")
@@ -383,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fresh and out.exists():
         shutil.rmtree(out)
     specs = plan(args.per_cell, args.controls, args.seed, args.games, tuple(args.window),
-                 args.agent)
+                 args.agent, args.observability)
     print(f"{len(specs)} trials -> {out}", file=sys.stderr)
     t0 = time.perf_counter()
     results = run_sweep(specs, str(out), max(1, min(args.workers, 2)))

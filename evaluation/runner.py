@@ -32,7 +32,7 @@ from openmono.schema import GameSchema
 
 from agents.registry import available_agents, make_agent
 from evaluation import metrics
-from evaluation.novelty_setup import NoveltySetup, prepare_novelty
+from evaluation.novelty_setup import Applied, prepare_novelty
 
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.json"
@@ -50,6 +50,7 @@ class TrialConfig:
     opponents: list[str] = field(default_factory=lambda: ["baseline"] * 3)
     novelty: str | None = None
     difficulty: str = "medium"
+    observability: str = "announced"  # or "effects": see novelties.observability
     novelty_params: dict[str, Any] = field(default_factory=dict)
     then: list[str] = field(default_factory=list)  # further novelties, applied in order
     games: int = 100
@@ -63,6 +64,9 @@ class TrialConfig:
     def validate(self) -> None:
         if not isinstance(self.games, int) or self.games <= 0:
             raise TrialError(f"trial.games must be a positive integer, got {self.games!r}")
+        if self.observability not in ("announced", "effects"):
+            raise TrialError(f"novelty.observability must be 'announced' or 'effects', got "
+                             f"{self.observability!r}")
         if self.detection not in ("system", "given"):
             raise TrialError(f"detection must be 'system' or 'given', got {self.detection!r}")
         if not self.opponents:
@@ -156,11 +160,16 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
     except OSError as exc:
         raise TrialError(f"cannot write to the output directory {str(out)!r}: {exc.strerror}")
     base = standard_schema()
-    novelty: NoveltySetup | None = None
+    novelty: Applied | None = None
     if cfg.novelty is not None:
         novelty = prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params, base,
                                   then=cfg.then)
     inject = injection_game(cfg)
+    shown = None
+    if novelty is not None and cfg.observability == "effects":
+        from novelties.observability import shown_schema
+
+        shown = shown_schema(base, novelty.schema)
 
     try:
         agent = make_agent(cfg.agent, **cfg.agent_params)
@@ -188,7 +197,8 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
             schema, hooks = (novelty.schema, novelty.hooks) if active and novelty else (base, NO_HOOKS)
             if g == inject and cfg.detection == "given":
                 _safe(agent, "novelty_announced")
-            record = _play_one(cfg, g, agent, opponents, reference, schema, hooks, active)
+            record = _play_one(cfg, g, agent, opponents, reference, schema, hooks, active,
+                               shown if active else None)
             if g < len(done):
                 if _record_line(record) != _record_line(done[g]):
                     print(f"warning: replaying game {g} did not reproduce its record in "
@@ -215,6 +225,8 @@ def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     data = asdict(cfg)
     data.pop("progress")
     data["window"] = list(cfg.window)
+    if cfg.observability == "announced":  # the default: trial folders from before it match
+        data.pop("observability")
     return data
 
 
@@ -236,10 +248,11 @@ def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
 
 
 def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], reference: Any,
-              schema: GameSchema, hooks: Hooks, active: bool) -> dict[str, Any]:
+              schema: GameSchema, hooks: Hooks, active: bool,
+              shown: GameSchema | None = None) -> dict[str, Any]:
     seed = game_seed(cfg.seed, g)
     players = [agent, *opponents]
-    result = play_game(schema, players, seed=seed, hooks=hooks)
+    result = play_game(schema, players, seed=seed, hooks=hooks, shown=shown)
     report, report_fault = _safe_report(agent)
     names = [cfg.agent, *cfg.opponents]
     record: dict[str, Any] = {
@@ -268,7 +281,7 @@ def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], refere
 
 
 def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | None,
-              novelty: NoveltySetup | None) -> dict[str, Any]:
+              novelty: Applied | None) -> dict[str, Any]:
     reference_records = [
         {"game": r["game"], "seed": r["seed"], "won": r["reference_won"], "novelty_active": False,
          "report": {"detected": False}}
@@ -284,6 +297,7 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
         "opponents": list(cfg.opponents),
         "novelty": (novelty.name if novelty is not None else cfg.novelty) or "none",
         "difficulty": cfg.difficulty if cfg.novelty else None,
+        "observability": cfg.observability if cfg.novelty else None,
         "category": novelty.category if novelty is not None else None,
         "injected_at": inject,
         "detection": cfg.detection,
