@@ -26,6 +26,27 @@ class UnknownAgentError(ValueError):
     pass
 
 
+class AgentLoadError(UnknownAgentError):
+    """An agent's files (e.g. DRL weights) are missing or unreadable: one line naming them."""
+
+
+def _drl(algo: str, variant: str) -> Callable[..., Any]:
+    """The shipped DRL agents (agents/drl); `weights=PATH` loads a user's own file."""
+    def factory(weights: str | None = None, greedy: bool = False,
+                detector: str = "surprise") -> Any:
+        from agents.drl.agent import shipped_agent
+        try:
+            return shipped_agent(algo, variant)(weights=weights, greedy=greedy,
+                                                detector=detector)
+        except ValueError as exc:
+            raise AgentLoadError(str(exc)) from None
+    return factory
+
+
+AGENTS.update({"ppo": _drl("ppo", "standard"), "hybrid_ppo": _drl("ppo", "hybrid"),
+               "ddqn": _drl("ddqn", "standard"), "hybrid_ddqn": _drl("ddqn", "hybrid")})
+
+
 def available_agents() -> list[str]:
     return sorted(AGENTS)
 
