@@ -32,13 +32,15 @@ from openmono.observation import Observation, public_rules
 from openmono.schema import GameSchema
 from openmono.seeding import seed_sequence_words
 from openmono.state import (NOBODY, GameState, after_build, after_sell_building,
-                            has_monopoly, net_worth, owned_in_group)
+                            has_monopoly, hotel_breakdown, net_worth, owned_in_group)
 
 Request = tuple[int, "Decision"]
 _new_tuple = tuple.__new__  # builds a NamedTuple (observation, hot events) without its slow __new__
 _STALE = (-1, ())  # a snapshot stamp no change counter ever has
 _LASTING = (A.NO_CASH_LIMIT, (0,), 0, 0)  # a standing order that never lapses
 _CORE_ACTIONS = frozenset(A.ACTION_KINDS.values())  # checked before `isinstance`
+# Debt actions that always remove something: they never use up a phase's action cap.
+_LIQUIDATING = frozenset((A.SellBuilding, A.Mortgage, A.SellProperty))
 
 
 class Decision:
@@ -570,11 +572,28 @@ class Game:
         self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, lv, "built")))
 
     def _sell_building(self, seat: int, sq: int, reason: str) -> None:
-        """Sell one level; a hotel becomes houses only as far as the bank's stock allows."""
+        """Sell one level. A hotel the bank cannot replace by houses is never broken
+        down unevenly: the group comes down together (`state.hotel_breakdown`)."""
         st = self.state
         rules = self.rules
+        lv = st.level[sq]
+        if (lv == rules.hotel_level and rules.bank.even_build
+                and st.houses_left < rules.hotel_level - 1):
+            streets = [m for m in rules.group_members[rules.group_of[sq]]
+                       if st.owner[m] == seat and rules.is_street[m]]
+            levels, st.houses_left, st.hotels_left = hotel_breakdown(
+                rules, [st.level[m] for m in streets], streets.index(sq),
+                st.houses_left, st.hotels_left)
+            for m, new in zip(streets, levels):
+                old = st.level[m]
+                if new != old:
+                    st.set_level(m, new)
+                    self._pay(BANK, seat, (old - new) * rules.building_refund[m],
+                              "sell_building", m)
+                    self.events.append(_new_tuple(E.BuildingChanged, (seat, m, new, reason)))
+            return
         new, removed, st.houses_left, st.hotels_left = after_sell_building(
-            rules, st.level[sq], st.houses_left, st.hotels_left)
+            rules, lv, st.houses_left, st.hotels_left)
         st.set_level(sq, new)
         self._pay(BANK, seat, removed * rules.building_refund[sq], "sell_building", sq)
         self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, new, reason)))
@@ -668,16 +687,73 @@ class Game:
         return True
 
     def _raise_cash(self, seat: int, amount: int, creditor: int) -> Generator[Request, Any, None]:
+        """The debt phase. Selling buildings, mortgaging and selling property to the
+        bank do not count against `max_actions_per_phase` (each removes something, so
+        they end by themselves); when the other actions use the cap up, the engine
+        liquidates for a player who can pay (`_force_liquidation`). A Conclude while
+        short is the player's own declaration of bankruptcy."""
         st = self.state
         d = Decision("debt", owed=amount, creditor=creditor)
-        for _ in range(self.rules.bank.max_actions_per_phase):
-            if st.cash[seat] >= amount:
+        budget = self.rules.bank.max_actions_per_phase
+        while st.cash[seat] < amount:
+            if budget <= 0:
+                self._force_liquidation(seat, amount)
                 return
             action = yield seat, d
             action = self._validate(seat, d, action)
-            if type(action) is A.Conclude:
+            t = type(action)
+            if t is A.Conclude:
                 return
+            if t not in _LIQUIDATING:
+                budget -= 1
             yield from self._execute(seat, action, d)
+            if not st.active[seat]:
+                return
+
+    def liquidation_value(self, seat: int) -> int:
+        """Cash `seat` could raise from the bank now: every building sold, every
+        unmortgaged property mortgaged (or sold, when the bank pays more for it)."""
+        rules = self.rules
+        st = self.state
+        refund = rules.property_refund
+        total = 0
+        for sq in rules.properties:
+            if st.owner[sq] != seat:
+                continue
+            total += st.level[sq] * rules.building_refund[sq]
+            if not st.mortgaged[sq]:
+                m = rules.mortgage[sq]
+                total += m if refund is None or refund[sq] <= m else refund[sq]
+        return total
+
+    def _force_liquidation(self, seat: int, amount: int) -> None:
+        """Raise `amount` for a player whose debt phase ran out of actions, if its
+        assets cover it: buildings first (evenly, the most expensive group first),
+        then mortgages (or sales to the bank when it pays more), in board order."""
+        st = self.state
+        rules = self.rules
+        if st.cash[seat] + self.liquidation_value(seat) < amount:
+            return
+        while st.cash[seat] < amount:
+            built = [sq for sq in rules.streets if st.owner[sq] == seat and st.level[sq]
+                     and legal.check_sell_building(rules, st, seat, sq) is None]
+            if not built:
+                break
+            sq = max(built, key=lambda s: (rules.house_cost[s], st.level[s], -s))
+            self._sell_building(seat, sq, "forced")
+        refund = rules.property_refund
+        for sq in rules.properties:
+            if st.cash[seat] >= amount:
+                return
+            if st.owner[sq] != seat or st.mortgaged[sq]:
+                continue
+            if refund is not None and refund[sq] > rules.mortgage[sq]:
+                self._pay(BANK, seat, refund[sq], "sell_property", sq)
+                self._transfer_property(sq, seat, NOBODY, "sold_to_bank")
+            else:
+                st.set_mortgaged(sq, True)
+                self._pay(BANK, seat, rules.mortgage[sq], "mortgage", sq)
+                self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, True)))
 
     def _bankrupt(self, seat: int, creditor: int) -> Generator[Request, Any, None]:
         st = self.state

@@ -1,0 +1,150 @@
+"""Official-rule fidelity: debts that need many steps, hotels sold in a housing
+shortage, mortgaged properties received in a trade, and leaving jail before the roll.
+
+Each test reproduces a bug or a simplification an audit found (issue 15) and failed
+before its fix.
+"""
+
+from __future__ import annotations
+
+from helpers import STANDARD, Scripted, make_game, of, payments, play, sq, with_bank
+
+from openmono import actions as A
+from openmono import events as E
+from openmono import legal
+from openmono.events import BANK
+
+# Seat 0's eleven streets: brown, light blue, pink and orange (refund on hotels $2,125,
+# mortgages $720: it can raise $2,845).
+ELEVEN = [1, 3, 6, 8, 9, 11, 13, 14, 16, 18, 19]
+DARK_BLUE = {"Park Place": 1, "Boardwalk": 1}
+
+
+def _one_step_liquidator(obs):
+    """Raises cash one building or one mortgage at a time, in legal-action order."""
+    if obs.phase != "debt":
+        return None
+    for a in obs.legal_actions():
+        if type(a) in (A.SellBuilding, A.Mortgage):
+            return a
+    return None
+
+
+def _eleven_hotels_owing_2000(schema=STANDARD, **extra):
+    return make_game(2, [(1, 2)], schema=schema, position={0: 36}, cash={0: 0},
+                     owner={**{s: 0 for s in ELEVEN}, **DARK_BLUE},
+                     level={**{s: 5 for s in ELEVEN}, 37: 5, 39: 5}, hotels_left=0, **extra)
+
+
+def test_a_long_liquidation_is_not_cut_short_by_the_phase_cap():
+    """Bug: 11 hotelled streets, $0, owes $2,000 rent: 50 one-step sales raised $1,915
+    and the phase cap declared a player bankrupt who could raise $2,845."""
+    g = _eleven_hotels_owing_2000()
+    p0 = Scripted(policy=_one_step_liquidator)
+    play(g, {0: p0})
+    debt_steps = [o for o in p0.seen if o.phase == "debt"]
+    assert len(debt_steps) > g.rules.bank.max_actions_per_phase
+    assert of(g, E.Bankrupt) == []
+    assert (0, 1, 2000, "rent", 39) in payments(g)
+    assert g.state.active[0]
+
+
+def test_the_phase_cap_ends_in_forced_liquidation_not_bankruptcy():
+    """No cap may bankrupt a player who can pay: when a debt phase runs out of actions
+    (here: refused trade offers), the engine sells and mortgages for the player."""
+    schema = with_bank(STANDARD, max_actions_per_phase=3, max_trade_offers_per_phase=10)
+
+    def offers(obs):
+        if obs.phase == "debt":
+            return A.OfferTrade(to=1, give=(), get=(), give_cash=0, get_cash=1)
+        return None
+
+    g = _eleven_hotels_owing_2000(schema)
+    p0 = Scripted(policy=offers)
+    play(g, {0: p0})
+    assert len([o for o in p0.seen if o.phase == "debt"]) == 3
+    assert of(g, E.Bankrupt) == []
+    assert (0, 1, 2000, "rent", 39) in payments(g)
+    forced = [b for b in of(g, E.BuildingChanged) if b.reason == "forced"]
+    assert forced, "the engine liquidated"
+    assert 0 <= g.state.cash[0] < 2845
+
+
+def test_a_player_who_cannot_pay_still_goes_bankrupt_after_the_cap():
+    schema = with_bank(STANDARD, max_actions_per_phase=2, max_trade_offers_per_phase=10)
+
+    def offers(obs):
+        if obs.phase == "debt":
+            return A.OfferTrade(to=1, give=(), get=(), give_cash=0, get_cash=1)
+        return None
+
+    g = make_game(2, [(1, 2)], schema=schema, position={0: 36}, cash={0: 0},
+                  owner={"Mediterranean Avenue": 0, **DARK_BLUE}, level={37: 5, 39: 5})
+    play(g, {0: Scripted(policy=offers)})
+    assert of(g, E.Bankrupt) == [E.Bankrupt(0, 1)]
+
+
+# --- a hotel sold in a housing shortage -------------------------------------------------
+
+PINK = ["St. Charles Place", "States Avenue", "Virginia Avenue"]
+
+
+def _levels(g, names):
+    return [g.state.level[sq(n)] for n in names]
+
+
+def _pink_with(levels, houses_left, schema=STANDARD):
+    return make_game(2, [(1, 2)], schema=schema, position={0: 1},
+                     owner={n: 0 for n in PINK},
+                     level=dict(zip(PINK, levels)), houses_left=houses_left)
+
+
+def test_selling_a_hotel_without_houses_keeps_the_group_even():
+    """Bug: with no houses in the bank, selling one of three pink hotels left that
+    street at 0 beside two hotels. Official: a hotel is never broken down unevenly; the
+    group comes down together to the most even level the bank's houses allow."""
+    g = _pink_with([5, 5, 5], houses_left=0)
+    p0 = Scripted(("pre_roll", A.SellBuilding(sq("Virginia Avenue"))))
+    play(g, {0: p0})
+    levels = _levels(g, PINK)
+    assert max(levels) - min(levels) <= 1
+    assert levels == [0, 0, 0]
+    assert g.state.hotels_left == 12 and g.state.houses_left == 0
+    assert sum(p[2] for p in payments(g, "sell_building")) == 15 * 50
+
+
+def test_selling_a_hotel_in_a_shortage_uses_the_houses_the_bank_has_evenly():
+    g = _pink_with([4, 5, 5], houses_left=2)  # 4 houses on the board + 2 in the bank
+    play(g, {0: Scripted(("pre_roll", A.SellBuilding(sq("Virginia Avenue"))))})
+    levels = _levels(g, PINK)
+    assert sorted(levels) == [2, 2, 2]
+    assert g.state.houses_left == 0 and g.state.hotels_left == 12
+    assert sum(p[2] for p in payments(g, "sell_building")) == (14 - 6) * 50
+    # an event per street that changed
+    assert len([b for b in of(g, E.BuildingChanged) if b.reason == "sold"]) == 3
+
+
+def test_selling_a_hotel_with_enough_houses_is_unchanged():
+    g = _pink_with([5, 5, 5], houses_left=4)
+    play(g, {0: Scripted(("pre_roll", A.SellBuilding(sq("Virginia Avenue"))))})
+    assert _levels(g, PINK) == [5, 5, 4]
+    assert g.state.houses_left == 0 and g.state.hotels_left == 10
+
+
+def test_the_shortage_breakdown_prefers_the_sold_street_for_the_lower_level():
+    g = _pink_with([4, 4, 5], houses_left=0)  # 8 houses for 3 streets: 3, 3, 2
+    play(g, {0: Scripted(("pre_roll", A.SellBuilding(sq("Virginia Avenue"))))})
+    assert _levels(g, PINK) == [3, 3, 2]
+
+
+def test_without_even_building_a_hotel_drops_to_the_houses_the_bank_has():
+    schema = with_bank(STANDARD, even_build=False)
+    g = _pink_with([5, 5, 5], houses_left=1, schema=schema)
+    play(g, {0: Scripted(("pre_roll", A.SellBuilding(sq("Virginia Avenue"))))})
+    assert _levels(g, PINK) == [5, 5, 1]
+
+
+def test_check_sell_building_is_unchanged_by_the_shortage():
+    g = _pink_with([5, 5, 5], houses_left=0)
+    assert legal.check_sell_building(g.rules, g.state, 0, sq("Virginia Avenue")) is None
+    assert BANK < 0
