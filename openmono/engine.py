@@ -378,6 +378,7 @@ class Game:
                 rules = self.rules
                 bank = rules.bank
                 st.doubles = 0
+                jailed_at_start = st.in_jail[p]
                 d = _PRE_ROLL
                 order = pre_orders[p]
                 if (order is not None and cash[p] < order[0] and order[1][order[2]] == order[3]
@@ -419,6 +420,7 @@ class Game:
                         break
                 self.decisions += concluded
                 quiet = rules.quiet
+                released_before_roll = jailed_at_start and not st.in_jail[p]
                 while True:
                     dice = rules.roll(self.dice_rng)
                     if self.hooks.dice_roll is not None:
@@ -442,7 +444,8 @@ class Game:
                             self._release(p, "forced_fine")
                         else:
                             move = False
-                    elif double and bank.doubles_roll_again:
+                    elif double and bank.doubles_roll_again and (
+                            bank.jail_exit_roll_again or not released_before_roll):
                         st.doubles += 1
                         if bank.doubles_to_jail and st.doubles >= bank.doubles_to_jail:
                             self._jail(p, "doubles")
@@ -610,14 +613,45 @@ class Game:
             accepted = False  # the receiver cannot pay its side: the trade fails
         self.events.append(_new_tuple(E.TradeAnswered, (offer, seat, accepted)))
         if accepted:
-            self._execute_trade(seat, offer)
+            if self.rules.bank.mortgaged_transfer == "choose" and (
+                    legal.trade_fees(self.rules, self.state, offer.give + offer.get)):
+                lift_to = [sq for sq in offer.give if self.state.mortgaged[sq]]
+                lift_seat = [sq for sq in offer.get if self.state.mortgaged[sq]]
+                self._execute_trade(seat, offer, fees=False)
+                yield from self._receive_mortgaged(to, lift_to, legal_fee=False)
+                yield from self._receive_mortgaged(seat, lift_seat, legal_fee=False)
+            else:
+                self._execute_trade(seat, offer)
 
-    def _execute_trade(self, seat: int, offer: A.OfferTrade) -> None:
+    def _receive_mortgaged(self, seat: int, squares: list[int],
+                           legal_fee: bool) -> Generator[Request, Any, None]:
+        """Official rule for a mortgaged property received: per property, the new owner
+        lifts the mortgage at once (mortgage + interest) or pays the interest now. With
+        `legal_fee` the interest may open a debt phase (bankruptcy); after a trade the
+        receiver's cash was checked when it accepted."""
+        st = self.state
+        rules = self.rules
+        for sq in squares:
+            if not st.active[seat] or st.owner[sq] != seat or not st.mortgaged[sq]:
+                continue
+            d = Decision("lift_mortgage", square=sq)
+            action = self._validate(seat, d, (yield seat, d))
+            if type(action) is A.Unmortgage:
+                self._pay(seat, BANK, rules.unmortgage_cost[sq], "unmortgage", sq)
+                st.set_mortgaged(sq, False)
+                self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, False)))
+            elif legal_fee:
+                yield from self._charge(seat, BANK, rules.transfer_fee[sq],
+                                        "mortgage_transfer_fee", sq)
+            else:
+                self._pay(seat, BANK, rules.transfer_fee[sq], "mortgage_transfer_fee", sq)
+
+    def _execute_trade(self, seat: int, offer: A.OfferTrade, fees: bool = True) -> None:
         st = self.state
         rules = self.rules
         to = offer.to
-        fees_to = legal.trade_fees(rules, st, offer.give)
-        fees_seat = legal.trade_fees(rules, st, offer.get)
+        fees_to = legal.trade_fees(rules, st, offer.give) if fees else 0
+        fees_seat = legal.trade_fees(rules, st, offer.get) if fees else 0
         if offer.give_cash:
             self._pay(seat, to, offer.give_cash, "trade")
         if offer.get_cash:
@@ -792,6 +826,7 @@ class Game:
                 self._transfer_property(sq, seat, NOBODY, "bankruptcy")
         else:
             fee = legal.trade_fees(rules, st, tuple(mine))
+            received = [sq for sq in mine if st.mortgaged[sq]]
             for sq in mine:
                 self._transfer_property(sq, seat, creditor, "bankruptcy")
         if len(alive) <= 1:
@@ -801,7 +836,10 @@ class Game:
             for sq in mine:
                 yield from self._auction(sq, seat)
         elif fee:
-            yield from self._charge(creditor, BANK, fee, "mortgage_transfer_fee")
+            if rules.bank.mortgaged_transfer == "choose":
+                yield from self._receive_mortgaged(creditor, received, legal_fee=True)
+            else:
+                yield from self._charge(creditor, BANK, fee, "mortgage_transfer_fee")
 
     def _transfer_property(self, sq: int, src: int, dst: int, reason: str) -> None:
         self.state.set_owner(sq, dst)

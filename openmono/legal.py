@@ -18,7 +18,8 @@ from openmono.compiled import Rules
 MANAGE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll"))
 RAISE_CASH_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt", "buy"))
 TRADE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt"))
-PHASES = ("pre_roll", "out_of_turn", "post_roll", "buy", "bid", "trade_response", "debt")
+PHASES = ("pre_roll", "out_of_turn", "post_roll", "buy", "bid", "trade_response", "debt",
+          "lift_mortgage")
 
 # What a phase does when the agent faults: the harmless default.
 DEFAULT_ACTION = {
@@ -29,6 +30,7 @@ DEFAULT_ACTION = {
     "buy": A.DECLINE,
     "bid": A.DROP_OUT,
     "trade_response": A.REJECT,
+    "lift_mortgage": A.CONCLUDE,  # keep the mortgage, pay the interest now
 }
 
 
@@ -211,7 +213,8 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
     phase = ctx.phase
     t = type(action)
     if t is A.Conclude:
-        return None if phase in MANAGE_PHASES or phase == "debt" else f"cannot conclude in {phase}"
+        return (None if phase in MANAGE_PHASES or phase == "debt" or phase == "lift_mortgage"
+                else f"cannot conclude in {phase}")
     if t is A.Build:
         if phase not in MANAGE_PHASES:
             return f"cannot build in {phase}"
@@ -243,7 +246,10 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
             return f"cannot sell buildings in {phase}"
         return check_sell_building(rules, view, seat, action.square)
     if t is A.Unmortgage:
-        if phase not in MANAGE_PHASES:
+        if phase == "lift_mortgage":
+            if action.square != ctx.square:
+                return f"you may lift only square {ctx.square}"
+        elif phase not in MANAGE_PHASES:
             return f"cannot unmortgage in {phase}"
         return check_unmortgage(rules, view, seat, action.square)
     if t is A.SellProperty:
@@ -281,6 +287,9 @@ def legal_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
     out: list[A.Action] = []
     if phase == "trade_response":
         return [A.ACCEPT, A.REJECT]
+    if phase == "lift_mortgage":
+        lift = A.Unmortgage(ctx.square)
+        return [A.CONCLUDE] + ([lift] if check(rules, view, seat, ctx, lift) is None else [])
     if phase == "bid":
         out.append(A.DROP_OUT)
         if view.cash[seat] > ctx.high_bid:

@@ -193,6 +193,14 @@ class BankRules(_Frozen):
     trade_mortgaged: bool = True
     doubles_roll_again: bool = True
     doubles_to_jail: int = Field(3, ge=0)
+    mortgaged_transfer: Literal["choose", "fee_now"] = Field(
+        "choose", description="A mortgaged property received in a trade or a bankruptcy. "
+        "'choose' (official): the new owner may lift the mortgage at once for mortgage + "
+        "interest, or else pays the interest now (a `lift_mortgage` decision per property). "
+        "'fee_now': the interest is always paid now, lifting later costs mortgage + interest.")
+    jail_exit_roll_again: bool = Field(
+        True, description="A player who leaves jail by fine or card before the roll and "
+        "throws doubles rolls again (official: only doubles thrown to leave jail end the turn).")
 
 
 class GameSchema(_Frozen):

@@ -148,3 +148,86 @@ def test_check_sell_building_is_unchanged_by_the_shortage():
     g = _pink_with([5, 5, 5], houses_left=0)
     assert legal.check_sell_building(g.rules, g.state, 0, sq("Virginia Avenue")) is None
     assert BANK < 0
+
+
+# --- a mortgaged property received: lift at once for 110%, or pay 10% now ------------------
+
+def _trade_mortgaged(answer_lift, schema=STANDARD, cash=None):
+    offer = A.OfferTrade(to=1, give=(1,), get_cash=50)
+    p0 = Scripted(("pre_roll", offer))
+    p1 = Scripted(("trade_response", A.ACCEPT), *(
+        [("lift_mortgage", A.Unmortgage(1))] if answer_lift else []))
+    g = make_game(rolls=[(1, 2)], schema=schema, owner={"Mediterranean Avenue": 0,
+                                                        "Baltic Avenue": 0},
+                  mortgaged=[1], cash=cash)
+    play(g, {0: p0, 1: p1})
+    return g, p1
+
+
+def test_the_receiver_of_a_mortgaged_property_may_lift_it_at_once_for_110_percent():
+    """Official: the new owner may lift the mortgage at once, paying the mortgage plus
+    10% (and no separate fee); until issue 15 it paid 10% now and 110% later."""
+    g, p1 = _trade_mortgaged(True)
+    asks = [o for o in p1.seen if o.phase == "lift_mortgage"]
+    assert [(o.square, set(o.legal_actions())) for o in asks] == [
+        (1, {A.CONCLUDE, A.Unmortgage(1)})]
+    assert payments(g) == [(1, 0, 50, "trade", -1), (1, BANK, 33, "unmortgage", 1)]
+    assert not g.state.mortgaged[1] and g.state.owner[1] == 1
+
+
+def test_the_receiver_who_keeps_the_mortgage_pays_10_percent_now():
+    g, p1 = _trade_mortgaged(False)
+    assert [o.phase for o in p1.seen].count("lift_mortgage") == 1
+    assert payments(g) == [(1, 0, 50, "trade", -1), (1, BANK, 3, "mortgage_transfer_fee", 1)]
+    assert g.state.mortgaged[1]
+
+
+def test_lifting_needs_the_cash():
+    g, p1 = _trade_mortgaged(False, cash={1: 60})  # 10 left after the trade: no 33 to lift
+    ask = [o for o in p1.seen if o.phase == "lift_mortgage"][0]
+    assert ask.legal_actions() == [A.CONCLUDE]
+    assert legal.check(g.rules, ask, 1, ask, A.Unmortgage(1)) == "not enough cash"
+    assert legal.check(g.rules, ask, 1, ask, A.Unmortgage(3)) == "you may lift only square 1"
+
+
+def test_fee_now_option_keeps_the_old_behaviour():
+    schema = with_bank(STANDARD, mortgaged_transfer="fee_now")
+    g, p1 = _trade_mortgaged(False, schema=schema)
+    assert "lift_mortgage" not in p1.phases()
+    assert payments(g) == [(1, 0, 50, "trade", -1), (1, BANK, 3, "mortgage_transfer_fee", -1)]
+
+
+def test_a_creditor_receiving_mortgaged_property_in_a_bankruptcy_may_lift_it():
+    p1 = Scripted(("lift_mortgage", A.Unmortgage(1)))
+    g = make_game(3, [(1, 2)], position={0: 36}, cash={0: 0},
+                  owner={"Mediterranean Avenue": 0, **DARK_BLUE}, mortgaged=[1],
+                  level={37: 5, 39: 5})
+    play(g, {1: p1})
+    assert of(g, E.Bankrupt) == [E.Bankrupt(0, 1)]
+    assert [o.square for o in p1.seen if o.phase == "lift_mortgage"] == [1]
+    assert (1, BANK, 33, "unmortgage", 1) in payments(g)
+    assert not g.state.mortgaged[1]
+
+
+# --- leaving jail before the roll, then doubles ------------------------------------------------
+
+def _fine_then_doubles(schema=STANDARD):
+    g = make_game(2, [(3, 3), (1, 2)], schema=schema, in_jail={0: 0})
+    play(g, {0: Scripted(("pre_roll", A.PAY_JAIL_FINE))})
+    return g
+
+
+def test_a_player_who_paid_the_fine_before_the_roll_rolls_again_after_doubles():
+    """Official: leaving jail by fine or card before the roll gives an ordinary turn;
+    only doubles thrown *to leave* jail end the turn (see README, Rules)."""
+    g = _fine_then_doubles()
+    assert [d.dice for d in of(g, E.DiceRolled)] == [(3, 3), (1, 2)]
+    assert g.state.position[0] == 10 + 6 + 3
+
+
+def test_jail_exit_roll_again_can_be_switched_off():
+    g = make_game(2, [(3, 3)], schema=with_bank(STANDARD, jail_exit_roll_again=False),
+                  in_jail={0: 0})
+    play(g, {0: Scripted(("pre_roll", A.PAY_JAIL_FINE))})
+    assert [d.dice for d in of(g, E.DiceRolled)] == [(3, 3)]
+    assert g.state.position[0] == 16
