@@ -47,6 +47,7 @@ def config_from_hydra(cfg: DictConfig) -> TrialConfig:
         detection=data["detection"],
         reference=data["reference"] or None,
         progress=trial["progress"],
+        rules=str(data.get("rules") or "standard"),
     )
 
 

@@ -381,6 +381,7 @@ class Game:
                 jailed_at_start = st.in_jail[p]
                 d = _PRE_ROLL
                 order = pre_orders[p]
+                pre_acted = False
                 if (order is not None and cash[p] < order[0] and order[1][order[2]] == order[3]
                         and not st.in_jail[p]):  # in jail the pre-roll is always asked
                     self.decisions += 1  # p's standing order answers: Conclude
@@ -390,10 +391,12 @@ class Game:
                     if action is plain:
                         self.decisions += 1
                     else:  # actions, or a Conclude with a standing order
-                        yield from self._manage(p, d, action)
+                        pre_acted = yield from self._manage(p, d, action)
                 # Out-of-turn rounds: every other player in seat order, until all pass.
                 concluded = 0  # decisions answered by Conclude, added to the count once
-                for _ in range(bank.out_of_turn_rounds):
+                if bank.out_of_turn_calls is not None:
+                    yield from self._out_of_turn_calls(p, bank.out_of_turn_calls, pre_acted)
+                for _ in range(bank.out_of_turn_rounds if bank.out_of_turn_calls is None else 0):
                     anyone = False
                     for q in self._after[p]:
                         if active[q]:
@@ -432,6 +435,9 @@ class Game:
                     again = False
                     move = True
                     if st.in_jail[p]:
+                        if bank.jail == "skip_turn":  # the one turn lost: no move, no post-roll
+                            self._release(p, "served")
+                            break
                         st.jail_turns[p] += 1
                         self._pv += 1
                         self._jv += 1
@@ -474,6 +480,8 @@ class Game:
                     if not again or st.in_jail[p] or not active[p]:
                         break
                 # --- after the turn
+                if bank.debt == "negative_cash" and active[p] and cash[p] < 0:
+                    yield from self._settle_negative_cash(p)
                 end_hook = self.hooks.end_of_turn
                 if end_hook is not None and active[p]:
                     yield from _maybe_gen(end_hook(self, p))
@@ -483,6 +491,9 @@ class Game:
                     if w is not None:
                         self._finish(w, "rule")
                         return
+                if bank.cash_cap is not None and max(cash) > bank.cash_cap:
+                    self._finish_by_net_worth("cash_cap")
+                    return
                 for q in self._after[p]:  # the next active player's turn
                     if active[q]:
                         st.current = q
@@ -497,12 +508,57 @@ class Game:
         self.end_reason = reason
         self.events.append(E.GameOver(winner, reason, self.state.turn))
 
-    def _finish_by_net_worth(self) -> None:
+    def _finish_by_net_worth(self, reason: str = "turn_limit") -> None:
         """Turn limit: highest net worth wins; ties go to more cash, then to the earlier seat."""
         st = self.state
         alive = [s for s in range(self.players) if st.active[s]]
         best = max(alive, key=lambda s: (net_worth(self.rules, st, s), st.cash[s], -s))
-        self._finish(best, "turn_limit")
+        self._finish(best, reason)
+
+    def _out_of_turn_calls(self, p: int, calls: int,
+                           pre_acted: bool) -> Generator[Request, Any, None]:
+        """Out-of-turn phases bounded by calls (`BankRules.out_of_turn_calls`): cycle
+        from the player after `p` through every seat, `p` included, for at most `calls`
+        calls (a bankrupt seat uses one up) until as many calls in a row as there are
+        players left end without an action; p's pre-roll counts as the first."""
+        st = self.state
+        active = st.active
+        cash = st.cash
+        orders = self._standing["out_of_turn"]
+        players = self.players
+        left = sum(active)
+        passes = 0 if pre_acted else 1
+        q = p
+        count = 0
+        while passes != left and count < calls:
+            count += 1
+            q = (q + 1) % players
+            if not active[q]:
+                continue
+            order = orders[q]
+            if order is not None:
+                if cash[q] < order[0] and order[1][order[2]] == order[3]:
+                    self.decisions += 1
+                    passes += 1
+                    continue
+                orders[q] = None
+            action = yield q, _OUT_OF_TURN
+            if type(action) is A.Conclude:
+                self.decisions += 1
+                if action is not A.CONCLUDE:
+                    self._stand(q, _OUT_OF_TURN, action)
+                passes += 1
+                continue
+            acted = yield from self._manage(q, _OUT_OF_TURN, action)
+            passes = 0 if acted else passes + 1
+            left = sum(active)
+
+    def _settle_negative_cash(self, seat: int) -> Generator[Request, Any, None]:
+        """`debt="negative_cash"`: at the end of its own turn a player below $0 raises
+        cash (a debt phase owing $0 more than nothing) or goes bankrupt to the bank."""
+        yield from self._raise_cash(seat, 0, BANK)
+        if self.state.cash[seat] < 0:
+            yield from self._bankrupt(seat, BANK)
 
     def _manage(self, seat: int, d: Decision, action: Any) -> Generator[Request, Any, bool]:
         """A management phase from its first answer (anything but a plain Conclude):
@@ -580,6 +636,12 @@ class Game:
         st = self.state
         rules = self.rules
         lv = st.level[sq]
+        if lv == rules.hotel_level and rules.bank.hotel_sale == "whole":
+            st.set_level(sq, 0)
+            st.hotels_left += 1
+            self._pay(BANK, seat, lv * rules.building_refund[sq], "sell_building", sq)
+            self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, 0, reason)))
+            return
         if (lv == rules.hotel_level and rules.bank.even_build
                 and st.houses_left < rules.hotel_level - 1):
             streets = [m for m in rules.group_members[rules.group_of[sq]]
@@ -710,7 +772,7 @@ class Game:
         if payer == BANK:
             self._pay(BANK, payee, amount, reason, sq)
             return True
-        if st.cash[payer] < amount:
+        if st.cash[payer] < amount and self.rules.bank.debt != "negative_cash":
             yield from self._raise_cash(payer, amount, payee)
             if st.cash[payer] < amount:
                 yield from self._bankrupt(payer, payee)
@@ -728,17 +790,19 @@ class Game:
         short is the player's own declaration of bankruptcy."""
         st = self.state
         d = Decision("debt", owed=amount, creditor=creditor)
-        budget = self.rules.bank.max_actions_per_phase
+        limit = self.rules.bank.debt_action_limit
+        budget = self.rules.bank.max_actions_per_phase if limit is None else limit
         while st.cash[seat] < amount:
             if budget <= 0:
-                self._force_liquidation(seat, amount)
+                if limit is None:
+                    self._force_liquidation(seat, amount)
                 return
             action = yield seat, d
             action = self._validate(seat, d, action)
             t = type(action)
             if t is A.Conclude:
                 return
-            if t not in _LIQUIDATING:
+            if t not in _LIQUIDATING or limit is not None:
                 budget -= 1
             yield from self._execute(seat, action, d)
             if not st.active[seat]:
@@ -799,11 +863,25 @@ class Game:
         self._pv += 1
         self._jv += 1
         self.bankrupt_order.append(seat)
+        if rules.bank.debt == "negative_cash":
+            # GNOME: the creditor was paid in full; buildings go back to the bank's stock
+            # unpaid and the debt dies with the player.
+            for sq in rules.streets:
+                lv = st.level[sq]
+                if st.owner[sq] == seat and lv:
+                    if lv == rules.hotel_level:
+                        st.hotels_left += 1
+                    else:
+                        st.houses_left += lv
+                    st.set_level(sq, 0)
+                    self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, 0, "bankruptcy")))
+            if st.cash[seat] < 0:
+                st.cash[seat] = 0
         # Buildings go back to the bank for their sell-back value.
         for sq in rules.streets:
             while st.owner[sq] == seat and st.level[sq]:
                 self._sell_building(seat, sq, "bankruptcy")
-        if st.cash[seat]:
+        if st.cash[seat] > 0:
             self._pay(seat, creditor, st.cash[seat], "bankruptcy")
         mine = [sq for sq in rules.properties if st.owner[sq] == seat]
         while st.jail_cards[seat]:
@@ -833,8 +911,9 @@ class Game:
             self._finish(alive[0] if alive else seat, "bankruptcy")
             raise _GameOver
         if creditor == BANK:
-            for sq in mine:
-                yield from self._auction(sq, seat)
+            if rules.bank.bankruptcy_auction:
+                for sq in mine:
+                    yield from self._auction(sq, seat)
         elif fee:
             if rules.bank.mortgaged_transfer == "choose":
                 yield from self._receive_mortgaged(creditor, received, legal_fee=True)
@@ -1014,7 +1093,8 @@ class Game:
         order = st.decks[deck]
         if not order:
             return
-        ci = order.pop(0)
+        ci = order.pop(0 if rules.bank.card_draw == "deck"
+                       else self._card_rng(deck).randrange(len(order)))
         card = rules.decks[deck][ci]
         self.events.append(_new_tuple(E.CardDrawn, (p, rules.deck_names[deck], ci, card.text)))
         kind = card.kind
@@ -1067,6 +1147,14 @@ class Game:
             if handler is not None:
                 yield from _maybe_gen(handler(self, p, card))
 
+    def _card_rng(self, deck: int) -> random.Random:
+        """The stream of random draws from `deck` (`card_draw="random"`)."""
+        rngs = self.__dict__.setdefault("_card_rngs", {})
+        rng = rngs.get(deck)
+        if rng is None:
+            rng = rngs[deck] = random.Random(self.seeds.get(f"deck{deck}", deck) + 1)
+        return rng
+
     def _jail(self, p: int, reason: str) -> None:
         st = self.state
         start = st.position[p]
@@ -1097,7 +1185,8 @@ class Game:
         for sq in rules.properties:
             o = owner[sq]
             if o >= 0:
-                out[o] += (rules.price[sq] - (rules.mortgage[sq] if mortgaged[sq] else 0)
+                out[o] += (rules.price[sq] - (rules.mortgage[sq] if mortgaged[sq]
+                                              and rules.bank.net_worth_mortgage else 0)
                            + level[sq] * rules.house_cost[sq])
         return out
 

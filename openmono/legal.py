@@ -109,6 +109,11 @@ def check_sell_building(rules: Rules, view, seat: int, sq: int) -> str | None:
     g = rules.group_of[sq]
     if rules.bank.even_build and lv < max(_own_group_levels(rules, view, seat, g)):
         return "sell evenly: another street of the group has more buildings"
+    if lv == rules.hotel_level and rules.bank.hotel_sale == "whole":
+        for other in _own_group_levels(rules, view, seat, g):
+            if other and other != lv:
+                return "a hotel is sold whole only when the group's other streets have " \
+                       "hotels or nothing"
     return None
 
 
@@ -180,6 +185,8 @@ def check_offer(rules: Rules, view, seat: int, offer: A.OfferTrade) -> str | Non
         return "an empty trade"
     if offer.give_cash > view.cash[seat]:
         return "you cannot offer more cash than you have"
+    if (offer.give_jail_cards or offer.get_jail_cards) and not rules.bank.trade_jail_cards:
+        return "the rules do not allow trading get-out-of-jail cards"
     if offer.give_jail_cards > jail_card_count(view, seat):
         return "you do not hold that many get-out-of-jail cards"
     if offer.get_jail_cards > jail_card_count(view, to):

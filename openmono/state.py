@@ -151,7 +151,8 @@ def net_worth(rules: Rules, view, seat: int) -> int:
     mortgaged = view.mortgaged
     for sq in rules.properties:
         if owner[sq] == seat:
-            total += rules.price[sq] - (rules.mortgage[sq] if mortgaged[sq] else 0)
+            total += rules.price[sq] - (rules.mortgage[sq] if mortgaged[sq] and
+                                        rules.bank.net_worth_mortgage else 0)
             lv = level[sq]
             if lv:
                 total += lv * rules.house_cost[sq]
