@@ -171,6 +171,8 @@ class Game:
             phase: [None] * players for phase in legal.MANAGE_PHASES}
         # Orders that never lapse (`drive` makes them of fixed Conclude answers).
         self._lasting: dict[str, list[tuple | None]] = {}
+        # Per seat: the trade offer waiting for its answer (`trade_answer="next_turn"`).
+        self.pending_offers: list[tuple[int, A.OfferTrade] | None] = [None] * players
         self._pv = 0  # bumped by every change to a per-player list (see `_snap`)
         self._jv = 0  # bumped by changes to jail, jail cards and active
         self._transform = hooks.observation
@@ -357,6 +359,7 @@ class Game:
         pre_orders = self._standing["pre_roll"]
         oot_orders = self._standing["out_of_turn"]
         post_orders = self._standing["post_roll"]
+        waiting = self.pending_offers  # offers waiting for their receiver's phase
         try:
             while True:
                 if self.turn_boundary:
@@ -380,6 +383,8 @@ class Game:
                 st.doubles = 0
                 jailed_at_start = st.in_jail[p]
                 d = _PRE_ROLL
+                if waiting[p] is not None:
+                    yield from self._answer_pending(p)
                 order = pre_orders[p]
                 pre_acted = False
                 if (order is not None and cash[p] < order[0] and order[1][order[2]] == order[3]
@@ -400,6 +405,8 @@ class Game:
                     anyone = False
                     for q in self._after[p]:
                         if active[q]:
+                            if waiting[q] is not None:
+                                yield from self._answer_pending(q)
                             order = oot_orders[q]
                             if order is not None:
                                 # q told us it concludes until its cash reaches a limit
@@ -535,6 +542,8 @@ class Game:
             q = (q + 1) % players
             if not active[q]:
                 continue
+            if self.pending_offers[q] is not None:
+                yield from self._answer_pending(q)
             order = orders[q]
             if order is not None:
                 if cash[q] < order[0] and order[1][order[2]] == order[3]:
@@ -666,7 +675,27 @@ class Game:
     # --- trades -------------------------------------------------------------------------------
     def _trade(self, seat: int, offer: A.OfferTrade) -> Generator[Request, Any, None]:
         to = offer.to
+        if self.rules.bank.trade_answer == "next_turn":
+            if self.pending_offers[to] is not None:  # one outstanding offer per player
+                self.events.append(_new_tuple(E.TradeAnswered, (offer, seat, False)))
+                return
+            self.events.append(_new_tuple(E.TradeOffered, (offer, seat)))
+            self.pending_offers[to] = (seat, offer)
+            return
         self.events.append(_new_tuple(E.TradeOffered, (offer, seat)))
+        yield from self._answer(seat, offer)
+
+    def _answer_pending(self, to: int) -> Generator[Request, Any, None]:
+        """The receiver's answer to the offer that waited for its phase."""
+        seat, offer = self.pending_offers[to]
+        self.pending_offers[to] = None
+        if not self.state.active[seat]:
+            self.events.append(_new_tuple(E.TradeAnswered, (offer, seat, False)))
+            return
+        yield from self._answer(seat, offer)
+
+    def _answer(self, seat: int, offer: A.OfferTrade) -> Generator[Request, Any, None]:
+        to = offer.to
         d = Decision("trade_response", offer=offer, offerer=seat)
         answer = yield to, d
         answer = self._validate(to, d, answer)
@@ -860,6 +889,7 @@ class Game:
             creditor = BANK
         self.events.append(E.Bankrupt(seat, creditor))
         st.active[seat] = False
+        self.pending_offers[seat] = None
         self._pv += 1
         self._jv += 1
         self.bankrupt_order.append(seat)

@@ -236,6 +236,11 @@ class BankRules(_Frozen):
         "deck", description="'deck' (official): a shuffled deck, drawn cards go to the bottom. "
         "'random' (GNOME): each draw picks a card of the deck at random (with replacement; "
         "a drawn get-out-of-jail card leaves the deck until it is used).")
+    trade_answer: Literal["at_once", "next_turn"] = Field(
+        "at_once", description="'at_once': the receiver answers an offer when it is made. "
+        "'next_turn' (GNOME): the offer waits for the receiver's next pre-roll or out-of-turn "
+        "phase, where it is answered first; a player holds one outstanding offer at a time "
+        "(an offer to a player who has one fails at once).")
     trade_jail_cards: bool = Field(
         True, description="Get-out-of-jail cards can be traded (official); False (GNOME): not.")
     jail_exit_roll_again: bool = Field(

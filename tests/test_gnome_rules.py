@@ -29,7 +29,7 @@ def test_the_packaged_gnome_schema_sets_every_gnome_option():
         10000, False, "whole", 6)
     assert (b.card_draw, b.trade_jail_cards, b.trade_mortgaged, b.property_sellback) == (
         "random", False, False, 0.5)
-    assert b.max_actions_per_phase == 4
+    assert b.max_actions_per_phase == 4 and b.trade_answer == "next_turn"
     assert STANDARD.bank.jail == "official" and STANDARD.bank.cash_cap is None
     assert [len(d.cards) for d in GNOME.decks] == [16, 17]  # + crossword, + birthday
 
@@ -240,3 +240,22 @@ def test_the_engine_keeps_its_speed_path_for_the_standard_rules():
     g = make_game(2, schema=with_bank(STANDARD))
     assert g.rules.bank.out_of_turn_calls is None and g.rules.bank.debt == "official"
     assert sq("Boardwalk") == 39
+
+
+# --- action_choices.py make_trade_offer / accept_trade_offer: answered on the next turn ---------
+
+def test_an_offer_waits_for_the_receivers_next_phase_and_one_at_a_time():
+    """make_trade_offer: `if to_player.is_trade_offer_outstanding: return failure`; the
+    receiver answers (accept_trade_offer) in its own pre-roll or out-of-turn phase."""
+    first = A.OfferTrade(to=1, give=(), get=(3,), give_cash=100)
+    second = A.OfferTrade(to=1, give=(), get=(3,), give_cash=120)
+    p0 = Scripted(("pre_roll", first), ("pre_roll", second))
+    p1 = Scripted(("trade_response", A.ACCEPT))
+    g = make_game(2, [(1, 2)], schema=GNOME, owner={"Baltic Avenue": 1})
+    play(g, {0: p0, 1: p1})
+    assert of(g, E.TradeOffered) == [E.TradeOffered(first, 0)]
+    assert of(g, E.TradeAnswered) == [E.TradeAnswered(second, 0, False),
+                                      E.TradeAnswered(first, 0, True)]
+    # p1 answered at the start of its out-of-turn call, after p0's pre-roll ended
+    assert p1.phases()[:2] == ["trade_response", "out_of_turn"]
+    assert g.state.owner[3] == 0 and g.state.cash == [1400 - 0, 1600]
