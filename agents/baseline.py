@@ -239,7 +239,7 @@ def curate_offers(rules, obs, seat: int) -> list[A.OfferTrade]:
         seen.append(p)
         for sell_price, mine, q in offers:
             if q == p:
-                net = int(price * 1.5) - int(sell_price)  # what I pay, net
+                net = int(price) - int(sell_price)  # what I pay, net (0.75 x price)
                 out.append(A.OfferTrade(to=p, give=(mine,), get=(sq,),
                                         give_cash=max(net, 0), get_cash=max(-net, 0)))
                 break
