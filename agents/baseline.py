@@ -65,6 +65,7 @@ from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
 
+from agents._policy_helpers import conclude_until
 from agents.base import Agent
 
 CONCLUDE = A.CONCLUDE
@@ -362,7 +363,7 @@ class BaselineAgent(Agent):
                     limit = min(limit, rules.house_cost[s])
         if sq >= 0:
             return CONCLUDE  # a candidate it cannot build now: ask again next time
-        return A.Conclude(until_cash=limit) if limit > cash else CONCLUDE
+        return conclude_until(limit) if limit > cash else CONCLUDE
 
     def _offers(self, obs: Observation) -> A.Action:
         """One batch of offers per own turn (GNOME returns them as one action list; we
