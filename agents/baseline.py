@@ -42,8 +42,8 @@ Where the engine differs (said here, as the issue asks):
 - GNOME makes offers from the player's own out-of-turn call; under the standard rules
   the active player has no out-of-turn phase, so it makes them in its pre-roll (under
   `rules=gnome`, in its out-of-turn calls, as GNOME does).
-- GNOME's v3_1 ignores an offer that reaches it in its own pre-roll (the offer is then
-  dropped); ours answers whenever the engine asks.
+- An offer waiting for its answer (`rules=gnome`) that reaches it at its own pre-roll
+  is rejected: v3_1's pre-roll never accepts (GNOME then drops the offer).
 - GNOME's amounts are floats (1.5 x price, half-way bids); ours are whole dollars
   (rounded down; a bid is raised to the least legal amount).
 - An exchange's cash both ways is netted into one payment (same effect).
@@ -304,10 +304,11 @@ class BaselineAgent(Agent):
         super().__init__()
         self._offered_turn = -1  # the turn of its last batch of offers (one per turn)
         self._pending: list[A.OfferTrade] = []  # the rest of that batch
+        self._pre_roll_turn = -1  # the turn of its last pre-roll decision
 
     def begin_game(self, seat: int, observation: Any) -> None:
         super().begin_game(seat, observation)
-        self._offered_turn = -1
+        self._offered_turn = self._pre_roll_turn = -1
 
     def act(self, obs: Observation) -> A.Action:
         phase = obs.phase
@@ -320,6 +321,8 @@ class BaselineAgent(Agent):
         if phase == "bid":
             return self._bid(obs)
         if phase == "trade_response":
+            if obs.current == obs.seat and self._pre_roll_turn != obs.turn:
+                return A.REJECT  # asked before its pre-roll: make_pre_roll_move ignores offers
             return A.ACCEPT if accept(obs.rules, obs, obs.seat, obs.offer) else A.REJECT
         if phase == "debt":
             return self._debt(obs)
@@ -329,6 +332,7 @@ class BaselineAgent(Agent):
     def _pre_roll(self, obs: Observation) -> A.Action:
         rules = obs.rules
         me = obs.seat
+        self._pre_roll_turn = obs.turn
         if obs.in_jail[me] and obs.cash[me] >= rules.bank.go_salary:
             if legal.jail_card_count(obs, me):
                 return A.USE_JAIL_CARD

@@ -84,6 +84,7 @@ def test_make_bid_above_the_price_only_for_a_set_a_quarter_toward_its_cash():
 # --- make_out_of_turn_move: accept_trade_offer ------------------------------------------------
 def answer(offer, offerer=1, **kw):
     g = make_game(3, **kw)
+    g.state.current = 2  # not its turn (see the pre-roll test below)
     return decide(g, 0, "trade_response", offer=offer, offerer=offerer)
 
 
@@ -245,3 +246,16 @@ def test_whole_games_are_legal_under_both_rule_sets():
         for seed in range(3):
             r = openmono.play_game(schema, [BaselineAgent() for _ in range(4)], seed=seed)
             assert r.stats["faults"] == 0
+
+
+def test_make_pre_roll_move_ignores_an_offer_waiting_at_its_pre_roll():
+    """GNOME: accept_trade_offer is allowed in the pre-roll, but v3_1's pre-roll only
+    decides about jail, so an offer waiting there is dropped."""
+    owner = {"Tennessee Avenue": 0, "New York Avenue": 0, "St. James Place": 1}
+    offer = A.OfferTrade(to=0, give=(16,), get_cash=100)
+    g = make_game(3, schema=GNOME, owner=owner)
+    agent = BaselineAgent()
+    agent.begin_game(0, observe(g, 0, "begin_game"))
+    assert agent.act(observe(g, 0, "trade_response", offer=offer, offerer=1)) == A.REJECT
+    agent.act(observe(g, 0, "pre_roll"))
+    assert agent.act(observe(g, 0, "trade_response", offer=offer, offerer=1)) == A.ACCEPT
