@@ -596,7 +596,10 @@ class Game:
         st = self.state
         rules = self.rules
         if t is A.Build:
-            self._build(seat, action.square)
+            if rules.bank.building_shortage == "auction" and self._bidders(seat, action.square):
+                yield from self._building_auction(seat, action.square)
+            else:
+                self._build(seat, action.square)
         elif t is A.SellBuilding:
             self._sell_building(seat, action.square, "sold")
         elif t is A.Mortgage:
@@ -630,12 +633,79 @@ class Game:
             if plugin is not None:
                 yield from _maybe_gen(plugin[2](self, seat, action))
 
-    def _build(self, seat: int, sq: int) -> None:
+    def _is_hotel(self, sq: int) -> bool:
+        return self.state.level[sq] + 1 == self.rules.hotel_level
+
+    def _can_build(self, q: int, hotel: bool) -> list[int]:
+        """The streets where `q` could build a house (or a hotel) now."""
+        st = self.state
+        rules = self.rules
+        return [s for s in rules.streets if st.owner[s] == q and self._is_hotel(s) == hotel
+                and legal.check_build(rules, st, q, s) is None]
+
+    def _bidders(self, seat: int, sq: int) -> list[int]:
+        """The other players a building shortage makes `seat`'s building compete with:
+        when the bank has fewer of the kind than the players able to build one now
+        (official: such buildings are auctioned), else none."""
+        st = self.state
+        hotel = self._is_hotel(sq)
+        stock = st.hotels_left if hotel else st.houses_left
+        if stock >= self.players:
+            return []
+        able = [q for q in self._after[seat] if st.active[q] and self._can_build(q, hotel)]
+        return able if stock < 1 + len(able) else []
+
+    def _building_auction(self, seat: int, sq: int) -> Generator[Request, Any, None]:
+        """Auction one building among the players able to build one: `seat`'s request
+        stands as a bid at the bank's price; the others, then everyone outbid, may raise
+        (English, in seat order) or drop out for good. The winner pays its bid."""
+        st = self.state
+        rules = self.rules
+        hotel = self._is_hotel(sq)
+        high, high_bidder = rules.house_cost[sq], seat
+        bidders = [seat] + self._bidders(seat, sq)
+        asks = 0
+        while len(bidders) > 1 and asks < 2000:
+            raised = False
+            for q in list(bidders):
+                if q == high_bidder:
+                    continue
+                if st.cash[q] <= high:
+                    bidders.remove(q)
+                    continue
+                asks += 1
+                d = Decision("building_bid", square=sq, high_bid=high, high_bidder=high_bidder)
+                action = self._validate(q, d, (yield q, d))
+                if type(action) is A.Bid:
+                    high, high_bidder, raised = action.amount, q, True
+                else:
+                    bidders.remove(q)
+            if not raised:
+                break
+        where = sq
+        if high_bidder != seat:
+            d = Decision("place_building", square=sq, high_bid=high)
+            action = self._validate(high_bidder, d, (yield high_bidder, d))
+            where = -1
+            if type(action) is A.Build and self._is_hotel(action.square) == hotel:
+                where = action.square
+            else:
+                streets = self._can_build(high_bidder, hotel)
+                where = streets[0] if streets else -1
+        if where < 0 or st.cash[high_bidder] < high:
+            return
+        self._build(high_bidder, where, None if high_bidder == seat and high == rules.house_cost[sq]
+                    else high)  # no one raised: an ordinary purchase
+
+    def _build(self, seat: int, sq: int, price: int | None = None) -> None:
         st = self.state
         rules = self.rules
         lv, st.houses_left, st.hotels_left = after_build(
             rules, st.level[sq], st.houses_left, st.hotels_left)
-        self._pay(seat, BANK, rules.house_cost[sq], "build", sq)
+        if price is None:
+            self._pay(seat, BANK, rules.house_cost[sq], "build", sq)
+        else:
+            self._pay(seat, BANK, price, "building_auction", sq)
         st.set_level(sq, lv)
         self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, lv, "built")))
 

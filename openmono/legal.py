@@ -19,7 +19,8 @@ MANAGE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll"))
 RAISE_CASH_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt", "buy"))
 TRADE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt"))
 PHASES = ("pre_roll", "out_of_turn", "post_roll", "buy", "bid", "trade_response", "debt",
-          "lift_mortgage")
+          "lift_mortgage", "building_bid", "place_building")
+BID_PHASES = frozenset(("bid", "building_bid"))
 
 # What a phase does when the agent faults: the harmless default.
 DEFAULT_ACTION = {
@@ -31,6 +32,8 @@ DEFAULT_ACTION = {
     "bid": A.DROP_OUT,
     "trade_response": A.REJECT,
     "lift_mortgage": A.CONCLUDE,  # keep the mortgage, pay the interest now
+    "building_bid": A.DROP_OUT,
+    "place_building": A.CONCLUDE,  # the engine places it on the first street it may
 }
 
 
@@ -221,9 +224,9 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
     t = type(action)
     if t is A.Conclude:
         return (None if phase in MANAGE_PHASES or phase == "debt" or phase == "lift_mortgage"
-                else f"cannot conclude in {phase}")
+                or phase == "place_building" else f"cannot conclude in {phase}")
     if t is A.Build:
-        if phase not in MANAGE_PHASES:
+        if phase not in MANAGE_PHASES and phase != "place_building":
             return f"cannot build in {phase}"
         return check_build(rules, view, seat, action.square)
     # (The rest in order of frequency: bids and purchases are next most common.)
@@ -234,7 +237,7 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
     if t is A.Decline:
         return None if phase == "buy" else "nothing to decline"
     if t is A.Bid:
-        if phase != "bid":
+        if phase not in BID_PHASES:
             return "no auction"
         amt = action.amount
         if type(amt) is not int and (not isinstance(amt, int) or isinstance(amt, bool)):
@@ -243,7 +246,7 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
             return f"a bid must exceed {ctx.high_bid}"
         return None if amt <= view.cash[seat] else "you cannot bid more than your cash"
     if t is A.DropOut:
-        return None if phase == "bid" else "no auction"
+        return None if phase in BID_PHASES else "no auction"
     if t is A.Mortgage:
         if phase not in RAISE_CASH_PHASES:
             return f"cannot mortgage in {phase}"
@@ -297,7 +300,10 @@ def legal_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
     if phase == "lift_mortgage":
         lift = A.Unmortgage(ctx.square)
         return [A.CONCLUDE] + ([lift] if check(rules, view, seat, ctx, lift) is None else [])
-    if phase == "bid":
+    if phase == "place_building":
+        return [A.CONCLUDE] + [A.Build(s) for s in rules.streets if view.owner[s] == seat
+                               and check_build(rules, view, seat, s) is None]
+    if phase in BID_PHASES:
         out.append(A.DROP_OUT)
         if view.cash[seat] > ctx.high_bid:
             out.append(A.Bid(ctx.high_bid + 1))

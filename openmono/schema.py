@@ -243,6 +243,12 @@ class BankRules(_Frozen):
         "(an offer to a player who has one fails at once).")
     trade_jail_cards: bool = Field(
         True, description="Get-out-of-jail cards can be traded (official); False (GNOME): not.")
+    building_shortage: Literal["auction", "first_come"] = Field(
+        "auction", description="When the bank has fewer houses (or hotels) than the players "
+        "able to build one now, a requested building is auctioned among them (official: "
+        "`building_bid` decisions, the builder's request standing as a bid at the bank's "
+        "price; another winner places it in a `place_building` decision). 'first_come': "
+        "the bank sells to whoever asks first.")
     jail_exit_roll_again: bool = Field(
         True, description="A player who leaves jail by fine or card before the roll and "
         "throws doubles rolls again (official: only doubles thrown to leave jail end the turn).")

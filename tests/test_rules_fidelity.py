@@ -231,3 +231,58 @@ def test_jail_exit_roll_again_can_be_switched_off():
     play(g, {0: Scripted(("pre_roll", A.PAY_JAIL_FINE))})
     assert [d.dice for d in of(g, E.DiceRolled)] == [(3, 3)]
     assert g.state.position[0] == 16
+
+
+# --- a housing shortage: the building is auctioned among those who want one -------------------
+
+BROWN_AND_LIGHT_BLUE = {"Mediterranean Avenue": 0, "Baltic Avenue": 0, "Oriental Avenue": 1,
+                        "Vermont Avenue": 1, "Connecticut Avenue": 1}
+
+
+def _shortage(p1, schema=STANDARD, houses_left=1):
+    g = make_game(3, [(1, 2)], schema=schema, owner=BROWN_AND_LIGHT_BLUE, position={0: 0},
+                  houses_left=houses_left)
+    p0 = Scripted(("pre_roll", A.Build(1)))
+    play(g, {0: p0, 1: p1})
+    return g, p0
+
+
+def test_a_house_in_short_supply_is_auctioned_among_the_players_able_to_build():
+    """Official: when the bank has fewer houses than the players who want them, they
+    are auctioned. Seat 0 asks for the last house at $50; seat 1 bids $60 and places it."""
+    p1 = Scripted(("building_bid", A.Bid(60)), ("place_building", A.Build(6)))
+    g, p0 = _shortage(p1)
+    asks = [o for o in p1.seen if o.phase == "building_bid"]
+    assert [(o.high_bid, o.high_bidder, o.square) for o in asks] == [(50, 0, 1)]
+    assert [(o.high_bid, o.high_bidder) for o in p0.seen if o.phase == "building_bid"] == [
+        (60, 1)]  # seat 0 may raise again; it drops out (its default)
+    assert payments(g, "building_auction") == [(1, BANK, 60, "building_auction", 6)]
+    assert g.state.level[6] == 1 and g.state.level[1] == 0 and g.state.houses_left == 0
+    assert payments(g, "build") == []
+
+
+def test_the_builder_keeps_its_house_at_the_bank_price_when_no_one_raises():
+    g, _ = _shortage(Scripted())
+    assert payments(g, "build") == [(0, BANK, 50, "build", 1)]
+    assert g.state.level[1] == 1
+
+
+def test_no_auction_when_the_bank_has_enough_houses_for_everyone_able():
+    p1 = Scripted(("building_bid", A.Bid(60)))
+    g, _ = _shortage(p1, houses_left=2)
+    assert "building_bid" not in p1.phases()
+    assert payments(g, "build") == [(0, BANK, 50, "build", 1)]
+
+
+def test_first_come_option_sells_without_auction():
+    p1 = Scripted(("building_bid", A.Bid(60)))
+    g, _ = _shortage(p1, schema=with_bank(STANDARD, building_shortage="first_come"))
+    assert "building_bid" not in p1.phases()
+    assert g.state.level[1] == 1
+
+
+def test_a_misplaced_building_goes_on_the_winners_first_legal_street():
+    p1 = Scripted(("building_bid", A.Bid(60)), ("place_building", A.Build(1)))
+    g, _ = _shortage(p1)
+    assert g.state.level[6] == 1 and g.state.level[1] == 0
+    assert any(f.phase == "place_building" for f in of(g, E.Fault))
