@@ -30,6 +30,7 @@ def test_the_packaged_gnome_schema_sets_every_gnome_option():
     assert (b.card_draw, b.trade_jail_cards, b.trade_mortgaged, b.property_sellback) == (
         "random", False, False, 0.5)
     assert b.max_actions_per_phase == 4 and b.trade_answer == "next_turn"
+    assert b.building_shortage == "first_come"
     assert STANDARD.bank.jail == "official" and STANDARD.bank.cash_cap is None
     assert [len(d.cards) for d in GNOME.decks] == [16, 17]  # + crossword, + birthday
 
