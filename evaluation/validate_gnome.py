@@ -7,7 +7,8 @@ four `background_agent_v3_1`.
 without it only our side is played). Each side plays `games` games; per game we record
 the game length in player-turns, how it ended (bankruptcy / cash_cap / turn_limit), the
 trades and auctions, the winner's place in the playing order, the properties bought
-from the bank and the building levels added. The table compares the distributions with
+from the bank and the building levels added (`out=FILE` keeps them, a JSON line per game
+and side). The table compares the distributions with
 two-sample tests (Mann-Whitney U for counts, chi-square for categories) and is printed
 as Markdown; the last line is JSON. GNOME runs in a subprocess with the checkout on its
 path, its functions counted by wrapping, never changed.
@@ -24,7 +25,7 @@ from typing import Any
 
 from evaluation.cli import UsageError, fail, parse_overrides
 
-DEFAULTS: dict[str, Any] = {"games": 200, "seed": 0, "gnome": "", "progress": True}
+DEFAULTS: dict[str, Any] = {"games": 200, "seed": 0, "gnome": "", "out": ""}
 MEASURES = ("turns", "trades", "auctions", "bought", "built")
 
 
@@ -141,7 +142,13 @@ def compare(ours: list[dict], theirs: list[dict]) -> list[dict[str, Any]]:
 
 
 def _ms(x) -> str:
-    return f"{x.mean():.1f} ({x.std(ddof=1):.1f})" if len(x) > 1 else f"{x.mean():.1f}"
+    """mean (sd); median [quartiles]"""
+    import numpy as np
+
+    if len(x) < 2:
+        return f"{x.mean():.1f}"
+    q1, med, q3 = np.percentile(x, [25, 50, 75])
+    return f"{x.mean():.1f} ({x.std(ddof=1):.1f}); {med:g} [{q1:g}–{q3:g}]"
 
 
 def _shares(cats, counts) -> str:
@@ -162,6 +169,11 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         fail(str(exc))
         return 2
+    if cfg["out"]:
+        with open(cfg["out"], "w", encoding="utf-8") as fh:
+            for side, games in (("openmono", ours), ("gnome", theirs)):
+                for g, r in enumerate(games):
+                    fh.write(json.dumps({"side": side, "seed": cfg["seed"] + g, **r}) + "\n")
     rows = compare(ours, theirs)
     print(f"games: ours {len(ours)} ({t1 - t0:.0f} s), GNOME-p3 {len(theirs)} ({t2 - t1:.0f} s);"
           f" seeds {cfg['seed']}..{cfg['seed'] + cfg['games'] - 1}\n")
