@@ -294,10 +294,10 @@ def best_build(rules, obs, seat: int, groups: Iterable[int], reserve: int = 0,
             score *= weight[sq]
         if score > best_score:
             best, best_score = sq, score
-    # The candidates mirror `legal.check_build` for the built-in rules; a plugin's extra
-    # building condition gets the full check (whole-game tests assert no faults).
-    if (best >= 0 and rules.hooks.building_allowed is not None
-            and legal.check_build(rules, obs, seat, best) is not None):
+    # The candidates mirror `legal.check_build` for the built-in rules; where a plugin's
+    # rule forbids building (the engine lists those streets in `obs.refused`), the
+    # choice is made again without them (whole-game tests assert no faults).
+    if best >= 0 and obs.refused and best in obs.refused:
         return _best_build_slow(rules, obs, seat, groups, reserve, weight)
     return best
 
@@ -311,7 +311,8 @@ def _best_build_slow(rules, obs, seat: int, groups: Iterable[int], reserve: int,
     for g in groups:
         for sq in rules.group_members[g]:
             cost = rules.house_cost[sq]
-            if cash - cost < reserve or legal.check_build(rules, obs, seat, sq) is not None:
+            if (cash - cost < reserve or sq in obs.refused
+                    or legal.check_build(rules, obs, seat, sq) is not None):
                 continue
             score = rent_gain(rules, obs.level, sq) / (cost or 1)
             if weight is not None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, runtime_checkable
 
 from openmono.actions import Action
+from openmono.legal import DEFAULT_ACTION, PHASES
 from openmono.observation import Observation
 
 
@@ -100,3 +101,45 @@ class Agent:
 
     def novelty_announced(self) -> None:
         """Called in the "given detection" condition when the novelty arrives."""
+
+
+def _phase_default(phase: str) -> Any:
+    default = DEFAULT_ACTION.get(phase)
+
+    def answer(self: Any, obs: Observation) -> Action:
+        return default if default is not None else obs.legal_actions()[0]
+
+    return answer
+
+
+class PhaseAgent(Agent):
+    """An agent with one method per phase, named in `phase_methods`.
+
+    `phase_methods` maps a phase (`openmono.legal.PHASES`) to the name of the method
+    that answers it (one method may serve several phases); a phase it leaves out, or
+    one a plugin invents, gets the phase's default action. `act` dispatches;
+    an agent that does work before every decision overrides `act` and ends with
+    `return self.dispatch(obs)`.
+    """
+
+    phase_methods: Mapping[str, str] = {}
+    _answer_of: dict[str, Any] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        unknown = set(cls.phase_methods) - set(PHASES)
+        if unknown:
+            raise TypeError(f"{cls.__name__}.phase_methods names unknown phases "
+                            f"{sorted(unknown)}; phases: {', '.join(PHASES)}")
+        cls._answer_of = {phase: getattr(cls, cls.phase_methods[phase])
+                          if phase in cls.phase_methods else _phase_default(phase)
+                          for phase in PHASES}
+
+    def dispatch(self, obs: Observation) -> Action:
+        answer = self._answer_of.get(obs.phase)
+        if answer is None:
+            return _phase_default(obs.phase)(self, obs)
+        return answer(self, obs)
+
+    def act(self, obs: Observation) -> Action:
+        return self.dispatch(obs)

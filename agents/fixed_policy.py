@@ -34,14 +34,14 @@ from openmono.observation import Observation
 from agents._policy_helpers import (NEVER, best_build, build_candidates, buildable_sets,
                                     conclude_until, liquidation_value, ownership,
                                     raise_cash_action, sets_change)
-from agents.base import Agent
+from agents.base import PhaseAgent
 
 CONCLUDE = A.CONCLUDE
 HIGH = 2.0
 LOW = 0.4
 
 
-class FixedPolicyAgent(Agent):
+class FixedPolicyAgent(PhaseAgent):
     """The shared skeleton; subclasses set the favourites."""
 
     name = "fp"
@@ -141,23 +141,14 @@ class FixedPolicyAgent(Agent):
         return False
 
     # --- dispatch ------------------------------------------------------------------------------
+    phase_methods = {"pre_roll": "_pre_roll", "out_of_turn": "_manage",
+                     "post_roll": "_manage", "buy": "_buy", "bid": "_bid",
+                     "trade_response": "_answer", "debt": "_debt"}
+
     def act(self, obs: Observation) -> A.Action:
         if obs.owner is not self._owner_key or obs.rules is not self._rules_key:
             self._refresh(obs)
-        phase = obs.phase
-        if phase == "out_of_turn" or phase == "post_roll":
-            return self._manage(obs)
-        if phase == "pre_roll":
-            return self._pre_roll(obs)
-        if phase == "bid":
-            return self._bid(obs)
-        if phase == "buy":
-            return self._buy(obs)
-        if phase == "trade_response":
-            return self._answer(obs)
-        if phase == "debt":
-            return self._debt(obs)
-        return legal.DEFAULT_ACTION.get(phase) or obs.legal_actions()[0]
+        return self.dispatch(obs)
 
     # --- buying ----------------------------------------------------------------------------------
     def _floor_for(self, rules, obs: Observation, sq: int) -> int | None:

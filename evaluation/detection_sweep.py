@@ -199,8 +199,12 @@ def _row(label: str, agg: dict[str, Any], acc: float | None, paper: str) -> str:
     ci = f" ({_pct(agg['nda_lo'])}-{_pct(agg['nda_hi'])})" if agg["nda_lo"] is not None else ""
     delay = "-" if agg["detection_delay"] is None else f"{agg['detection_delay']:.2f}"
     nrp = "-" if agg["nrp"] is None else f"{agg['nrp']:.2f}"
-    return (f"| {label} | {agg['novelty_trials']} | {_pct(agg['nda'])}{ci} | {paper} | "
-            f"{_pct(agg['false_positive_rate'])} | {delay} | {_pct(acc)} | {nrp} |")
+    if agg["nrp_lo"] is not None:
+        nrp += f" ({agg['nrp_lo']:.2f}-{agg['nrp_hi']:.2f})"
+    return (f"| {label} | {agg['novelty_trials']} | {_pct(agg['nda'])}{ci} | "
+            f"{_pct(agg['nda_characterized'])} | {paper} | "
+            f"{_pct(agg['false_positive_rate'])} | {delay} | {_pct(acc)} | {nrp} | "
+            f"{_pct(agg['post_win_rate'])} |")
 
 
 def _accuracy(rs: list[dict[str, Any]]) -> float | None:
@@ -212,9 +216,9 @@ def tables(results: list[dict[str, Any]]) -> tuple[str, str, dict[str, Any]]:
     """(cell table, per-novelty table, aggregates) in markdown."""
     controls = [r for r in results if r["sweep_category"] == "control"]
     novelty_trials = [r for r in results if r["sweep_category"] != "control"]
-    rows = ["| Class | Trials | NDA % (95% CI) | Paper NDA % | FP % | Delay (games) "
-            "| Char. acc. % | NRP |",
-            "|---|---:|---|---:|---:|---:|---:|---:|"]
+    rows = ["| Class | Trials | NDA % (95% CI) | NDA+char. % | Paper NDA % | FP % "
+            "| Delay (games) | Char. acc. % | NRP, pooled (95% CI) | Post-novelty win % |",
+            "|---|---:|---|---:|---:|---:|---:|---:|---|---:|"]
     totals: dict[str, Any] = {}
     for category in CATEGORIES:
         for difficulty in DIFFICULTIES:
@@ -230,8 +234,8 @@ def tables(results: list[dict[str, Any]]) -> tuple[str, str, dict[str, Any]]:
         rows.append(_row("all novelties", agg, _accuracy(novelty_trials), "-"))
     if controls:
         agg = totals["control"] = metrics.aggregate(controls)
-        rows.append(f"| control (no novelty) | {agg['trials']} | - | - | "
-                    f"{_pct(agg['false_positive_rate'])} | - | - | - |")
+        rows.append(f"| control (no novelty) | {agg['trials']} | - | - | - | "
+                    f"{_pct(agg['false_positive_rate'])} | - | - | - | - |")
     if results:
         totals["fp_all_trials"] = metrics.aggregate(results)
     per = ["| Novelty | Category | Difficulty | Trials | Detected | Mean delay | Char. acc. % |",

@@ -22,8 +22,17 @@ Conventions (chosen here; every "undefined" value is None, never inf or NaN):
 - NRP = agent's post-novelty win rate / reference agent's pre-novelty win rate. The
   reference's pre-novelty games are its records with `novelty_active` false (so a
   reference run played without any novelty uses all its games; one played with the
-  same injection uses the games before it). None when either rate is undefined or the
-  reference won no pre-novelty game (a ratio over zero would be infinite).
+  same injection uses the games before it). Per trial it is None when either rate is
+  undefined or the reference won no pre-novelty game (a ratio over zero would be
+  infinite). Over several trials, NRP is *pooled*: all post-novelty wins over all
+  post-novelty games, divided by all reference pre-novelty wins over all reference
+  pre-novelty games, with a bootstrap interval over trials. (The mean of per-trial
+  ratios is biased upwards - a ratio of small-sample rates - and silently loses the
+  trials where the reference won nothing; it is still reported as `nrp_trial_mean`,
+  with `nrp_trial_undefined` counting the trials it cannot include.)
+- NDA comes in two forms: `nda` (first report at or after the injection, none before)
+  and `nda_characterized` (that, and the report after the last game names at least one
+  changed entity and attribute of the ground truth; values are not required).
 - Characterization is scored on the report after the last game of the trial (the
   agent's final, best-informed account); see `characterization_scores`.
 """
@@ -276,6 +285,14 @@ def final_report_changes(records: Sequence[Record]) -> list[Any]:
 # ---------------------------------------------------------------------- one trial
 
 
+def names_a_true_change(ground_truth: Sequence[Any] | None,
+                        reported: Sequence[Any] | None) -> bool:
+    """Whether some reported change names the entity and attribute of a true change."""
+    return any(change_matches({"entity": _field(r, "entity"), "attribute": _field(r, "attribute")},
+                              t)
+               for r in (reported or []) for t in (ground_truth or []))
+
+
 def summarize_trial(
     records: Sequence[Record],
     injected_at: int | None,
@@ -286,7 +303,15 @@ def summarize_trial(
     _check_records(records, injected_at)
     pre, post = split_games(records, injected_at)
     first = first_detection(records)
-    accuracy, precision = characterization_scores(ground_truth, final_report_changes(records))
+    final = final_report_changes(records)
+    accuracy, precision = characterization_scores(ground_truth, final)
+    detected = nda(records, injected_at)
+    ref_pre: list[Record] | None = None
+    if reference_records is not None:
+        _check_common_seeds(records, reference_records)
+        ref_pre = [r for r in reference_records
+                   if not (r.get("novelty_active") if r.get("novelty_active") is not None
+                           else injected_at is not None and r["game"] >= injected_at)]
     return {
         "games": len(records),
         "injected_at": injected_at,
@@ -298,10 +323,14 @@ def summarize_trial(
         "pnwp": win_rate(pre),
         "post_win_rate": win_rate(post),
         "first_detection": first,
-        "nda": nda(records, injected_at),
+        "nda": detected,
+        "nda_characterized": (None if detected is None else
+                              int(bool(detected) and names_a_true_change(ground_truth, final))),
         "false_positive_rate": false_positive(records, injected_at),
         "detection_delay": detection_delay(records, injected_at),
         "nrp": None if reference_records is None else nrp(records, injected_at, reference_records),
+        "ref_pre_wins": None if ref_pre is None else sum(bool(r["won"]) for r in ref_pre),
+        "ref_pre_games": None if ref_pre is None else len(ref_pre),
         "characterization_accuracy": accuracy,
         "characterization_precision": precision,
     }
@@ -369,13 +398,51 @@ def _mean_entry(out: dict[str, Any], key: str, values: list[float], seed: int) -
     out[f"{key}_n"] = len(values)
 
 
+def pooled_nrp(trials: Sequence[Mapping[str, Any]]) -> float | None:
+    """(sum post wins / sum post games) / (sum reference pre wins / sum reference pre
+    games); None when either rate is undefined or the reference won nothing."""
+    post_games = sum(t["post_games"] for t in trials)
+    ref_games = sum(t["ref_pre_games"] for t in trials)
+    ref_wins = sum(t["ref_pre_wins"] for t in trials)
+    if not post_games or not ref_games or not ref_wins:
+        return None
+    return (sum(t["post_wins"] for t in trials) / post_games) / (ref_wins / ref_games)
+
+
+def _pooled_nrp(out: dict[str, Any], summaries: Sequence[Mapping[str, Any]], seed: int,
+                n_boot: int = 2000) -> None:
+    """Pooled NRP over the novelty trials with a reference, a percentile bootstrap over
+    those trials (resamples whose reference won nothing are undefined and counted in
+    `nrp_boot_undefined`), and the per-trial mean with its undefined trials counted."""
+    trials = [s for s in summaries if s.get("ref_pre_games") is not None and s["nda"] is not None]
+    out["nrp"] = pooled_nrp(trials)
+    out["nrp_n"] = len(trials)
+    out["nrp_lo"] = out["nrp_hi"] = None
+    out["nrp_boot_undefined"] = 0
+    if trials and out["nrp"] is not None:
+        arr = np.array([[t["post_wins"], t["post_games"], t["ref_pre_wins"], t["ref_pre_games"]]
+                        for t in trials], dtype=float)
+        idx = np.random.default_rng(seed).integers(0, len(trials), size=(n_boot, len(trials)))
+        sums = arr[idx].sum(axis=1)  # (n_boot, 4)
+        ok = (sums[:, 1] > 0) & (sums[:, 2] > 0) & (sums[:, 3] > 0)
+        ratios = (sums[ok, 0] / sums[ok, 1]) / (sums[ok, 2] / sums[ok, 3])
+        out["nrp_boot_undefined"] = int((~ok).sum())
+        if ratios.size:
+            lo, hi = np.percentile(ratios, [2.5, 97.5])
+            out["nrp_lo"], out["nrp_hi"] = float(lo), float(hi)
+    per_trial = [s["nrp"] for s in trials if s.get("nrp") is not None]
+    _mean_entry(out, "nrp_trial_mean", per_trial, seed)
+    out["nrp_trial_undefined"] = len(trials) - len(per_trial)
+
+
 def aggregate(summaries: Sequence[Mapping[str, Any]], seed: int = 0) -> dict[str, Any]:
     """Pool per-trial summaries into rates with 95% intervals.
 
     Each measure X gives keys X, X_lo, X_hi, X_n (the count it is over). NDA is over
     novelty trials and the false-positive rate over all trials (Wilson intervals); PNWP
-    and post win rate are pooled over games (Wilson); NRP and detection delay are means
-    over trials where they are defined (percentile bootstrap); characterization
+    and post win rate are pooled over games (Wilson); NRP is pooled over the novelty
+    trials with a reference (`pooled_nrp`, bootstrap over trials); detection delay is a
+    mean over the detected trials (percentile bootstrap); characterization
     accuracy and precision are plain means over trials where they are defined.
     """
     summaries = list(summaries)
@@ -386,13 +453,18 @@ def aggregate(summaries: Sequence[Mapping[str, Any]], seed: int = 0) -> dict[str
     }
     ndas = [int(s["nda"]) for s in summaries if s["nda"] is not None]
     _rate_entry(out, "nda", sum(ndas), len(ndas))
+    chars = [int(s["nda_characterized"]) for s in summaries
+             if s.get("nda_characterized") is not None]
+    _rate_entry(out, "nda_characterized", sum(chars), len(chars))
     false_pos = sum(int(s["false_positive_rate"]) for s in summaries)
     _rate_entry(out, "false_positive_rate", false_pos, len(summaries))
     for key, wins, games in (("pnwp", "pre_wins", "pre_games"),
                              ("post_win_rate", "post_wins", "post_games")):
         _rate_entry(out, key, sum(s[wins] for s in summaries), sum(s[games] for s in summaries))
-    for key in ("nrp", "detection_delay"):
-        _mean_entry(out, key, [s[key] for s in summaries if s.get(key) is not None], seed)
+    _pooled_nrp(out, summaries, seed)
+    _mean_entry(out, "detection_delay",
+                [s["detection_delay"] for s in summaries if s.get("detection_delay") is not None],
+                seed)
     for key in ("characterization_accuracy", "characterization_precision"):
         vals = [s[key] for s in summaries if s.get(key) is not None]
         out[key] = float(np.mean(vals)) if vals else None

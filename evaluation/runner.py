@@ -32,7 +32,7 @@ from openmono.schema import RULE_SETS, GameSchema, rules_schema
 
 from agents.registry import available_agents, make_agent
 from evaluation import metrics
-from evaluation.novelty_setup import NoveltySetup, prepare_novelty
+from evaluation.novelty_setup import Applied, prepare_novelty
 
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.json"
@@ -159,7 +159,7 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
     except OSError as exc:
         raise TrialError(f"cannot write to the output directory {str(out)!r}: {exc.strerror}")
     base = rules_schema(cfg.rules)
-    novelty: NoveltySetup | None = None
+    novelty: Applied | None = None
     if cfg.novelty is not None:
         novelty = prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params, base,
                                   then=cfg.then)
@@ -271,7 +271,7 @@ def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], refere
 
 
 def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | None,
-              novelty: NoveltySetup | None) -> dict[str, Any]:
+              novelty: Applied | None) -> dict[str, Any]:
     reference_records = [
         {"game": r["game"], "seed": r["seed"], "won": r["reference_won"], "novelty_active": False,
          "report": {"detected": False}}

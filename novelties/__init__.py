@@ -8,11 +8,12 @@ ground truth of a novelty).
 
 from novelties.base import (CATEGORIES, DIFFICULTIES, Applied, HookChange, Novelty,
                             NoveltyError, NoveltyParams, replace)
-from novelties.registry import (Prepared, apply_novelty, available_novelties, compose,
-                                describe, get_novelty, load_novelty)
+from novelties.composition import compose
+from novelties.registry import (apply_novelty, available_novelties, describe, get_novelty,
+                                load_novelty)
 
 __all__ = [
     "CATEGORIES", "DIFFICULTIES", "Applied", "HookChange", "Novelty", "NoveltyError",
-    "NoveltyParams", "Prepared", "apply_novelty", "available_novelties", "compose",
+    "NoveltyParams", "apply_novelty", "available_novelties", "compose",
     "describe", "get_novelty", "load_novelty", "replace",
 ]

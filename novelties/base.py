@@ -5,7 +5,9 @@ A plugin is a class with a `name`, a `category` ("class", "attribute" or
 pydantic `Params` model, `presets` for "easy", "medium" and "hard", and
 `apply(schema, params)`. `apply` returns a NEW schema (schemas are frozen: build changed
 copies with `replace`) or an `Applied` that also carries rule hooks and the changes
-those hooks make, which no schema diff can see. Anything registered with
+those hooks make, which no schema diff can see. The registry completes the same
+`Applied` with the novelty's name, difficulty, parameters and ground truth: one type for
+"a novelty applied to a schema" from the plugin to the trial. Anything registered with
 `openmono.kinds` / `openmono.actions` must be registered inside `apply` (idempotently:
 always the same handler object), so a schema using the kind validates afterwards.
 """
@@ -13,12 +15,15 @@ always the same handler object), so a schema using the kind validates afterwards
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.schema import GameSchema
+
+if TYPE_CHECKING:
+    from novelties.ground_truth import Change
 
 CATEGORIES = ("class", "attribute", "representation")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -55,16 +60,30 @@ class HookChange:
 
 @dataclass(frozen=True)
 class Applied:
-    """What `apply` returns: the new schema, its hooks and the declared hook changes.
+    """A novelty applied to a schema: the new schema, its hooks, what they change.
 
-    `visibility` overrides whether schema changes under an entity prefix are visible
-    (default: `openmono.schema.HIDDEN_FIELDS` - dice and decks hidden, the rest shown).
+    A plugin's `apply` fills the first four fields: `declared` lists the changes its
+    hooks make, and `visibility` overrides whether schema changes under an entity prefix
+    are visible (default: `openmono.schema.HIDDEN_FIELDS` - dice and decks hidden, the
+    rest shown). `novelties.apply_novelty` and `novelties.compose` fill in the rest: the
+    novelty's name, category, difficulty and validated parameters, and `changes`, its
+    ground truth (a schema diff plus the declared changes).
     """
 
     schema: GameSchema
     hooks: Hooks = NO_HOOKS
     declared: tuple[HookChange, ...] = ()
     visibility: Mapping[str, bool] = field(default_factory=dict)
+    name: str = ""
+    category: str = ""
+    difficulty: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+    changes: tuple[Change, ...] = ()
+
+    @property
+    def ground_truth(self) -> list[dict[str, Any]]:
+        """The ground-truth changes as JSON-ready dicts (what results files record)."""
+        return [c.to_json() for c in self.changes]
 
 
 class Novelty:

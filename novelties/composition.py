@@ -11,6 +11,7 @@ compared, so it is reported as "may matter").
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import warnings
 from typing import Any, Mapping, Sequence
@@ -19,6 +20,7 @@ from openmono.hooks import NO_HOOKS, Hooks
 from openmono.schema import GameSchema
 
 from novelties.base import Applied, NoveltyError
+from novelties.registry import get_novelty, load_novelty
 from novelties.ground_truth import ground_truth
 
 Spec = tuple[str, str, Mapping[str, Any] | None]
@@ -29,8 +31,6 @@ class NoveltyOrderWarning(UserWarning):
 
 
 def _run(base: GameSchema, specs: Sequence[Spec], hooks: Hooks) -> tuple[Applied, list, dict]:
-    from novelties.registry import load_novelty
-
     schema = base
     declared: list = []
     visibility: dict[str, bool] = {}
@@ -47,11 +47,14 @@ def _run(base: GameSchema, specs: Sequence[Spec], hooks: Hooks) -> tuple[Applied
     return Applied(schema, hooks, tuple(declared), visibility), declared, installed
 
 
-def apply_in_order(base: GameSchema, specs: Sequence[Spec], hooks: Hooks = NO_HOOKS,
-                   warn: bool = True) -> Any:
-    """A `registry.Prepared` for the novelties applied in the given order."""
-    from novelties.registry import Prepared, get_novelty
+def compose(base: GameSchema, specs: Sequence[Spec], hooks: Hooks = NO_HOOKS,
+            warn: bool = True) -> Applied:
+    """Apply several novelties in order: (name, difficulty, params) each.
 
+    Hooks chain in the same order (`Hooks.combine`). With `warn`, a
+    `NoveltyOrderWarning` is issued for every pair whose order changes the result
+    (`order_warnings`).
+    """
     if not specs:
         raise NoveltyError("compose needs at least one novelty")
     applied, _, _ = _run(base, specs, hooks)
@@ -63,8 +66,9 @@ def apply_in_order(base: GameSchema, specs: Sequence[Spec], hooks: Hooks = NO_HO
     params = {}
     for name, difficulty, p in specs:
         params[name] = get_novelty(name).make_params(difficulty, p).model_dump(mode="json")
-    return Prepared("+".join(names), "+".join(cats), "+".join(s[1] for s in specs), params,
-                    applied.schema, applied.hooks, ground_truth(base, applied), applied)
+    return dataclasses.replace(applied, name="+".join(names), category="+".join(cats),
+                               difficulty="+".join(s[1] for s in specs), params=params,
+                               changes=tuple(ground_truth(base, applied)))
 
 
 def order_warnings(base: GameSchema, specs: Sequence[Spec]) -> list[str]:

@@ -168,14 +168,14 @@ def _remove_lost_properties(game: Game, old: Rules, schema: GameSchema,
         if lv:
             st.set_level(i, 0)
             game.events.append(E.BuildingChanged(seat, i, 0, "novelty"))
-            game._pay(BANK, seat, lv * old.building_refund[i], REPAIR, i)
+            game.pay_from_bank(seat, lv * old.building_refund[i], REPAIR, i)
         value = old.price[i] - (old.mortgage[i] if st.mortgaged[i] else 0)
         if st.mortgaged[i]:
             st.set_mortgaged(i, False)
             game.events.append(E.MortgageChanged(seat, i, False))
         st.set_owner(i, NOBODY)
         game.events.append(E.PropertyTransferred(i, seat, NOBODY, "novelty"))
-        game._pay(BANK, seat, value, REPAIR, i)
+        game.pay_from_bank(seat, value, REPAIR, i)
         r.append(f"{old.names[i]} no longer exists as a property: bought back from seat "
                  f"{seat} for {value} (+ buildings)")
     # Rebuild the stock count for buildings removed above (done again in step 4).
@@ -244,7 +244,7 @@ def _refund_levels(game: Game, sq: int, old_level: int, why: str, r: list[str]) 
     new_level = st.level[sq]
     seat = st.owner[sq]
     game.events.append(E.BuildingChanged(seat, sq, new_level, "novelty"))
-    game._pay(BANK, seat, (old_level - new_level) * game.rules.building_refund[sq], REPAIR, sq)
+    game.pay_from_bank(seat, (old_level - new_level) * game.rules.building_refund[sq], REPAIR, sq)
     r.append(f"{game.rules.names[sq]}: buildings {old_level} -> {new_level} ({why})")
 
 

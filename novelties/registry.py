@@ -8,22 +8,18 @@ message; an unknown name lists the close matches and says how to list the catalo
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
-from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
-from openmono.hooks import NO_HOOKS, Hooks
 from openmono.schema import GameSchema
 
 from novelties.base import Applied, Novelty, NoveltyError, NoveltyParams, validate_class
-from novelties.ground_truth import Change, ground_truth
+from novelties.ground_truth import ground_truth
 
 GROUP = "openmono.novelties"
 LIST_HINT = "python -m novelties list"
-
-# Compatibility name used by the evaluation harness.
-NoveltyLoadError = NoveltyError
 
 _CACHE: dict[str, type[Novelty]] | None = None
 BROKEN: dict[str, str] = {}  # entry-point name -> why it could not be loaded
@@ -95,31 +91,14 @@ def load_novelty(name: str, difficulty: str = "medium",
     return plugin, plugin.make_params(difficulty, params)
 
 
-@dataclass(frozen=True)
-class Prepared:
-    """A novelty applied to a base schema: everything a trial or a game needs."""
-
-    name: str
-    category: str
-    difficulty: str
-    params: dict[str, Any]
-    schema: GameSchema
-    hooks: Hooks
-    changes: list[Change]
-    applied: Applied = field(repr=False)
-
-    @property
-    def ground_truth(self) -> list[dict[str, Any]]:
-        return [c.to_json() for c in self.changes]
-
-
 def apply_novelty(name: str, base: GameSchema, difficulty: str = "medium",
-                  params: Mapping[str, Any] | None = None) -> Prepared:
+                  params: Mapping[str, Any] | None = None) -> Applied:
     """Load, validate and apply one novelty (fails with a NoveltyError, before any game)."""
     plugin, p = load_novelty(name, difficulty, params)
     applied = plugin.run_apply(base, p)
-    return Prepared(name, plugin.category, difficulty, p.model_dump(mode="json"),
-                    applied.schema, applied.hooks, ground_truth(base, applied), applied)
+    return dataclasses.replace(applied, name=name, category=plugin.category,
+                               difficulty=difficulty, params=p.model_dump(mode="json"),
+                               changes=tuple(ground_truth(base, applied)))
 
 
 def describe(plugins: Mapping[str, type[Novelty]] | None = None) -> list[dict[str, Any]]:
@@ -127,15 +106,3 @@ def describe(plugins: Mapping[str, type[Novelty]] | None = None) -> list[dict[st
     plugins = available_novelties() if plugins is None else plugins
     return [{"name": n, "category": c.category, "difficulties": c.difficulties(),
              "description": c.description} for n, c in sorted(plugins.items())]
-
-
-def compose(base: GameSchema, specs: Sequence[tuple[str, str, Mapping[str, Any] | None]],
-            hooks: Hooks = NO_HOOKS, warn: bool = True) -> Prepared:
-    """Apply several novelties in order: (name, difficulty, params) each.
-
-    Hooks chain in the same order (`Hooks.combine`). Use `novelties.composition.order_warnings`
-    to learn whether another order would give a different result.
-    """
-    from novelties.composition import apply_in_order
-
-    return apply_in_order(base, specs, hooks, warn)

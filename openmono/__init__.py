@@ -1,4 +1,25 @@
-"""openmono: a complete, fast Monopoly rules engine on a validated, mutable schema."""
+"""openmono: a complete, fast Monopoly rules engine on a validated, mutable schema.
+
+A game between four agents that buy whatever they can afford:
+
+>>> import openmono
+>>> class Buyer:
+...     def act(self, obs):
+...         legal = obs.legal_actions()
+...         return next((a for a in legal if a.kind == "buy"), legal[0])
+>>> result = openmono.play_game(openmono.standard_schema(), [Buyer() for _ in range(4)], seed=7)
+>>> result.end_reason in ("bankruptcy", "turn_limit"), 0 <= result.winner < 4
+(True, True)
+
+The schema is data: change it, and the game changes with it.
+
+>>> schema = openmono.standard_schema()
+>>> schema.bank.go_salary, len(schema.squares)
+(200, 40)
+>>> richer = schema.model_copy(update={"bank": schema.bank.model_copy(update={"go_salary": 400})})
+>>> openmono.compile_rules(richer).bank.go_salary
+400
+"""
 
 from openmono.actions import (AcceptTrade, Action, Bid, Build, Buy, Conclude, Decline, DropOut,
                               Mortgage, OfferTrade, PayJailFine, RejectTrade, SellBuilding,

@@ -8,7 +8,7 @@ kinds with `register_action_kind`.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +134,33 @@ class OfferTrade(Action):
     get_jail_cards: int = 0
     kind: ClassVar[str] = "offer_trade"
 
+    def terms(self) -> TradeTerms:
+        return TradeTerms(self.to, tuple(self.give), tuple(self.get), self.give_cash,
+                          self.get_cash, self.give_jail_cards, self.get_jail_cards)
+
+
+class TradeTerms(NamedTuple):
+    """An offer's terms as an immutable value: what the receiver and the events show.
+
+    The engine executes these terms, never the agent's own `OfferTrade` object, so
+    nobody can change a trade by writing into an action after handing it over.
+    """
+
+    to: int
+    give: tuple[int, ...] = ()
+    get: tuple[int, ...] = ()
+    give_cash: int = 0
+    get_cash: int = 0
+    give_jail_cards: int = 0
+    get_jail_cards: int = 0
+    kind = "offer_trade"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self._asdict()}
+
+    def as_offer(self) -> OfferTrade:
+        return OfferTrade(*self)
+
 
 @dataclass(frozen=True, slots=True)
 class AcceptTrade(Action):
@@ -181,8 +208,10 @@ ACTION_KINDS: dict[str, type[Action]] = {
 }
 CORE_ACTION_KINDS = frozenset(ACTION_KINDS)
 
-# Plugin actions: kind -> (phases, check(game_view, seat, action) -> reason|None,
-#                           apply(game, seat, action) -> None or generator)
+# Plugin actions: kind -> (phases, check(rules, view, seat, action) -> reason|None,
+#                           apply(game, seat, action) -> None or generator), where
+# `check` runs engine-side with the compiled rules and the state, and `game` is an
+# `openmono.game_api.GameAPI`. Agents learn the outcome from `Observation.plugin_actions`.
 PLUGIN_ACTIONS: dict[str, tuple[frozenset[str], Callable[..., Any], Callable[..., Any]]] = {}
 
 

@@ -52,11 +52,18 @@ class CompiledCard:
 
 
 class Rules:
-    """Everything the engine needs from a schema, as flat tuples."""
+    """Everything the engine needs from a schema, as flat tuples.
+
+    Engine-side only: it holds the hidden parts (dice, decks) and the plugins' hooks.
+    Agents get `openmono.observation.PublicRules`, built from it by allow-list.
+    """
+
+    plugin_checks = True  # legality may run plugin code (see `openmono.legal`)
 
     def __init__(self, schema: GameSchema, hooks: Hooks = NO_HOOKS) -> None:
         self.schema = schema
         self.hooks = hooks
+        self.building_allowed = hooks.building_allowed
         sq = schema.squares
         n = len(sq)
         self.n = n

@@ -26,6 +26,7 @@ from openmono import events as E
 from openmono import legal
 from openmono.compiled import CARD, GO_TO_JAIL, PLUGIN, STREET, TAX, UTILITY, Rules, compile_rules
 from openmono.events import BANK
+from openmono.game_api import GameAPI
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.kinds import CARD_KINDS, SQUARE_KINDS
 from openmono.observation import Observation, public_rules
@@ -41,6 +42,7 @@ _LASTING = (A.NO_CASH_LIMIT, (0,), 0, 0)  # a standing order that never lapses
 _CORE_ACTIONS = frozenset(A.ACTION_KINDS.values())  # checked before `isinstance`
 # Debt actions that always remove something: they never use up a phase's action cap.
 _LIQUIDATING = frozenset((A.SellBuilding, A.Mortgage, A.SellProperty))
+_NO_REFUSALS: frozenset[int] = frozenset()
 
 
 class Decision:
@@ -67,11 +69,14 @@ class Decision:
         self.offerer = offerer
         self.offers_made = 0
         self.shared = False
-        self.ctx = (square, high_bid, high_bidder, owed, creditor, offer, offerer, 0)
+        # The last two are the observation's `refused` and `plugin_actions`, filled in
+        # by `Game._plugin_legality` only when a plugin adds to legality.
+        self.ctx = (square, high_bid, high_bidder, owed, creditor, offer, offerer, 0,
+                    _NO_REFUSALS, ())
 
     def count_offer(self) -> None:
         self.offers_made += 1
-        self.ctx = self.ctx[:7] + (self.offers_made,)
+        self.ctx = self.ctx[:7] + (self.offers_made,) + self.ctx[8:]
 
 
 def _shared(phase: str, square: int = -1) -> Decision:
@@ -147,6 +152,7 @@ class Game:
         self.hooks = hooks
         self.rules: Rules = compile_rules(schema, hooks)
         self.public = public_rules(self.rules)
+        self._extra_legality = _extra_legality(self.rules)
         self.players = players
         self.seed = seed
         self.seeds = stream_seeds(seed, players, len(self.rules.decks))
@@ -176,6 +182,7 @@ class Game:
         self._pv = 0  # bumped by every change to a per-player list (see `_snap`)
         self._jv = 0  # bumped by changes to jail, jail cards and active
         self._transform = hooks.observation
+        self.api = GameAPI(self)  # what plugin hooks and handlers receive
 
     def replace_rules(self, schema: GameSchema, hooks: Hooks = NO_HOOKS) -> None:
         """Swap the rules between two turns (mid-game novelty injection).
@@ -187,6 +194,7 @@ class Game:
         self.hooks = hooks
         self.rules = compile_rules(schema, hooks)
         self.public = public_rules(self.rules)
+        self._extra_legality = _extra_legality(self.rules)
         self.invalidate_observations()
         self._transform = hooks.observation
 
@@ -206,8 +214,24 @@ class Game:
                                        *snap[1], st.owner, st.level, st.mortgaged,
                                        st.houses_left, st.hotels_left,
                                        tuple(evs[start:]) if start < now else (), *d.ctx))
+        if self._extra_legality:
+            obs = self._plugin_legality(obs, seat, d)
         transform = self._transform
         return obs if transform is None else transform(obs)
+
+    def _plugin_legality(self, obs: Observation, seat: int, d: Decision) -> Observation:
+        """What a plugin adds to legality, worked out here (plugin code never reaches an
+        agent): the streets its building rule forbids now, the plugin actions legal now."""
+        rules, st = self.rules, self.state
+        refused = _NO_REFUSALS
+        if rules.building_allowed is not None and d.phase in legal.MANAGE_PHASES:
+            hook = rules.building_allowed
+            refused = frozenset(sq for sq in rules.streets if st.owner[sq] == seat
+                                and hook(rules, st, seat, sq) is not None)
+        extra = tuple(legal.plugin_actions(rules, st, seat, d)) if A.PLUGIN_ACTIONS else ()
+        if refused or extra:
+            return obs._replace(refused=refused, plugin_actions=extra)
+        return obs
 
     def drive(self, acts: list[Any], fixed: list[dict[str, Any] | None],
               on_fault: Any, on_decision: Any = None) -> None:
@@ -260,6 +284,8 @@ class Game:
                                                st.houses_left, st.hotels_left,
                                                tuple(evs[start:]) if start < now else (),
                                                *d.ctx))
+                if self._extra_legality:
+                    obs = self._plugin_legality(obs, seat, d)
                 if self._transform is not None:
                     obs = self._transform(obs)
                 try:
@@ -434,7 +460,7 @@ class Game:
                 while True:
                     dice = rules.roll(self.dice_rng)
                     if self.hooks.dice_roll is not None:
-                        dice = tuple(self.hooks.dice_roll(self, p, dice))
+                        dice = tuple(self.hooks.dice_roll(self.api, p, dice))
                     self.events.append(_new_tuple(E.DiceRolled, (p, dice)))
                     total = sum(dice)
                     double = (dice[0] == dice[1] if len(dice) == 2
@@ -491,10 +517,10 @@ class Game:
                     yield from self._settle_negative_cash(p)
                 end_hook = self.hooks.end_of_turn
                 if end_hook is not None and active[p]:
-                    yield from _maybe_gen(end_hook(self, p))
+                    yield from _maybe_gen(end_hook(self.api, p))
                 decide = self.hooks.game_over
                 if decide is not None:
-                    w = decide(self)
+                    w = decide(self.api)
                     if w is not None:
                         self._finish(w, "rule")
                         return
@@ -631,7 +657,7 @@ class Game:
         else:
             plugin = A.PLUGIN_ACTIONS.get(action.kind)
             if plugin is not None:
-                yield from _maybe_gen(plugin[2](self, seat, action))
+                yield from _maybe_gen(plugin[2](self.api, seat, action))
 
     def _is_hotel(self, sq: int) -> bool:
         return self.state.level[sq] + 1 == self.rules.hotel_level
@@ -743,7 +769,10 @@ class Game:
         self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, new, reason)))
 
     # --- trades -------------------------------------------------------------------------------
-    def _trade(self, seat: int, offer: A.OfferTrade) -> Generator[Request, Any, None]:
+    def _trade(self, seat: int, action: A.OfferTrade) -> Generator[Request, Any, None]:
+        # The engine keeps and executes an immutable copy of the terms: the events and
+        # the receiver see the same value, and nobody can change it afterwards.
+        offer = action.terms()
         to = offer.to
         if self.rules.bank.trade_answer == "next_turn":
             if self.pending_offers[to] is not None:  # one outstanding offer per player
@@ -1042,7 +1071,7 @@ class Game:
             if passes:
                 salary = rules.bank.go_salary * passes
                 if self.hooks.passing_go is not None:
-                    salary = self.hooks.passing_go(self, p, salary)
+                    salary = self.hooks.passing_go(self.api, p, salary)
                 if salary > 0:  # = self._pay(BANK, p, salary, "go_salary", go)
                     st.cash[p] += salary
                     self.events.append(_new_tuple(E.Payment, (BANK, p, salary, "go_salary", go)))
@@ -1060,13 +1089,17 @@ class Game:
         steps = (target - self.state.position[p]) % self.rules.n
         return self._advance(p, steps, 0, "card", collect_go)
 
+    def land(self, p: int, sq: int, dice_total: int = 0) -> Generator[Request, Any, None]:
+        """The landing effect of `sq` for `p`, without moving (for plugin effects)."""
+        return self._land(p, sq, dice_total)
+
     def _land(self, p: int, sq: int, dice_total: int, rent_multiplier: float = 1.0,
               dice_multiplier: int | None = None) -> Generator[Request, Any, None]:
         st = self.state
         rules = self.rules
         hook = self.hooks.landing
         if hook is not None:
-            handled = hook(self, p, sq)
+            handled = hook(self.api, p, sq)
             if inspect.isgenerator(handled):
                 handled = yield from handled
             if handled is True or not st.active[p]:
@@ -1082,7 +1115,7 @@ class Game:
                     # for the rent, as the official rules do for the utility card.
                     dice = rules.roll(self.dice_rng)
                     if self.hooks.dice_roll is not None:  # "after every roll", this one too
-                        dice = tuple(self.hooks.dice_roll(self, p, dice))
+                        dice = tuple(self.hooks.dice_roll(self.api, p, dice))
                     self.events.append(_new_tuple(E.DiceRolled, (p, dice)))
                     if dice_multiplier is not None:
                         rent = dice_multiplier * sum(dice)
@@ -1091,7 +1124,7 @@ class Game:
                 else:
                     rent = int(self.rent(sq, dice_total) * rent_multiplier)
                 if self.hooks.rent is not None:
-                    rent = self.hooks.rent(self, p, sq, rent)
+                    rent = self.hooks.rent(self.api, p, sq, rent)
                 cash = st.cash
                 if cash[p] >= rent and st.active[owner]:  # common: no debt sub-generator
                     if rent > 0:  # = self._pay(p, owner, rent, "rent", sq)
@@ -1104,7 +1137,7 @@ class Game:
         elif k == TAX:
             tax = rules.tax[sq]
             if self.hooks.tax is not None:
-                tax = self.hooks.tax(self, p, sq, tax)
+                tax = self.hooks.tax(self.api, p, sq, tax)
             if st.cash[p] >= tax:
                 self._pay(p, BANK, tax, "tax", sq)
             else:
@@ -1116,7 +1149,7 @@ class Game:
         elif k >= PLUGIN:
             handler = SQUARE_KINDS.get(rules.kind_names[sq])
             if handler is not None:
-                yield from _maybe_gen(handler(self, p, sq))
+                yield from _maybe_gen(handler(self.api, p, sq))
         # go, jail (just visiting), free parking: nothing happens.
 
     def rent(self, sq: int, dice_total: int) -> int:
@@ -1245,7 +1278,7 @@ class Game:
         else:
             handler = CARD_KINDS.get(kind)
             if handler is not None:
-                yield from _maybe_gen(handler(self, p, card))
+                yield from _maybe_gen(handler(self.api, p, card))
 
     def _card_rng(self, deck: int) -> random.Random:
         """The stream of random draws from `deck` (`card_draw="random"`)."""
@@ -1310,6 +1343,12 @@ def rent_of(rules: Rules, owner: tuple[int, ...], level: tuple[int, ...], sq: in
     if k == UTILITY:
         return value * dice_total
     return value
+
+
+def _extra_legality(rules: Rules) -> bool:
+    """Whether plugin code adds to legality in games on these rules (or may: plugin
+    action kinds are registered process-wide)."""
+    return rules.building_allowed is not None or bool(A.PLUGIN_ACTIONS)
 
 
 def _maybe_gen(result: Any) -> Generator[Request, Any, Any]:

@@ -2,6 +2,9 @@
 
 The engine calls a hook only when one is installed (`None` means the standard rule), so
 the standard game pays nothing for them. Several plugins' hooks chain with `combine`.
+`game` below is the plugin's door into the running game, an `openmono.game_api.GameAPI`
+(never the engine itself); `building_allowed` runs engine-side with the compiled rules
+and the state, and agents see only that building is refused, not why.
 
 - dice_roll(game, seat, dice) -> dice                 after every roll
 - landing(game, seat, square) -> bool | generator     before the standard landing

@@ -3,8 +3,9 @@
 Core kinds are handled inline by the engine (their handler here is None). A plugin adds
 a kind with `register_square_kind` / `register_card_kind`, giving a handler the engine
 calls when a player lands on such a square or draws such a card. A handler has the
-signature `handler(game, seat, square_or_card)` and may be a generator function (it
-then can `yield from game.charge(...)` and other decision-taking engine calls).
+signature `handler(game, seat, square_or_card)`, where `game` is an
+`openmono.game_api.GameAPI`, and may be a generator function (it then can
+`yield from game.charge(...)` and the API's other decision-taking calls).
 """
 
 from __future__ import annotations

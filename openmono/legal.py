@@ -8,9 +8,18 @@ offers are parametric, so they are announced by `can_offer_trade` and checked by
 Both take a *view* (a GameState or an Observation: anything with cash, owner, level,
 mortgaged, houses_left, hotels_left, in_jail, jail_cards, active) and a *context* (the
 decision: phase, square, high_bid, owed, offers_made). An Observation is both.
+
+Plugins add legality in two ways: a `building_allowed` rule hook and new action kinds
+with their own checks. Both run only with the engine's compiled rules
+(`rules.plugin_checks`); the public rules agents hold carry neither, and the engine
+hands each observation the outcome as data (`Observation.refused`, `.plugin_actions`).
+A plugin's refusal reaches agents as `PLUGIN_REFUSAL`, whatever its text says, so no
+hidden parameter leaks through a refusal.
 """
 
 from __future__ import annotations
+
+from dataclasses import fields
 
 from openmono import actions as A
 from openmono.compiled import Rules
@@ -21,6 +30,9 @@ TRADE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt"))
 PHASES = ("pre_roll", "out_of_turn", "post_roll", "buy", "bid", "trade_response", "debt",
           "lift_mortgage", "building_bid", "place_building")
 BID_PHASES = frozenset(("bid", "building_bid"))
+
+# What a plugin's refusal says to agents (its own text may name hidden parameters).
+PLUGIN_REFUSAL = "a rule of this game forbids it now"
 
 # What a phase does when the agent faults: the harmless default.
 DEFAULT_ACTION = {
@@ -97,8 +109,10 @@ def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
             return "the bank has no hotels left"
     elif view.houses_left < 1:
         return "the bank has no houses left"
-    extra = rules.hooks.building_allowed
-    return extra(rules, view, seat, sq) if extra is not None else None
+    extra = rules.building_allowed
+    if extra is not None and extra(rules, view, seat, sq) is not None:
+        return PLUGIN_REFUSAL
+    return None
 
 
 def check_sell_building(rules: Rules, view, seat: int, sq: int) -> str | None:
@@ -287,38 +301,48 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
         phases, plugin_check, _ = plugin
         if phase not in phases:
             return f"cannot {action.kind} in {phase}"
-        return plugin_check(rules, view, seat, action)
+        if not rules.plugin_checks:
+            return f"{action.kind} is judged by the engine"
+        return None if plugin_check(rules, view, seat, action) is None else PLUGIN_REFUSAL
     return f"not an action: {action!r}"
 
 
+def fresh(action: A.Action) -> A.Action:
+    """A new action equal to `action` (what agents are handed is never shared)."""
+    return type(action)(*[getattr(action, f.name) for f in fields(action)])
+
+
 def legal_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
-    """Every legal parameter-free action, plus the minimum bid in an auction."""
+    """Every legal parameter-free action, plus the minimum bid in an auction.
+
+    The actions are new objects: an agent that writes into one changes nobody else's.
+    """
     phase = ctx.phase
     out: list[A.Action] = []
     if phase == "trade_response":
-        return [A.ACCEPT, A.REJECT]
+        return [A.AcceptTrade(), A.RejectTrade()]
     if phase == "lift_mortgage":
         lift = A.Unmortgage(ctx.square)
-        return [A.CONCLUDE] + ([lift] if check(rules, view, seat, ctx, lift) is None else [])
+        return [A.Conclude()] + ([lift] if check(rules, view, seat, ctx, lift) is None else [])
     if phase == "place_building":
-        return [A.CONCLUDE] + [A.Build(s) for s in rules.streets if view.owner[s] == seat
-                               and check_build(rules, view, seat, s) is None]
+        return [A.Conclude()] + [A.Build(s) for s in rules.streets if view.owner[s] == seat
+                                 and check_build(rules, view, seat, s) is None]
     if phase in BID_PHASES:
-        out.append(A.DROP_OUT)
+        out.append(A.DropOut())
         if view.cash[seat] > ctx.high_bid:
             out.append(A.Bid(ctx.high_bid + 1))
         return out
     if phase == "buy":
-        out.append(A.DECLINE)
+        out.append(A.Decline())
         if view.cash[seat] >= rules.price[ctx.square]:
-            out.append(A.BUY)
+            out.append(A.Buy())
     else:
-        out.append(A.CONCLUDE)
+        out.append(A.Conclude())
     if phase == "pre_roll" and view.in_jail[seat]:
         if view.cash[seat] >= rules.bank.jail_fine:
-            out.append(A.PAY_JAIL_FINE)
+            out.append(A.PayJailFine())
         if jail_card_count(view, seat):
-            out.append(A.USE_JAIL_CARD)
+            out.append(A.UseJailCard())
     manage = phase in MANAGE_PHASES
     owner = view.owner
     for sq in rules.properties:
@@ -335,6 +359,15 @@ def legal_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
             out.append(A.Mortgage(sq))
         if rules.property_refund is not None and check_sell_property(rules, view, seat, sq) is None:
             out.append(A.SellProperty(sq))
+    if rules.plugin_checks:
+        out.extend(plugin_actions(rules, view, seat, ctx))
+    return out
+
+
+def plugin_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
+    """The parameter-free plugin actions legal now (engine-side: runs plugin code)."""
+    phase = ctx.phase
+    out: list[A.Action] = []
     for kind, (phases, plugin_check, _) in A.PLUGIN_ACTIONS.items():
         if phase in phases:
             cls = A.ACTION_KINDS[kind]

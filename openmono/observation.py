@@ -1,64 +1,144 @@
-"""What an agent sees at a decision: a read-only view of the public game.
+"""What an agent sees at a decision: a sealed value built from the public game.
 
-An `Observation` is a NamedTuple: immutable, cheap to build (the per-square tuples are
-shared with the state, never copied), and it serialises to JSON. It holds no RNG, no
-hidden rule (dice, deck contents and order) and nothing that leads back into the engine.
-`legal_actions()` is computed lazily from the observation itself, with the same
-`openmono.legal` code the engine uses to accept or refuse an action.
+An `Observation` is a NamedTuple, and everything reachable from it is immutable data
+(tuples, frozensets, read-only mappings, strings and numbers, NamedTuples): it holds no
+engine object, no callable, no hook, no RNG and no hidden rule (dice, deck contents and
+order), so an agent can neither read what a player at the table could not, nor change
+the game by writing into what it was handed. The public rules are built by allow-list
+(`PUBLIC_RULES_FIELDS`): a new attribute of the compiled rules stays hidden until it is
+listed there. `tests/test_sealed_observation.py` walks every observation of many games
+and fails on anything else.
+
+Legality: `legal_actions()` and `why_illegal()` answer from the public rules and the
+public state, with the same `openmono.legal` code the engine uses. What a plugin adds to
+legality (a building condition, a new action kind) is answered engine-side for each
+decision and carried as data (`refused`, `plugin_actions`), never as the plugin's code;
+a refusal names no hidden parameter.
+
+>>> import openmono
+>>> from openmono.engine import Game
+>>> game = Game(openmono.standard_schema(), players=4, seed=1)
+>>> seat, decision = next(game.run())
+>>> obs = game.observe(seat, decision)
+>>> obs.phase, obs.cash
+('pre_roll', (1500, 1500, 1500, 1500))
+>>> [a.kind for a in obs.legal_actions()]
+['conclude']
+>>> obs.rules.bank.jail_fine = 1  # doctest: +IGNORE_EXCEPTION_DETAIL
+Traceback (most recent call last):
+...
+AttributeError: can't set attribute
 """
 
 from __future__ import annotations
 
 import json
-
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from openmono import legal
 from openmono.compiled import Rules
 from openmono.events import event_to_json
+from openmono.schema import BankRules
 
-_HIDDEN_RULE_ATTRS = ("dice", "fair_dice", "decks", "schema")
+# The compiled-rules attributes an agent may see (everything else - dice, decks,
+# hooks, the schema, engine shortcuts - stays engine-side).
+PUBLIC_RULES_FIELDS = (
+    "n", "names", "kind_names", "kind", "is_property", "is_street", "properties", "streets",
+    "price", "rent", "house_cost", "mortgage", "unmortgage_cost", "transfer_fee",
+    "building_refund", "property_refund", "tax", "group_names", "group_of", "group_members",
+    "group_need", "group_buildable", "max_level", "hotel_level", "max_houses", "jail", "go",
+    "deck_names", "deck_of", "nearest",
+)
+
+# What an agent is told when a plugin's rule refuses an action: that it is refused, not
+# the plugin's parameters.
+PLUGIN_REFUSAL = legal.PLUGIN_REFUSAL
 
 
-class _LegalityHooks:
-    __slots__ = ("building_allowed",)
+def freeze(value: Any) -> Any:
+    """An immutable copy of plain data; fails on anything that is not plain data."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (tuple, list)):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, (dict, MappingProxyType)):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, (set, frozenset)):
+        return frozenset(freeze(v) for v in value)
+    raise TypeError(f"not plain data, cannot be shown to agents: {type(value).__name__}")
 
-    def __init__(self, building_allowed: Any) -> None:
-        self.building_allowed = building_allowed
+
+# The bank rules as agents see them: a NamedTuple with the fields of `BankRules`.
+PublicBank = NamedTuple("PublicBank", [(name, Any) for name in BankRules.model_fields])
 
 
-class PublicRules:
-    """The compiled rules an agent may see: everything but dice and deck contents."""
+class PublicRules(NamedTuple):
+    """The rules an agent may see: allow-listed, immutable, shared by every seat."""
 
-    def __init__(self, rules: Rules) -> None:
-        d = {k: v for k, v in vars(rules).items() if k not in _HIDDEN_RULE_ATTRS}
-        # Legality needs the extra building condition a plugin may install, but nothing
-        # else of the hooks: agents must not find a novelty's parameters in them.
-        d["hooks"] = _LegalityHooks(rules.hooks.building_allowed)
-        # Kept as JSON text so no agent can change what the others are shown.
-        d["_public_json"] = json.dumps(rules.schema.public_dict(), sort_keys=True)
-        d["deck_sizes"] = None  # deck composition is hidden
-        d["nearest"] = MappingProxyType(dict(rules.nearest))  # the engine's dict: no writes
-        object.__setattr__(self, "__dict__", d)
+    n: int
+    names: tuple[str, ...]
+    kind_names: tuple[str, ...]
+    kind: tuple[int, ...]
+    is_property: tuple[bool, ...]
+    is_street: tuple[bool, ...]
+    properties: tuple[int, ...]
+    streets: tuple[int, ...]
+    price: tuple[int, ...]
+    rent: tuple[tuple[int, ...], ...]
+    house_cost: tuple[int, ...]
+    mortgage: tuple[int, ...]
+    unmortgage_cost: tuple[int, ...]
+    transfer_fee: tuple[int, ...]
+    building_refund: tuple[int, ...]
+    property_refund: tuple[int, ...] | None
+    tax: tuple[int, ...]
+    group_names: tuple[str, ...]
+    group_of: tuple[int, ...]
+    group_members: tuple[tuple[int, ...], ...]
+    group_need: tuple[int, ...]
+    group_buildable: tuple[bool, ...]
+    max_level: int
+    hotel_level: int
+    max_houses: int
+    jail: int
+    go: int
+    deck_names: tuple[str, ...]
+    deck_of: tuple[int, ...]
+    nearest: Any  # read-only mapping: square kind -> per-square nearest square ahead
+    bank: PublicBank
+    public_json: str  # the public part of the schema, as JSON text
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("the rules an agent sees are read-only")
+    # Engine-side legality is not part of the public rules (see the module docstring).
+    building_allowed = None
+    plugin_checks = False
 
     @property
     def public_schema(self) -> dict[str, Any]:
         """The public part of the schema as plain JSON data (a fresh copy each time)."""
-        return json.loads(self._public_json)
+        return json.loads(self.public_json)
+
+
+assert PublicRules._fields[:len(PUBLIC_RULES_FIELDS)] == PUBLIC_RULES_FIELDS
+
+
+def make_public_rules(rules: Rules) -> PublicRules:
+    """Build the public rules from compiled rules, by allow-list only."""
+    values = [freeze(getattr(rules, name)) for name in PUBLIC_RULES_FIELDS]
+    bank = PublicBank(*(freeze(getattr(rules.schema.bank, f)) for f in PublicBank._fields))
+    public_json = json.dumps(rules.schema.public_dict(), sort_keys=True)
+    return PublicRules(*values, bank, public_json)
 
 
 _PUBLIC: dict[int, tuple[Rules, PublicRules]] = {}
 
 
 def public_rules(rules: Rules) -> PublicRules:
+    """`make_public_rules` with an identity cache (the same compiled rules, one value)."""
     hit = _PUBLIC.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
-    pub = PublicRules(rules)
+    pub = make_public_rules(rules)
     if len(_PUBLIC) > 64:
         _PUBLIC.clear()
     _PUBLIC[id(rules)] = (rules, pub)
@@ -66,7 +146,7 @@ def public_rules(rules: Rules) -> PublicRules:
 
 
 class Observation(NamedTuple):
-    rules: Any  # PublicRules
+    rules: PublicRules
     seat: int  # who decides
     phase: str  # pre_roll, out_of_turn, post_roll, buy, bid, trade_response, debt
     turn: int
@@ -88,17 +168,34 @@ class Observation(NamedTuple):
     high_bidder: int = -1
     owed: int = 0  # debt: the amount to be paid
     creditor: int = -1  # debt: who is owed (-1 = bank)
-    offer: Any = None  # trade_response: the OfferTrade
+    offer: Any = None  # trade_response: the offer's terms (`openmono.actions.TradeTerms`)
     offerer: int = -1
     offers_made: int = 0  # trade offers this seat made in this phase
+    refused: frozenset = frozenset()  # streets where a plugin's rule forbids building now
+    plugin_actions: tuple = ()  # parameter-free plugin actions legal now
 
     def legal_actions(self) -> list:
-        return legal.legal_actions(self.rules, self, self.seat, self)
+        """Every legal parameter-free action (plus the minimum bid in an auction)."""
+        out = legal.legal_actions(self.rules, self, self.seat, self)
+        if self.refused:
+            out = [a for a in out if not (a.kind == "build" and a.square in self.refused)]
+        if self.plugin_actions:
+            out.extend(legal.fresh(a) for a in self.plugin_actions)
+        return out
 
     def is_legal(self, action: Any) -> bool:
-        return legal.check(self.rules, self, self.seat, self, action) is None
+        return self.why_illegal(action) is None
 
     def why_illegal(self, action: Any) -> str | None:
+        """Why the engine would refuse `action` now (None: it would accept it)."""
+        kind = getattr(action, "kind", None)
+        if kind in legal.A.PLUGIN_ACTIONS:
+            if action in self.plugin_actions:
+                return None
+            return f"{kind} is not legal now"
+        if kind == "build" and action.square in self.refused:
+            why = legal.check(self.rules, self, self.seat, self, action)
+            return why if why is not None else PLUGIN_REFUSAL
         return legal.check(self.rules, self, self.seat, self, action)
 
     @property
@@ -115,6 +212,8 @@ class Observation(NamedTuple):
         out["rules"] = self.rules.public_schema
         out["events"] = [event_to_json(e) for e in self.events]
         out["offer"] = None if self.offer is None else self.offer.to_json()
+        out["refused"] = sorted(self.refused)
+        out["plugin_actions"] = [a.to_json() for a in self.plugin_actions]
         out["legal_actions"] = [a.to_json() for a in self.legal_actions()]
         for k, v in out.items():
             if isinstance(v, tuple):

@@ -254,9 +254,9 @@ def test_an_offer_waits_for_the_receivers_next_phase_and_one_at_a_time():
     p1 = Scripted(("trade_response", A.ACCEPT))
     g = make_game(2, [(1, 2)], schema=GNOME, owner={"Baltic Avenue": 1})
     play(g, {0: p0, 1: p1})
-    assert of(g, E.TradeOffered) == [E.TradeOffered(first, 0)]
-    assert of(g, E.TradeAnswered) == [E.TradeAnswered(second, 0, False),
-                                      E.TradeAnswered(first, 0, True)]
+    assert of(g, E.TradeOffered) == [E.TradeOffered(first.terms(), 0)]
+    assert of(g, E.TradeAnswered) == [E.TradeAnswered(second.terms(), 0, False),
+                                      E.TradeAnswered(first.terms(), 0, True)]
     # p1 answered at the start of its out-of-turn call, after p0's pre-roll ended
     assert p1.phases()[:2] == ["trade_response", "out_of_turn"]
     assert g.state.owner[3] == 0 and g.state.cash == [1400 - 0, 1600]

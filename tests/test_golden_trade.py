@@ -32,8 +32,8 @@ def test_accepted_trade_executes():
     offer = OfferTrade(to=1, give=(6,), get=(1,), give_cash=100)
     g, p1 = trade(offer, owner={"Oriental Avenue": 0, "Mediterranean Avenue": 1})
     assert [(o.offer, o.offerer) for o in p1.seen if o.phase == "trade_response"] == [
-        (offer, 0)]
-    assert of(g, E.TradeAnswered) == [E.TradeAnswered(offer, 0, True)]
+        (offer.terms(), 0)]
+    assert of(g, E.TradeAnswered) == [E.TradeAnswered(offer.terms(), 0, True)]
     assert payments(g) == [(0, 1, 100, "trade", -1)]
     assert [(t.square, t.from_seat, t.to_seat) for t in of(g, E.PropertyTransferred)] == [
         (6, 0, 1), (1, 1, 0)]
@@ -44,7 +44,7 @@ def test_accepted_trade_executes():
 def test_rejected_trade_changes_nothing():
     offer = OfferTrade(to=1, give=(6,), get=(1,), give_cash=100)
     g, _ = trade(offer, REJECT, owner={"Oriental Avenue": 0, "Mediterranean Avenue": 1})
-    assert of(g, E.TradeAnswered) == [E.TradeAnswered(offer, 0, False)]
+    assert of(g, E.TradeAnswered) == [E.TradeAnswered(offer.terms(), 0, False)]
     assert payments(g) == [] and of(g, E.PropertyTransferred) == []
     assert (g.state.owner[1], g.state.owner[6]) == (1, 0)
 
@@ -104,7 +104,7 @@ def test_receiver_that_cannot_pay_makes_the_trade_fail():
     """Documented choice: an accepted trade the receiver cannot pay simply fails."""
     offer = OfferTrade(to=1, give=(6,), get_cash=200)
     g, _ = trade(offer, cash={1: 150}, owner={"Oriental Avenue": 0})
-    assert of(g, E.TradeAnswered) == [E.TradeAnswered(offer, 0, False)]
+    assert of(g, E.TradeAnswered) == [E.TradeAnswered(offer.terms(), 0, False)]
     assert payments(g) == [] and g.state.owner[6] == 0
 
 
@@ -115,7 +115,7 @@ def test_other_players_trade_out_of_turn():
     p0 = Scripted(("trade_response", ACCEPT))
     g = make_game(rolls=[(1, 2)], owner={"Baltic Avenue": 0, "Mediterranean Avenue": 1})
     play(g, {0: p0, 1: p1})
-    assert of(g, E.TradeAnswered) == [E.TradeAnswered(offer, 1, True)]
+    assert of(g, E.TradeAnswered) == [E.TradeAnswered(offer.terms(), 1, True)]
     assert g.state.owner[1] == 0 and g.state.cash == [1440, 1560]
 
 

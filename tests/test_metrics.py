@@ -350,13 +350,68 @@ def test_aggregate_hand_values():
     assert a["pnwp"] == pytest.approx(11 / 22) and a["pnwp_n"] == 22
     assert (a["pnwp_lo"], a["pnwp_hi"]) == pytest.approx(m.wilson_interval(11, 22))
     assert a["post_win_rate"] == pytest.approx(3 / 18) and a["post_win_rate_n"] == 18
-    # NRP: (1/6)/(2/4) and (2/6)/(2/4); trial 3's reference never won before the novelty
-    nrps = [1 / 3, 2 / 3]
-    assert a["nrp"] == pytest.approx(0.5) and a["nrp_n"] == 2
-    assert (a["nrp_lo"], a["nrp_hi"]) == pytest.approx(m.bootstrap_ci(nrps))
+    # NRP pooled: post wins (1 + 2 + 0) / 18 over reference pre wins (2 + 2 + 0) / 12;
+    # trial 3 (whose reference never won before the novelty) counts, it is not dropped
+    assert a["nrp"] == pytest.approx((3 / 18) / (4 / 12)) and a["nrp_n"] == 3
+    assert a["nrp_lo"] <= a["nrp"] <= a["nrp_hi"]
+    # the per-trial ratios (1/6)/(2/4) and (2/6)/(2/4): their mean, and one undefined
+    assert a["nrp_trial_mean"] == pytest.approx(0.5) and a["nrp_trial_mean_n"] == 2
+    assert a["nrp_trial_undefined"] == 1
+    assert (a["nrp_trial_mean_lo"], a["nrp_trial_mean_hi"]) == pytest.approx(
+        m.bootstrap_ci([1 / 3, 2 / 3]))
+    # NDA characterized: no trial's final report names a change
+    assert a["nda_characterized"] == 0.0 and a["nda_characterized_n"] == 3
     assert a["detection_delay"] == pytest.approx(3.0) and a["detection_delay_n"] == 2
     assert (a["detection_delay_lo"], a["detection_delay_hi"]) == pytest.approx((1.0, 5.0))
     assert a["characterization_accuracy"] is None and a["characterization_accuracy_n"] == 0
+
+
+def test_pooled_nrp_edge_cases():
+    """No reference wins anywhere: undefined (not infinite, not dropped); no post games:
+    undefined; a trial with no reference wins still counts in the pool."""
+    zero = m.summarize_trial(recs("0000 1111", None, 4), 4, recs("0000 0000", None, 4))
+    assert zero["nrp"] is None and zero["ref_pre_wins"] == 0
+    a = m.aggregate([zero])
+    assert a["nrp"] is None and a["nrp_n"] == 1 and a["nrp_trial_undefined"] == 1
+    none_post = m.summarize_trial(recs("1111", None, 9), 9, recs("1111", None, 9))
+    assert m.aggregate([none_post])["nrp"] is None
+    good = m.summarize_trial(recs("1010 1000", None, 4), 4, recs("1100 0000", None, 4))
+    both = m.aggregate([zero, good])
+    # post (4 + 1) / 8 over reference pre (0 + 2) / 8
+    assert both["nrp"] == pytest.approx((5 / 8) / (2 / 8))
+    assert both["nrp_trial_mean"] == pytest.approx((1 / 4) / (2 / 4))
+    assert both["nrp_trial_undefined"] == 1
+    # a control trial has no NRP even with a reference
+    control = m.summarize_trial(recs("1111"), None, recs("1111"))
+    assert m.aggregate([control])["nrp"] is None and m.aggregate([control])["nrp_n"] == 0
+
+
+def test_pooled_nrp_is_unbiased_where_the_trial_mean_is_not():
+    """Simulated trials with a true ratio of 1 (both win 25%): the pooled estimate sits
+    near 1 while the mean of per-trial ratios over ~12 reference games does not."""
+    rng = np.random.default_rng(0)
+    trials = []
+    for _ in range(400):
+        mine = "".join("1" if x else "0" for x in rng.random(100) < 0.25)
+        ref = "".join("1" if x else "0" for x in rng.random(12) < 0.25)
+        trials.append({"post_wins": mine.count("1"), "post_games": 100,
+                       "ref_pre_wins": ref.count("1"), "ref_pre_games": 12,
+                       "nrp": (mine.count("1") / 100) / (ref.count("1") / 12)
+                       if ref.count("1") else None})
+    assert m.pooled_nrp(trials) == pytest.approx(1.0, abs=0.05)
+    defined = [t["nrp"] for t in trials if t["nrp"] is not None]
+    assert np.mean(defined) > 1.15  # the bias the pooled form removes
+
+
+def test_nda_characterized():
+    truth = [ch("square:Boardwalk", "rent", 100)]
+    named = recs("00 00", "00 01", 2, changes=[ch("square:Boardwalk", "rent", 999)])
+    vague = recs("00 00", "00 01", 2, changes=[ch("bank", "go_salary")])
+    early = recs("00 00", "01 11", 2, changes=[ch("square:Boardwalk", "rent")])
+    assert m.summarize_trial(named, 2, ground_truth=truth)["nda_characterized"] == 1
+    assert m.summarize_trial(vague, 2, ground_truth=truth)["nda_characterized"] == 0
+    assert m.summarize_trial(early, 2, ground_truth=truth)["nda_characterized"] == 0
+    assert m.summarize_trial(recs("0000"), None, ground_truth=truth)["nda_characterized"] is None
 
 
 def test_aggregate_characterization_mean():

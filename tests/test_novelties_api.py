@@ -235,4 +235,4 @@ def test_composition_order() -> None:
     assert any("'rent' rule hook" in m for m in order_warnings(STD, hooks))
     combined = compose(STD, hooks, warn=False)
     assert combined.hooks.rent is not None
-    assert isinstance(combined.applied, Applied)
+    assert isinstance(combined, Applied)

@@ -18,6 +18,7 @@ from openmono import actions as A
 from openmono import events as E
 from openmono import legal
 from openmono.compiled import compile_rules
+from openmono.actions import Build
 from openmono.engine import Decision
 
 STD = openmono.standard_schema()
@@ -183,7 +184,15 @@ def test_auction_rules_and_trade_rules() -> None:
 def test_building_moratorium() -> None:
     game, _ = novelty_game("building_moratorium", "easy",
                            owner={"Mediterranean Avenue": 0, "Baltic Avenue": 0})
-    assert legal.check_build(game.rules, game.state, 0, 1) == "no building before turn 20"
+    assert game.rules.building_allowed(game.rules, game.state, 0, 1) == (
+        "no building before turn 20")
+    # Agents learn that building is refused, never the plugin's parameter.
+    assert legal.check_build(game.rules, game.state, 0, 1) == legal.PLUGIN_REFUSAL
+    obs = game.observe(0, Decision("pre_roll"))
+    assert obs.refused == {1, 3}
+    assert obs.why_illegal(Build(1)) == legal.PLUGIN_REFUSAL
+    assert Build(1) not in obs.legal_actions()
+    assert "before turn" not in str(obs.to_json())
     game.state.turn = 20
     assert legal.check_build(game.rules, game.state, 0, 1) is None
 

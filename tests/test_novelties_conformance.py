@@ -61,7 +61,7 @@ def test_apply_valid_pure_and_ground_truth(name: str, difficulty: str) -> None:
         assert isinstance(c.visible, bool) and c.attribute
         json.dumps(c.to_json(), default=str)
         if c.entity.split(":")[0] in ("die", "dice", "deck", "card"):
-            assert not c.visible or prepared.applied.visibility, "dice/deck change shown"
+            assert not c.visible or prepared.visibility, "dice/deck change shown"
     if not any(c.visible for c in changes):
         assert schema.public_dict() == BASE_PUBLIC, "a hidden novelty changed the public rules"
     # Deterministic: applying again gives the same schema and changes.

@@ -152,7 +152,7 @@ CASES = [
     ("noisy_opponent_cash", "hard", 1, True),
     ("hidden_opponent_assets", "hard", 1, True),
     ("hidden_opponent_moves", "easy", 1, True),
-    ("building_moratorium", "hard", 3, True),  # legality
+    # (building_moratorium: the detector sees only its own refused builds, see below)
     ("monopoly_victory", "hard", 3, True),  # game-ending rule
     ("wealth_victory", "medium", 4, True),
 ]
@@ -177,6 +177,28 @@ def test_detects_and_characterizes(name, difficulty, within, complete):
     for c in got:
         assert re.match(r"^(square|group|board|bank|dice|die|deck|card|rule|action|observation)"
                         r"(:|$)", c["entity"]), c
+
+
+def test_a_refused_build_is_reported_without_its_parameter():
+    """Legality rules are seen only through the agent's own refusals (`obs.refused`);
+    the report names the rule, never the plugin's hidden parameter."""
+    from helpers import make_game
+
+    from openmono.engine import Decision
+
+    prepared = apply_novelty("building_moratorium", openmono.standard_schema(), "hard")
+    game = make_game(schema=prepared.schema, owner={"Mediterranean Avenue": 0,
+                                                    "Baltic Avenue": 0})
+    game.replace_rules(game.schema, prepared.hooks)
+    det = NoveltyDetector(make_game().schema)  # (make_game shortens the game)
+    obs = game.observe(0, Decision("pre_roll"))
+    assert obs.refused
+    det.observe(obs)
+    report = det.report()
+    assert report.detected
+    assert [(c.entity, c.attribute) for c in report.changes] == [
+        ("rule:building_allowed", "building allowed")]
+    assert "150" not in repr(report)
 
 
 def test_given_detection():

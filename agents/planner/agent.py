@@ -52,7 +52,7 @@ from openmono import legal
 from openmono.observation import Observation
 from openmono.schema import GameSchema, standard_schema
 
-from agents.base import Agent, NoveltyReport
+from agents.base import NoveltyReport, PhaseAgent
 from agents.planner.pruning import allowed
 from agents.planner.detect import NoveltyDetector
 from agents.planner.simulate import SimState, apply, buy, trade
@@ -62,7 +62,7 @@ CONCLUDE = A.CONCLUDE
 MANAGE = frozenset(("pre_roll", "out_of_turn", "post_roll"))
 
 
-class PlannerAgent(Agent):
+class PlannerAgent(PhaseAgent):
     name = "planner"
 
     def __init__(self, adapt: bool = True, k_turns: int = K_TURNS, k_loops: int = K_LOOPS,
@@ -186,27 +186,17 @@ class PlannerAgent(Agent):
             self._belief_version = det.version
             self.set_believed_schema(det.believed_schema)
 
+    phase_methods = {"pre_roll": "_manage", "out_of_turn": "_manage",
+                     "post_roll": "_manage", "buy": "_buy", "bid": "_bid",
+                     "trade_response": "_answer", "debt": "_debt"}
+
     def act(self, obs: Observation) -> A.Action:
         self._observe(obs)
         try:
-            return self._act(obs)
+            return self.dispatch(obs)
         except Exception:  # noqa: BLE001 - a rule the beliefs do not cover must not fault
             self.errors += 1
             return legal.DEFAULT_ACTION.get(obs.phase, CONCLUDE)
-
-    def _act(self, obs: Observation) -> A.Action:
-        phase = obs.phase
-        if phase in MANAGE:
-            return self._manage(obs)
-        if phase == "buy":
-            return self._buy(obs)
-        if phase == "bid":
-            return self._bid(obs)
-        if phase == "trade_response":
-            return self._answer(obs)
-        if phase == "debt":
-            return self._debt(obs)
-        return legal.DEFAULT_ACTION.get(phase, CONCLUDE)
 
     # --- helpers ------------------------------------------------------------------------
     def _setup(self, obs: Observation) -> tuple[Tables, SimState, Evaluator, Terms]:

@@ -167,10 +167,7 @@ class NoveltyDetector(B.Characterizer):
             if self._skip:
                 self._resync(obs)
                 self._skip = False
-        if self._owner_key is not obs.owner:
-            self._owner_key = obs.owner
-            self._monopolies = self._find_monopolies(obs)
-        if self._monopolies and obs.turn != self._build_turn:
+        if obs.refused and obs.turn != self._build_turn:
             self._build_turn = obs.turn
             self._check_building(obs)
         if obs.phase == "debt" or (obs.phase == "pre_roll" and obs.turn % 8 == 0
@@ -339,8 +336,6 @@ class NoveltyDetector(B.Characterizer):
         self._sell: tuple[int, int, int] | None = None  # (square, amount, seat)
         self._draws: dict[int, list[str]] = {}
         self._deck_complete = True
-        self._owner_key: Any = None
-        self._monopolies: list[tuple[int, int]] = []
         self._build_turn = -1
         self._max_sets = 0  # most sets one player held at a turn start in this game
         self._owners_moved = False
@@ -1139,34 +1134,16 @@ class NoveltyDetector(B.Characterizer):
                      why=f"an opponent's cash is shown as {shown}, the payments say {true}")
 
     # --- rules we can only see through legality ----------------------------------------
-    def _find_monopolies(self, obs: Any) -> list[tuple[int, int]]:
-        R = self._R
-        if R.n != len(obs.owner):
-            return []
-        out = []
-        owner = obs.owner
-        for g, members in enumerate(R.group_members):
-            if not members or not R.group_buildable[g]:
-                continue
-            o = owner[members[0]]
-            if o >= 0 and has_monopoly(R, owner, o, g):
-                out.append((o, g))
-        return out
-
     def _check_building(self, obs: Any) -> None:
-        """A build the believed rules allow but the real ones refuse: a hidden rule."""
+        """A build the believed rules allow but the game forbids: a hidden rule. Only
+        our own refusals are seen (`obs.refused`, which names no parameter)."""
         R = self._R
-        for seat, g in self._monopolies:
-            for sq in R.group_members[g]:
-                if check_build(R, obs, seat, sq) is None:
-                    why = check_build(obs.rules, obs, seat, sq)
-                    if why is not None:
-                        m = re.search(r"before turn (\d+)", why)
-                        attr = "moratorium" if m else "building allowed"
-                        self._change("rule:building_allowed", attr,
-                                     int(m.group(1)) if m else None, None,
-                                     why=f"building refused: {why}")
-                    return
+        seat = obs.seat
+        for sq in obs.refused:
+            if 0 <= sq < R.n and check_build(R, obs, seat, sq) is None:
+                self._change("rule:building_allowed", "building allowed", None, None,
+                             why=f"building refused on {R.names[sq]}")
+                return
 
     def _check_actions(self, obs: Any) -> None:
         for a in obs.legal_actions():

@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 import random
 import re
-from typing import Any, Callable, ClassVar, Iterable, Literal, Union
+from typing import Any, ClassVar, Iterable, Literal, Union
 
 from pydantic import Field
 
-from openmono.events import BANK, TurnStarted
-from openmono.observation import PublicRules
+from openmono.events import BANK
+from openmono.observation import PublicRules, freeze
 from openmono.schema import GameSchema, Square
 
 from novelties.base import Applied, HookChange, Novelty, NoveltyParams, replace
@@ -80,48 +80,14 @@ def swap_money_in_text(text: str, old: int, new: int) -> str:
     return re.sub(rf"\${old}(?!\d)", f"${new}", text)
 
 
-# --- engine-side helpers for hooks and handlers -----------------------------------------
-def pay_from_bank(game: Any, seat: int, amount: int, reason: str, sq: int = -1) -> None:
-    """The bank pays a seat (always possible; a Payment event keeps the books)."""
-    game.pay_from_bank(seat, amount, reason, sq)
-
-
-def turn_events(game: Any) -> list:
-    """The events of the turn in progress (since the last TurnStarted)."""
-    evs = game.events
-    for k in range(len(evs) - 1, -1, -1):
-        if type(evs[k]) is TurnStarted:
-            return evs[k + 1:]
-    return list(evs)
-
-
-def plugin_state(game: Any, key: str, factory: Callable[[], Any]) -> Any:
-    """Per-game storage for a plugin (loans, a jackpot, ...)."""
-    store = game.__dict__.setdefault("novelty_state", {})
-    if key not in store:
-        store[key] = factory()
-    return store[key]
-
-
-class _DerivedRules(PublicRules):
-    """Agent-visible rules with some attributes replaced (for observation transforms)."""
-
-    @property
-    def public_schema(self) -> dict[str, Any]:
-        return json.loads(self.__dict__["_derived_public_json"])
-
-
+# --- for observation transforms -----------------------------------------------------------
 def derive_public(pub: PublicRules, **changes: Any) -> PublicRules:
-    """A read-only copy of the agent-visible rules with some attributes changed
-    (`public_schema` is given as plain JSON data)."""
-    new = _DerivedRules.__new__(_DerivedRules)
-    d = dict(pub.__dict__)
+    """The agent-visible rules with some fields changed (`public_schema` is given as
+    plain JSON data); still a sealed value."""
     schema = changes.pop("public_schema", None)
-    d["_derived_public_json"] = json.dumps(pub.public_schema if schema is None else schema,
-                                           sort_keys=True)
-    d.update(changes)
-    object.__setattr__(new, "__dict__", d)
-    return new
+    if schema is not None:
+        changes["public_json"] = json.dumps(schema, sort_keys=True)
+    return pub._replace(**{k: freeze(v) for k, v in changes.items()})
 
 
 def pick(rng: random.Random, items: Iterable[Any], k: int) -> list[Any]:

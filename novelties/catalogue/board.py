@@ -15,7 +15,7 @@ from openmono.kinds import register_square_kind
 from openmono.schema import GameSchema, Square
 
 from novelties.base import Novelty, NoveltyParams, replace
-from novelties.catalogue._common import Groups, select_groups, turn_events
+from novelties.catalogue._common import Groups, select_groups
 
 NEW_NAMES = (
     "Alder Row", "Birch Lane", "Cedar Court", "Dove Street", "Elm Terrace", "Fern Walk",
@@ -295,7 +295,7 @@ def _stretch_land(game: Any, seat: int, sq: int) -> Any:
     rules = game.rules
     target = rules.names.index(rules.schema.squares[sq].params["of"])
     total = 0
-    evs = turn_events(game)
+    evs = game.turn_events()
     for ev in reversed(evs):
         if ev.kind == "moved" and ev.seat == seat:
             if ev.reason == "dice":
@@ -304,7 +304,7 @@ def _stretch_land(game: Any, seat: int, sq: int) -> Any:
                         total = sum(ev2.dice)
                         break
             break
-    return game._land(seat, target, total)
+    return game.land(seat, target, total)
 
 
 class _Stretch(NoveltyParams):

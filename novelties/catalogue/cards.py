@@ -12,7 +12,7 @@ from openmono.kinds import register_card_kind
 from openmono.schema import Card, Deck, GameSchema
 
 from novelties.base import Novelty, NoveltyParams, replace
-from novelties.catalogue._common import pay_from_bank, swap_money_in_text
+from novelties.catalogue._common import swap_money_in_text
 
 MONEY_KINDS = ("collect", "pay", "collect_from_each", "pay_each")
 COSTLY_KINDS = ("pay", "pay_each", "repairs", "go_to_jail")
@@ -141,7 +141,7 @@ class DeckComposition(Novelty):
 def _dividend(game: Any, seat: int, card: Any) -> None:
     """Collect `amount` per property owned."""
     owned = sum(1 for sq in game.rules.properties if game.state.owner[sq] == seat)
-    pay_from_bank(game, seat, owned * card.amount, "card")
+    game.pay(seat, owned * card.amount, "card")
 
 
 class _Dividend(NoveltyParams):

@@ -15,8 +15,7 @@ from openmono.schema import GameSchema
 from openmono.state import has_monopoly, net_worth
 
 from novelties.base import Applied, HookChange, Novelty, NoveltyParams
-from novelties.catalogue._common import (first_of_kind, pay_from_bank, plugin_state,
-                                         set_bank, turn_events, with_square_params)
+from novelties.catalogue._common import first_of_kind, set_bank, with_square_params
 
 
 # --- new taxes --------------------------------------------------------------------------------
@@ -39,7 +38,7 @@ class WealthTax(Novelty):
         rate, base = params.rate, params.base
 
         def end_of_turn(game: Any, seat: int) -> Any:
-            passes = sum(1 for e in turn_events(game)
+            passes = sum(1 for e in game.turn_events()
                          if e.kind == "payment" and e.reason == "go_salary" and e.payee == seat)
             if not passes:
                 return None
@@ -110,15 +109,12 @@ _LOAN_CFG: dict[int, tuple[Any, Any]] = {}
 
 
 def _loan_terms(rules: Any) -> dict[str, Any] | None:
-    """The loan terms announced on the Go square (Rules or the agents' PublicRules)."""
+    """The loan terms announced on the Go square (legality runs engine-side, on the
+    compiled rules)."""
     hit = _LOAN_CFG.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
-    public = getattr(rules, "public_schema", None)
-    if public is not None:
-        params = public["squares"][rules.go].get("params") or {}
-    else:
-        params = rules.schema.squares[rules.go].params
+    params = rules.schema.squares[rules.go].params
     terms = params.get("loan")
     if len(_LOAN_CFG) > 256:
         _LOAN_CFG.clear()
@@ -137,15 +133,15 @@ def _check_borrow(rules: Any, view: Any, seat: int, action: Any) -> str | None:
 
 def _do_borrow(game: Any, seat: int, action: Any) -> None:
     terms = _loan_terms(game.rules)
-    loans = plugin_state(game, "loans", list)
+    loans = game.plugin_state("loans", list)
     due = int(round(terms["amount"] * (1 + terms["rate"])))
     loans.append([seat, terms["term"], due])
-    pay_from_bank(game, seat, terms["amount"], "loan", game.rules.go)
+    game.pay(seat, terms["amount"], "loan", game.rules.go)
 
 
 def _repay_loans(game: Any, seat: int) -> Any:
     """End of the borrower's turn: count down; repay principal + interest when due."""
-    loans = game.__dict__.get("novelty_state", {}).get("loans")
+    loans = game.plugin_state("loans", list)
     if not loans:
         return None
     owed = 0

@@ -18,8 +18,7 @@ from openmono.kinds import register_square_kind
 from openmono.schema import GameSchema, Square
 
 from novelties.base import Applied, HookChange, Novelty, NoveltyParams, replace
-from novelties.catalogue._common import (first_of_kind, pay_from_bank, plugin_state,
-                                         turn_events, with_square_params)
+from novelties.catalogue._common import first_of_kind, with_square_params
 
 
 def _replace_square(schema: GameSchema, old: str, new: Square) -> GameSchema:
@@ -47,7 +46,7 @@ def _toll_passing(game: Any, seat: int) -> Any:
     n = rules.n
     tolls = [i for i, k in enumerate(rules.kind_names) if k == "toll"]
     owed, where = 0, -1
-    for ev in turn_events(game):
+    for ev in game.turn_events():
         if ev.kind == "moved" and ev.seat == seat and ev.reason == "dice":
             steps = (ev.end - ev.start) % n
             for t in tolls:
@@ -89,9 +88,9 @@ class TollSquare(Novelty):
 # --- jackpot ----------------------------------------------------------------------------------
 def _jackpot_land(game: Any, seat: int, sq: int) -> None:
     start = game.rules.schema.squares[sq].params.get("start", 0)
-    pot = plugin_state(game, "jackpot", lambda: [start])
+    pot = game.plugin_state("jackpot", lambda: [start])
     if pot[0] > 0:
-        pay_from_bank(game, seat, pot[0], "jackpot", sq)
+        game.pay(seat, pot[0], "jackpot", sq)
     pot[0] = start
 
 
@@ -116,7 +115,7 @@ class FreeParkingJackpot(Novelty):
         share, start = params.share, params.start
 
         def feed(game: Any, seat: int, sq: int, amount: int) -> int:
-            plugin_state(game, "jackpot", lambda: [start])[0] += int(amount * share)
+            game.plugin_state("jackpot", lambda: [start])[0] += int(amount * share)
             return amount
 
         return Applied(_replace_square(schema, spot, square), Hooks(tax=feed), (HookChange(
@@ -173,7 +172,7 @@ class GoLandingBonus(Novelty):
 
         def landing(game: Any, seat: int, sq: int) -> bool:
             if sq == game.rules.go and game.rules.kind_names[sq] == "go":
-                pay_from_bank(game, seat, bonus, "go_bonus", sq)
+                game.pay(seat, bonus, "go_bonus", sq)
             return False
 
         go = first_of_kind(schema, "go").name

@@ -1,0 +1,173 @@
+"""The game as a plugin's rule hooks and kind handlers see it: a narrow, documented door.
+
+A hook or handler receives a `GameAPI`, never the `Game`: it may read the rules and the
+state, charge and pay through the engine's own money rules (a shortfall opens a debt
+phase), move and land players, emit events and keep per-game plugin state. Nothing else
+of the engine is reachable through it, so a plugin cannot depend on engine internals
+(`tests/test_layers.py` also fails on any private engine attribute used in `novelties/`).
+
+>>> import openmono
+>>> from openmono.engine import Game
+>>> api = Game(openmono.standard_schema(), players=4, seed=3).api
+>>> api.state.cash
+(1500, 1500, 1500, 1500)
+>>> api.pay(0, 100, "bonus")
+>>> api.state.cash[0], api.turn_events()[-1].reason
+(1600, 'bonus')
+>>> api.plugin_state("pot", lambda: [0])[0] += 5
+>>> api.plugin_state("pot", list)
+[5]
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Generator
+
+from openmono.compiled import Rules
+from openmono.events import TurnStarted
+from openmono.state import net_worth
+
+if TYPE_CHECKING:  # the engine imports this module
+    from openmono.engine import Game
+
+
+class StateView:
+    """The public state of a running game, read-only: every field is a fresh tuple."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: Any) -> None:
+        self._state = state
+
+    @property
+    def players(self) -> int:
+        return self._state.players
+
+    @property
+    def turn(self) -> int:
+        return self._state.turn
+
+    @property
+    def current(self) -> int:
+        """Whose turn it is."""
+        return self._state.current
+
+    @property
+    def cash(self) -> tuple[int, ...]:
+        return tuple(self._state.cash)
+
+    @property
+    def position(self) -> tuple[int, ...]:
+        return tuple(self._state.position)
+
+    @property
+    def in_jail(self) -> tuple[bool, ...]:
+        return tuple(self._state.in_jail)
+
+    @property
+    def jail_turns(self) -> tuple[int, ...]:
+        return tuple(self._state.jail_turns)
+
+    @property
+    def jail_cards(self) -> tuple[int, ...]:
+        """Get-out-of-jail cards held, per seat."""
+        return tuple(map(len, self._state.jail_cards))
+
+    @property
+    def active(self) -> tuple[bool, ...]:
+        return tuple(self._state.active)
+
+    @property
+    def owner(self) -> tuple[int, ...]:
+        return tuple(self._state.owner)
+
+    @property
+    def level(self) -> tuple[int, ...]:
+        return tuple(self._state.level)
+
+    @property
+    def mortgaged(self) -> tuple[bool, ...]:
+        return tuple(self._state.mortgaged)
+
+    @property
+    def houses_left(self) -> int:
+        return self._state.houses_left
+
+    @property
+    def hotels_left(self) -> int:
+        return self._state.hotels_left
+
+
+class GameAPI:
+    """What a plugin may do with a running game (one per game, see `Game.api`)."""
+
+    __slots__ = ("_game", "_store", "_view")
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._store: dict[str, Any] = {}
+        self._view = StateView(game.state)
+
+    # --- reading ---------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        """The compiled rules in force (engine-side: hidden parts included). Read only."""
+        return self._game.rules
+
+    @property
+    def state(self) -> StateView:
+        return self._view
+
+    @property
+    def players(self) -> int:
+        return self._game.players
+
+    @property
+    def seed(self) -> int:
+        return self._game.seed
+
+    def net_worth(self, seat: int) -> int:
+        """Cash + properties at price (mortgaged: minus the mortgage) + buildings at cost."""
+        return net_worth(self._game.rules, self._game.state, seat)
+
+    def turn_events(self) -> tuple:
+        """The events of the turn in progress (since the last `TurnStarted`)."""
+        evs = self._game.events
+        for k in range(len(evs) - 1, -1, -1):
+            if type(evs[k]) is TurnStarted:
+                return tuple(evs[k + 1:])
+        return tuple(evs)
+
+    # --- acting ----------------------------------------------------------------------
+    def charge(self, payer: int, payee: int, amount: int, reason: str,
+               square: int = -1) -> Generator[Any, Any, bool]:
+        """Make `payer` pay (`payee` a seat or `openmono.events.BANK`); use with
+        `yield from`: a shortfall opens a debt phase, then bankruptcy. True when paid."""
+        return self._game.charge(payer, payee, amount, reason, square)
+
+    def pay(self, seat: int, amount: int, reason: str, square: int = -1) -> None:
+        """The bank pays `seat` (it never runs short); a `Payment` keeps the books."""
+        self._game.pay_from_bank(seat, amount, reason, square)
+
+    def move_to(self, seat: int, target: int,
+                collect_go: bool = True) -> Generator[Any, Any, None]:
+        """Move `seat` forward to `target` and land there; use with `yield from`."""
+        return self._game.move_to(seat, target, collect_go)
+
+    def land(self, seat: int, square: int, dice_total: int = 0) -> Generator[Any, Any, None]:
+        """The landing effect of `square` for `seat`, without moving; use with
+        `yield from`. `dice_total` prices utility rent (0: the dice are thrown)."""
+        return self._game.land(seat, square, dice_total)
+
+    def emit(self, event: Any) -> None:
+        """Record an event (a NamedTuple of plain values with a `kind`) for every agent."""
+        if not isinstance(event, tuple) or not isinstance(getattr(event, "kind", None), str):
+            raise TypeError("an event is a NamedTuple of plain values with a `kind`")
+        self._game.events.append(event)
+
+    def plugin_state(self, key: str, factory: Callable[[], Any]) -> Any:
+        """Per-game storage for a plugin (loans, a jackpot, ...): made by `factory` once."""
+        store = self._store
+        if key not in store:
+            store[key] = factory()
+        return store[key]
