@@ -43,7 +43,8 @@ def register_groups() -> None:
     cs = ConfigStore.instance()
     for name, factory in AGENTS.items():
         cs.store(group="agent", name=name, node={"name": name, **agent_defaults(factory)})
-    cs.store(group="novelty", name="none", node={"name": "none", "difficulty": None, "params": {}})
+    cs.store(group="novelty", name="none", node={"name": "none", "difficulty": None,
+                                                 "observability": "announced", "params": {}})
     try:
         from novelties.registry import available_novelties
     except ImportError:  # the novelty package is optional for control trials
@@ -51,4 +52,5 @@ def register_groups() -> None:
     for name, plugin in available_novelties().items():
         fields = getattr(getattr(plugin, "Params", None), "model_fields", {}) or {}
         cs.store(group="novelty", name=name, node={
-            "name": name, "difficulty": "medium", "params": {k: None for k in fields}})
+            "name": name, "difficulty": "medium", "observability": "announced",
+            "params": {k: None for k in fields}})

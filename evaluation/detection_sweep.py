@@ -110,7 +110,7 @@ def catalogue() -> dict[str, list[str]]:
 
 
 def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[float, float],
-         agent: str) -> list[dict[str, Any]]:
+         agent: str, observability: str = "announced") -> list[dict[str, Any]]:
     """Trial specs: per category x difficulty, novelties cycled in a seeded order."""
     cat = catalogue()
     specs = []
@@ -124,7 +124,8 @@ def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[floa
             for i in range(per_cell):
                 specs.append({"agent": agent, "category": category, "difficulty": difficulty,
                               "novelty": names[i % len(names)], "seed": seed + k,
-                              "games": games, "window": window})
+                              "games": games, "window": window,
+                              "observability": observability})
                 k += 1
     for i in range(controls):
         specs.append({"agent": agent, "category": "control", "difficulty": None,
@@ -143,10 +144,12 @@ def _truth(novelty: str, difficulty: str) -> list[dict[str, Any]]:
 
 def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
     register(spec["agent"])
+    observability = spec.get("observability", "announced")
     where = Path(out) / spec["category"] / (spec["difficulty"] or "none") / (
         f"{spec['novelty'] or 'none'}-{spec['seed']}")
     cfg = TrialConfig(agent=spec["agent"], novelty=spec["novelty"],
-                      difficulty=spec["difficulty"] or "medium", games=spec["games"],
+                      difficulty=spec["difficulty"] or "medium", observability=observability,
+                      games=spec["games"],
                       seed=spec["seed"], window=tuple(spec["window"]), progress=False)
     t0 = time.perf_counter()
     summary = run_trial(cfg, where)
@@ -304,7 +307,9 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
         command,
         "```",
         "",
-        f"Agent `{args.agent}` against three `baseline` agents; {args.games}-game trials, the "
+        f"Agent `{args.agent}` against three `baseline` agents, novelties "
+        f"`{getattr(args, 'observability', 'announced')}` (docs/detection.md); "
+        f"{args.games}-game trials, the "
         f"novelty injected at a game drawn from [{args.window[0]}, {args.window[1]}] of the "
         f"trial and kept; {args.per_cell} trials per category x difficulty with novelties "
         f"drawn from the catalogue in a seeded order that cycles through the category, plus "
@@ -358,6 +363,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=30, help="games per trial")
     p.add_argument("--window", type=float, nargs=2, default=(0.3, 0.6),
                    help="injection window (fractions of the trial)")
+    p.add_argument("--observability", choices=("announced", "effects"), default="announced",
+                   help="what agents are shown of a novelty (see docs/detection.md)")
     p.add_argument("--seed", type=int, default=0, help="first trial seed")
     p.add_argument("--workers", type=int, default=2, help="processes (at most 2)")
     p.add_argument("--out", default=None, help="output directory")
@@ -387,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fresh and out.exists():
         shutil.rmtree(out)
     specs = plan(args.per_cell, args.controls, args.seed, args.games, tuple(args.window),
-                 args.agent)
+                 args.agent, args.observability)
     print(f"{len(specs)} trials -> {out}", file=sys.stderr)
     t0 = time.perf_counter()
     results = run_sweep(specs, str(out), max(1, min(args.workers, 2)))

@@ -50,6 +50,7 @@ class TrialConfig:
     opponents: list[str] = field(default_factory=lambda: ["baseline"] * 3)
     novelty: str | None = None
     difficulty: str = "medium"
+    observability: str = "announced"  # or "effects": see novelties.observability
     novelty_params: dict[str, Any] = field(default_factory=dict)
     then: list[str] = field(default_factory=list)  # further novelties, applied in order
     games: int = 100
@@ -66,6 +67,9 @@ class TrialConfig:
             raise TrialError(f"trial.games must be a positive integer, got {self.games!r}")
         if self.rules not in RULE_SETS:
             raise TrialError(f"unknown rules {self.rules!r}; valid rules: {', '.join(RULE_SETS)}")
+        if self.observability not in ("announced", "effects"):
+            raise TrialError(f"novelty.observability must be 'announced' or 'effects', got "
+                             f"{self.observability!r}")
         if self.detection not in ("system", "given"):
             raise TrialError(f"detection must be 'system' or 'given', got {self.detection!r}")
         if not self.opponents:
@@ -164,6 +168,11 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
         novelty = prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params, base,
                                   then=cfg.then)
     inject = injection_game(cfg)
+    shown = None
+    if novelty is not None and cfg.observability == "effects":
+        from novelties.observability import shown_schema
+
+        shown = shown_schema(base, novelty.schema)
 
     try:
         agent = make_agent(cfg.agent, **cfg.agent_params)
@@ -191,7 +200,8 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
             schema, hooks = (novelty.schema, novelty.hooks) if active and novelty else (base, NO_HOOKS)
             if g == inject and cfg.detection == "given":
                 _safe(agent, "novelty_announced")
-            record = _play_one(cfg, g, agent, opponents, reference, schema, hooks, active)
+            record = _play_one(cfg, g, agent, opponents, reference, schema, hooks, active,
+                               shown if active else None)
             if g < len(done):
                 if _record_line(record) != _record_line(done[g]):
                     print(f"warning: replaying game {g} did not reproduce its record in "
@@ -218,6 +228,8 @@ def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     data = asdict(cfg)
     data.pop("progress")
     data["window"] = list(cfg.window)
+    if cfg.observability == "announced":  # the default: trial folders from before it match
+        data.pop("observability")
     return data
 
 
@@ -239,10 +251,11 @@ def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
 
 
 def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], reference: Any,
-              schema: GameSchema, hooks: Hooks, active: bool) -> dict[str, Any]:
+              schema: GameSchema, hooks: Hooks, active: bool,
+              shown: GameSchema | None = None) -> dict[str, Any]:
     seed = game_seed(cfg.seed, g)
     players = [agent, *opponents]
-    result = play_game(schema, players, seed=seed, hooks=hooks)
+    result = play_game(schema, players, seed=seed, hooks=hooks, shown=shown)
     report, report_fault = _safe_report(agent)
     names = [cfg.agent, *cfg.opponents]
     record: dict[str, Any] = {
@@ -287,6 +300,7 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
         "opponents": list(cfg.opponents),
         "novelty": (novelty.name if novelty is not None else cfg.novelty) or "none",
         "difficulty": cfg.difficulty if cfg.novelty else None,
+        "observability": cfg.observability if cfg.novelty else None,
         "category": novelty.category if novelty is not None else None,
         "injected_at": inject,
         "detection": cfg.detection,

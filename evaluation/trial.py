@@ -38,6 +38,7 @@ def config_from_hydra(cfg: DictConfig) -> TrialConfig:
         opponents=list(data["opponents"]),
         novelty=None if name in (None, "none") else name,
         difficulty=novelty.get("difficulty") or "medium",
+        observability=novelty.get("observability") or "announced",
         novelty_params=params,
         then=[str(t) for t in (data.get("then") or [])],
         games=trial["games"],

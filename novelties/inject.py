@@ -55,6 +55,7 @@ from openmono.schema import GameSchema
 from openmono.state import NOBODY, GameState, has_monopoly
 
 from novelties.base import NoveltyError
+from novelties.observability import check_observability, shown_schema
 
 REPAIR = "novelty_repair"
 
@@ -82,7 +83,8 @@ def _schema_and_hooks(novelty: Any, game: Game, keep_hooks: bool) -> tuple[GameS
 
 
 def inject_mid_game(game: Game, novelty: Any, at_turn: int | None = None,
-                    keep_hooks: bool = True) -> InjectionReport:
+                    keep_hooks: bool = True,
+                    observability: str = "announced") -> InjectionReport:
     """Schedule the injection at the next turn boundary, or at the first boundary after
     `at_turn` turns have been played (so it applies from turn `at_turn + 1` on).
 
@@ -97,7 +99,7 @@ def inject_mid_game(game: Game, novelty: Any, at_turn: int | None = None,
             g.turn_boundary.append(at_boundary)  # not yet: re-arm for the next boundary
             return
         try:
-            inject_now(g, novelty, keep_hooks, report)
+            inject_now(g, novelty, keep_hooks, report, observability)
         except InjectionRefused as exc:
             report.refused = str(exc)
 
@@ -106,8 +108,13 @@ def inject_mid_game(game: Game, novelty: Any, at_turn: int | None = None,
 
 
 def inject_now(game: Game, novelty: Any, keep_hooks: bool = True,
-               report: InjectionReport | None = None) -> InjectionReport:
-    """Swap the rules and repair the state now. Call only between turns."""
+               report: InjectionReport | None = None,
+               observability: str = "announced") -> InjectionReport:
+    """Swap the rules and repair the state now. Call only between turns.
+
+    Under `observability="effects"` agents keep being shown the rules as they were
+    (`novelties.observability.shown_schema`)."""
+    check_observability(observability)
     report = report if report is not None else InjectionReport()
     schema, hooks = _schema_and_hooks(novelty, game, keep_hooks)
     old_rules = game.rules
@@ -122,7 +129,10 @@ def inject_now(game: Game, novelty: Any, keep_hooks: bool = True,
     report.turn = st.turn
     r = report.repairs
     _remove_lost_properties(game, old_rules, schema, mapping, r)
-    game.replace_rules(schema, hooks)
+    shown = None
+    if observability == "effects":
+        shown = shown_schema(game.shown or old_rules.schema, schema)
+    game.replace_rules(schema, hooks, shown)
     new = game.rules
     cut = _remap_squares(st, old_rules, new, mapping, r)
     for sq, before in cut:

@@ -145,13 +145,16 @@ class Game:
     """One game between `players` seats on a schema."""
 
     def __init__(self, schema: GameSchema, players: int = 4, seed: int = 0,
-                 hooks: Hooks = NO_HOOKS) -> None:
+                 hooks: Hooks = NO_HOOKS, shown: GameSchema | None = None) -> None:
+        """`shown`: the rules agents are shown when they differ from the true ones (a
+        novelty under `effects` observability; see `novelties.observability`)."""
         if players < 2:
             raise ValueError("a game needs at least two players")
         self.schema = schema
         self.hooks = hooks
         self.rules: Rules = compile_rules(schema, hooks)
-        self.public = public_rules(self.rules)
+        self.shown = shown
+        self.public = public_rules(self.rules if shown is None else compile_rules(shown))
         self._extra_legality = _extra_legality(self.rules)
         self.players = players
         self.seed = seed
@@ -184,7 +187,8 @@ class Game:
         self._transform = hooks.observation
         self.api = GameAPI(self)  # what plugin hooks and handlers receive
 
-    def replace_rules(self, schema: GameSchema, hooks: Hooks = NO_HOOKS) -> None:
+    def replace_rules(self, schema: GameSchema, hooks: Hooks = NO_HOOKS,
+                      shown: GameSchema | None = None) -> None:
         """Swap the rules between two turns (mid-game novelty injection).
 
         The caller repairs `state` to fit the new rules (see `novelties.inject`). Keep
@@ -193,7 +197,8 @@ class Game:
         self.schema = schema
         self.hooks = hooks
         self.rules = compile_rules(schema, hooks)
-        self.public = public_rules(self.rules)
+        self.shown = shown
+        self.public = public_rules(self.rules if shown is None else compile_rules(shown))
         self._extra_legality = _extra_legality(self.rules)
         self.invalidate_observations()
         self._transform = hooks.observation

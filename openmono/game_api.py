@@ -142,11 +142,17 @@ class GameAPI:
     def charge(self, payer: int, payee: int, amount: int, reason: str,
                square: int = -1) -> Generator[Any, Any, bool]:
         """Make `payer` pay (`payee` a seat or `openmono.events.BANK`); use with
-        `yield from`: a shortfall opens a debt phase, then bankruptcy. True when paid."""
+        `yield from`: a shortfall opens a debt phase, then bankruptcy. True when paid.
+        (When the rules are not announced, the reason reads `rule_charge`.)"""
+        if self._game.shown is not None:
+            reason = "rule_charge"
         return self._game.charge(payer, payee, amount, reason, square)
 
     def pay(self, seat: int, amount: int, reason: str, square: int = -1) -> None:
-        """The bank pays `seat` (it never runs short); a `Payment` keeps the books."""
+        """The bank pays `seat` (it never runs short); a `Payment` keeps the books.
+        (When the rules are not announced, the reason reads `rule_payout`.)"""
+        if self._game.shown is not None:
+            reason = "rule_payout"
         self._game.pay_from_bank(seat, amount, reason, square)
 
     def move_to(self, seat: int, target: int,

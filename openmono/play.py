@@ -61,6 +61,7 @@ def play_game(
     time_budget: float | None = None,
     log: IO[str] | None = None,
     game: Game | None = None,
+    shown: GameSchema | None = None,
 ) -> GameResult:
     """Play one game and return its result.
 
@@ -74,12 +75,15 @@ def play_game(
     if sorted(seats) != list(range(n)):
         raise ValueError(f"seats must be a permutation of 0..{n - 1}, got {seats}")
     if game is None:
-        game = Game(schema, players=n, seed=seed, hooks=hooks)
+        game = Game(schema, players=n, seed=seed, hooks=hooks, shown=shown)
     by_seat = [agents[i] for i in seats]
     faults = [0] * n
     if log is not None:
-        _write(log, {"type": "header", "seed": seed, "seats": seats, "players": n,
-                     "schema": json.loads(schema.to_json())})
+        header = {"type": "header", "seed": seed, "seats": seats, "players": n,
+                  "schema": json.loads(schema.to_json())}
+        if game.shown is not None:
+            header["shown"] = json.loads(game.shown.to_json())
+        _write(log, header)
     begin = Decision("begin_game")
     for s, agent in enumerate(by_seat):
         _safe_call(agent, "seed", game.seeds[f"agent{s}"])
@@ -216,6 +220,8 @@ def replay(lines: Sequence[str], hooks: Hooks = NO_HOOKS) -> tuple[Game, GameRes
     agents: list[Any] = [None] * n
     for s, idx in enumerate(seats):
         agents[idx] = scripted[s]
-    game = Game(schema, players=n, seed=header["seed"], hooks=hooks)
+    shown = header.get("shown")
+    game = Game(schema, players=n, seed=header["seed"], hooks=hooks,
+                shown=None if shown is None else GameSchema.model_validate(shown))
     return game, play_game(schema, agents, seed=header["seed"], hooks=hooks, seats=seats,
                            game=game)
