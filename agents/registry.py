@@ -6,6 +6,7 @@ from difflib import get_close_matches
 from typing import Any, Callable
 
 from agents.baseline import BaselineAgent
+from agents.baseline_v0 import BaselineV0Agent
 from agents.fixed_policy import FPA, FPB, FPC
 from agents.planner.agent import PlannerAgent
 from agents.passive import PassiveAgent
@@ -15,6 +16,7 @@ AGENTS: dict[str, Callable[..., Any]] = {
     "random": RandomAgent,
     "passive": PassiveAgent,
     "baseline": BaselineAgent,
+    "baseline_v0": BaselineV0Agent,
     "fp_a": FPA,
     "fp_b": FPB,
     "fp_c": FPC,

@@ -38,10 +38,10 @@ from typing import Any, Callable
 
 from numpy.random import SeedSequence
 
-from openmono import standard_schema
+
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.play import play_game
-from openmono.schema import GameSchema
+from openmono.schema import RULE_SETS, GameSchema, rules_schema
 
 from agents.registry import available_agents, make_agent
 from evaluation import metrics
@@ -79,10 +79,13 @@ class TrialConfig:
     detection: str = "system"
     reference: str | None = "baseline"
     progress: bool = True
+    rules: str = "standard"  # a packaged rule set: standard (official US) or gnome
 
     def validate(self) -> None:
         if not isinstance(self.games, int) or self.games <= 0:
             raise TrialError(f"trial.games must be a positive integer, got {self.games!r}")
+        if self.rules not in RULE_SETS:
+            raise TrialError(f"unknown rules {self.rules!r}; valid rules: {', '.join(RULE_SETS)}")
         if self.observability not in ("announced", "effects"):
             raise TrialError(f"novelty.observability must be 'announced' or 'effects', got "
                              f"{self.observability!r}")
@@ -178,7 +181,7 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
         probe.unlink()
     except OSError as exc:
         raise TrialError(f"cannot write to the output directory {str(out)!r}: {exc.strerror}")
-    base = standard_schema()
+    base = rules_schema(cfg.rules)
     novelty: Applied | None = None
     if cfg.novelty is not None:
         novelty = prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params, base,

@@ -334,7 +334,8 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         observability=novelty.get("observability") or "announced", novelty_params=params,
         then=[str(t) for t in then], games=games, seed=seed,
         window=(float(window[0]), float(window[1])), inject_at=inject_at,
-        detection=detection, reference=reference or None, progress=progress)
+        detection=detection, reference=reference or None, progress=progress,
+        rules=str(data.get("rules") or "standard"))
     if nname in (None, "none") and novelty.get("difficulty") is not None:
         raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
     try:
@@ -348,7 +349,7 @@ def check_world(cfg: TrialConfig) -> None:
     """The agents can be built with their options, and the novelty applies."""
     from agents.registry import make_agent
     from evaluation.novelty_setup import NoveltyError, prepare_novelty
-    from openmono import standard_schema
+    from openmono import rules_schema
 
     try:
         make_agent(cfg.agent, **cfg.agent_params)
@@ -357,7 +358,8 @@ def check_world(cfg: TrialConfig) -> None:
                            f"{cfg.agent_params}: {exc}") from None
     if cfg.novelty is not None:
         try:
-            prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params, standard_schema(),
+            prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params,
+                            rules_schema(cfg.rules),
                             then=cfg.then)
         except NoveltyError as exc:
             raise CommandError(str(exc).splitlines()[0]) from None
