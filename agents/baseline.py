@@ -66,7 +66,7 @@ from openmono import legal
 from openmono.observation import Observation
 
 from agents._policy_helpers import conclude_until
-from agents.base import Agent
+from agents.base import PhaseAgent
 
 CONCLUDE = A.CONCLUDE
 
@@ -296,7 +296,7 @@ def accept(rules, obs, seat: int, offer: A.OfferTrade) -> bool:
     return net_cash < cash
 
 
-class BaselineAgent(Agent):
+class BaselineAgent(PhaseAgent):
     name = "baseline"
     fixed_answers = {"post_roll": CONCLUDE}  # its post-roll only buys: ours is at landing
 
@@ -310,23 +310,17 @@ class BaselineAgent(Agent):
         super().begin_game(seat, observation)
         self._offered_turn = self._pre_roll_turn = -1
 
-    def act(self, obs: Observation) -> A.Action:
-        phase = obs.phase
-        if phase == "out_of_turn":
-            return self._out_of_turn(obs)
-        if phase == "pre_roll":
-            return self._pre_roll(obs)
-        if phase == "buy":
-            return A.BUY if self._buys(obs) else A.DECLINE
-        if phase == "bid":
-            return self._bid(obs)
-        if phase == "trade_response":
-            if obs.current == obs.seat and self._pre_roll_turn != obs.turn:
-                return A.REJECT  # asked before its pre-roll: make_pre_roll_move ignores offers
-            return A.ACCEPT if accept(obs.rules, obs, obs.seat, obs.offer) else A.REJECT
-        if phase == "debt":
-            return self._debt(obs)
-        return legal.DEFAULT_ACTION.get(phase, CONCLUDE)
+    # Every other phase (post_roll, and the engine's rarer ones) gets its default.
+    phase_methods = {"pre_roll": "_pre_roll", "out_of_turn": "_out_of_turn", "buy": "_buy",
+                     "bid": "_bid", "trade_response": "_answer", "debt": "_debt"}
+
+    def _buy(self, obs: Observation) -> A.Action:
+        return A.BUY if self._buys(obs) else A.DECLINE
+
+    def _answer(self, obs: Observation) -> A.Action:
+        if obs.current == obs.seat and self._pre_roll_turn != obs.turn:
+            return A.REJECT  # asked before its pre-roll: make_pre_roll_move ignores offers
+        return A.ACCEPT if accept(obs.rules, obs, obs.seat, obs.offer) else A.REJECT
 
     # --- make_pre_roll_move -------------------------------------------------------------
     def _pre_roll(self, obs: Observation) -> A.Action:

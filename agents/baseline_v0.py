@@ -49,12 +49,12 @@ from agents._policy_helpers import (NEVER, best_build, build_candidates, buildab
                                     completes_set, conclude_until, empty_view,
                                     liquidation_value, ownership, raise_cash_action,
                                     sets_change, tables)
-from agents.base import Agent
+from agents.base import PhaseAgent
 
 CONCLUDE = A.CONCLUDE
 
 
-class BaselineV0Agent(Agent):
+class BaselineV0Agent(PhaseAgent):
     name = "baseline_v0"
     fixed_answers = {"post_roll": CONCLUDE}  # it never acts after its roll (see `act`)
 
@@ -140,19 +140,11 @@ class BaselineV0Agent(Agent):
                     # engine may answer for me until my cash reaches it.
                     return self._idle
             return self._out_of_turn(obs)
-        if phase == "pre_roll":
-            return self._pre_roll(obs)
-        if phase == "post_roll":
-            return CONCLUDE
-        if phase == "bid":
-            return self._bid(obs)
-        if phase == "buy":
-            return self._buy(obs)
-        if phase == "trade_response":
-            return self._answer(obs)
-        if phase == "debt":
-            return self._debt(obs)
-        return legal.DEFAULT_ACTION.get(phase) or obs.legal_actions()[0]
+        return self.dispatch(obs)
+
+    # (post_roll: the phase default, Conclude, as `fixed_answers` declares)
+    phase_methods = {"pre_roll": "_pre_roll", "out_of_turn": "_out_of_turn", "buy": "_buy",
+                     "bid": "_bid", "trade_response": "_answer", "debt": "_debt"}
 
     # --- buying and auctions ------------------------------------------------------------------
     def _buy(self, obs: Observation) -> A.Action:
