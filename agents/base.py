@@ -1,7 +1,8 @@
 """The agent protocol: every agent, built-in or user-written, implements this.
 
 `act(observation) -> Action` is the only required method. The observation says the
-phase (pre_roll, out_of_turn, post_roll, buy, bid, trade_response, debt) and carries
+phase (`openmono.legal.PHASES`: pre_roll, out_of_turn, post_roll, buy, bid,
+trade_response, debt, and the rarer lift_mortgage, building_bid, place_building) and carries
 the events since the agent's previous decision and its legal actions
 (`observation.legal_actions()`). `novelty_report()` is read by the harness after every
 game of a trial: an agent that never looks for novelties reports nothing.

@@ -1,440 +1,453 @@
-"""`baseline`: the SAIL-ON "simple baseline agent" that the planner paper played against.
+"""`baseline`: GNOME-p3's `background_agent_v3_1` (the SAIL-ON background agent), decision
+by decision where our engine can express it. Each rule names the GNOME function it
+follows (module `monopoly_simulator.background_agent_v3_1` unless another is named;
+`helpers` = `agent_helper_functions`). `S` is the Go salary (GNOME's `go_increment`).
 
-Its rules (from the agent the SAIL-ON evaluators used, as described in the papers and
-the issue), with the Go salary `S` read from the public bank rules (200 by default):
+- Jail (`make_pre_roll_move`): with cash >= S, use a card if it has one, else pay the
+  fine; otherwise stay.
+- Buy (`make_buy_property_decision`): when cash - price >= S, or when the price is
+  within its cash and the property completes a set (`helpers.will_property_complete_set`:
+  a street group owned but this one; the 4th railroad; the 2nd utility).
+- Bid (`make_bid`): below the list price, bid half way to it if that is below its cash;
+  at or above it, only for a set-completing property and while the bid is below its
+  cash, a quarter of the way to its cash; otherwise drop out.
+- Trade answers (`make_out_of_turn_move`, accept_trade_offer branch): reject offers
+  that give nothing, ask more net cash than it has, or name a mortgaged property; count
+  sets gained (offered properties that complete a set) and lost (asked properties of its
+  full colour sets: railroads and utilities are never counted as sets lost); more lost
+  than gained: reject; as many: accept only if the net cash leaves >= S/2, and >= S
+  unless the offer's worth (prices + cash) is positive; more gained: accept if it can
+  pay.
+- Building, when it is not its turn (`helpers.identify_improvement_opportunity`): the
+  improvable street of its full colour sets with the largest extra rent minus house
+  cost (ties: the later name), that it can pay for; if that one cannot be built now,
+  nothing this call. Then unmortgage (`free_mortgage` branch): the first mortgaged
+  property by name with cash - 1.1 x mortgage >= S.
+- Trade offers, once per own turn (`helpers.identify_property_trade_offer_to_player`,
+  `identify_property_trade_wanted_from_player`, `curate_trade_offer_multiple_players`):
+  with cash < S, sell each lone street that completes another player's set (1.5 x price,
+  at least half that player's cash, never above it), one offer per player; otherwise,
+  if an exchange exists (a partner owning a lone street that completes its set and
+  lacking one of its lone streets), exchange offers only, one per such partner;
+  else buy offers at 1.125 x price while the cash left after all of them stays > S/2
+  (cumulative over the offers), else the sell offers. Refused offers are made again the
+  next turn (GNOME blocks only a second batch within one turn).
+- Debt (`handle_negative_cash_balance`): mortgage the cheapest mortgage when mortgages
+  alone cover the shortfall; else sell to the bank (when the rules allow it) the
+  cheapest property outside its full colour sets, then properties of its sets, each
+  after selling that group's buildings; then buildings by street name; then mortgage;
+  then sell anything. It never gives up early.
 
-- Buy when cash after the purchase is still >= S, or when the purchase completes a set
-  it can pay for.
-- Auction: below list price, raise halfway toward the price if the new bid is below its
-  cash; at or above list price only for a set-completing property, by a quarter of the
-  gap between the bid and its cash; otherwise drop out.
-- Jail: leave by card (preferred) or fine when its cash is >= S.
-- Out of turn: build on the set street with the best rent gain per building cost as
-  long as it can pay for the building; unmortgage while cash stays >= S.
-- Trade answers: accept when it gains more sets than it loses; when equal, accept
-  only if cash after the trade is >= S, or >= S/2 with a positive net value (prices plus
-  cash); reject offers that ask for something for nothing, include mortgaged
-  properties, or ask for more cash than it has.
-- Own turn (pre-roll), offers to several players at once, streets only: with cash < S
-  it sells lone streets to players they would give a set (1.5 x price, at least half the
-  buyer's cash); otherwise, per partner, it swaps a lone street of its own for a lone
-  street of the partner's that completes its set (plus cash both ways), or buys such a
-  street for 1.125 x price keeping cash > S/2, or sells a lone street as above.
-- Debt: give up at once when even selling everything cannot pay; else mortgage the
-  cheapest first (when the bank buys properties and mortgages alone cannot pay, sell
-  lone properties first, as SAIL-ON did), then sell buildings, then mortgage or sell
-  the properties of its sets.
-
-Choices forced by our phase structure or made for speed: building and unmortgaging
-happen in the out-of-turn phase (as in SAIL-ON), trades in the agent's own pre-roll
-phase; an offer is not repeated until `retry_turns` of its own turns have passed or
-ownership changed (SAIL-ON repeated refused offers every turn, which only costs time);
-a swap never exchanges two streets of one group; and it does not mortgage to afford a
-set-completing purchase (SAIL-ON tried that only when a single mortgage covered the
-whole price, which almost never happens).
+Where the engine differs (said here, as the issue asks):
+- GNOME makes offers from the player's own out-of-turn call; under the standard rules
+  the active player has no out-of-turn phase, so it makes them in its pre-roll (under
+  `rules=gnome`, in its out-of-turn calls, as GNOME does).
+- An offer waiting for its answer (`rules=gnome`) that reaches it at its own pre-roll
+  is rejected: v3_1's pre-roll never accepts (GNOME then drops the offer).
+- GNOME's amounts are floats (1.5 x price, half-way bids); ours are whole dollars
+  (rounded down; a bid is raised to the least legal amount).
+- An exchange's cash both ways is netted into one payment (same effect).
+- Mortgaged properties cannot be sold to our bank (GNOME forecloses them for nothing),
+  so the debt order skips them; a building sale the even-selling rule refuses is
+  replaced by the group's legal one.
+- The post-roll "mortgage or sell to afford a set-completing property" fallback is
+  omitted: our buy decision comes at landing, before the post-roll.
+- GNOME's counter of failed actions (`UNSUCCESSFUL_LIMIT`) has no counterpart: our
+  engine turns an illegal action into a conclusion.
 """
 
 from __future__ import annotations
 
-from operator import itemgetter
+import math
+from typing import Any
 
 from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
 
-from agents._policy_helpers import (NEVER, best_build, build_candidates, buildable_sets,
-                                    completes_set, conclude_until, empty_view,
-                                    liquidation_value, ownership, raise_cash_action,
-                                    sets_change, tables)
-from agents.base import Agent
+from agents._policy_helpers import conclude_until
+from agents.base import PhaseAgent
 
 CONCLUDE = A.CONCLUDE
 
 
-class BaselineAgent(Agent):
-    name = "baseline"
-    fixed_answers = {"post_roll": CONCLUDE}  # it never acts after its roll (see `act`)
-
-    def __init__(self, retry_turns: int = 4) -> None:
-        super().__init__()
-        self.retry_turns = retry_turns
-        self._reset()
-
-    def _reset(self) -> None:
-        self._owner_key: tuple | None = None
-        self._rules_key = None
-        self._mine: tuple[int, ...] = ()
-        self._sets: list[int] = []
-        self._plan: list[A.OfferTrade] = []
-        self._plan_turn = -1
-        self._rejected: dict[tuple, int] = {}  # offer signature -> turn it was refused
-        self._my_turns = 0
-        self._cand_key: tuple | None = None
-        self._cands: tuple[list, list] = ([], [])
-        self._mort_key: tuple | None = None
-        self._has_mortgaged = False
-        self._unmortgage_min = 0
-        self._build_gate = NEVER
-        self._unmortgage_gate = NEVER
-        self._gate = NEVER
-        self._idle = CONCLUDE
-        self._gate_mortgaged: tuple | None = None
-        self._counts: list[list[int]] = []
-        self._build_key: tuple | None = None
-        self._build_mort: tuple | None = None
-        self._build_state: tuple | None = None
-        self._set_view = empty_view
-        self._build_cands: list = []
-        self._build_min = 0
-
-    def begin_game(self, seat: int, observation: Observation) -> None:
-        super().begin_game(seat, observation)
-        self._reset()  # the ownership facts are built at the first decision that needs them
-
-    # --- cached facts about ownership (recomputed only when the owner tuple changes) ----
-    def _refresh(self, obs: Observation) -> None:
-        rules = obs.rules
-        owner = obs.owner
-        me = obs.seat
-        counts, held = ownership(rules, owner, len(obs.cash))
-        self._owner_key = owner
-        self._counts = counts
-        self._rejected.clear()  # ownership changed: old refusals may no longer hold
-        if rules is self._rules_key and held[me] == self._mine:
-            return  # others' holdings changed, not mine: the rest still holds
-        self._rules_key = rules
-        mine = self._mine = held[me]
-        sets = self._sets = buildable_sets(rules, counts, me)
-        # Cash below which nothing can be built or unmortgaged (cheap gates).
-        cheapest = tables(rules).cheapest_house
-        self._build_gate = min(map(cheapest.__getitem__, sets), default=NEVER)
-        streets = [sq for g in sets for sq in rules.group_members[g]]
-        self._unmortgage_gate = rules.bank.go_salary + min(
-            map(rules.unmortgage_cost.__getitem__, mine), default=NEVER)
-        self._gate_mortgaged = None  # `act` sets `_gate` at its next out-of-turn answer
-        self._mort_key = None
-        self._build_key = None
-        self._build_state = None
-        self._set_view = itemgetter(*streets) if streets else empty_view
-
-    # --- dispatch ----------------------------------------------------------------------------
-    def act(self, obs: Observation) -> A.Action:
-        phase = obs.phase
-        if phase == "out_of_turn":
-            # Most out-of-turn answers: nothing has changed hands and cash is below
-            # every gate (see `_out_of_turn`).
-            if obs.owner is self._owner_key and obs.rules is self._rules_key:
-                mortgaged = obs.mortgaged
-                if mortgaged is not self._gate_mortgaged:
-                    # Nothing to unmortgage while none of mine is mortgaged.
-                    self._gate_mortgaged = mortgaged
-                    self._gate = (min(self._build_gate, self._unmortgage_gate)
-                                  if any(map(mortgaged.__getitem__, self._mine))
-                                  else self._build_gate)
-                    self._idle = conclude_until(self._gate)
-                if obs.cash[obs.seat] < self._gate:
-                    # The gate depends only on my properties and the rules, so the
-                    # engine may answer for me until my cash reaches it.
-                    return self._idle
-            return self._out_of_turn(obs)
-        if phase == "pre_roll":
-            return self._pre_roll(obs)
-        if phase == "post_roll":
-            return CONCLUDE
-        if phase == "bid":
-            return self._bid(obs)
-        if phase == "buy":
-            return self._buy(obs)
-        if phase == "trade_response":
-            return self._answer(obs)
-        if phase == "debt":
-            return self._debt(obs)
-        return legal.DEFAULT_ACTION.get(phase) or obs.legal_actions()[0]
-
-    # --- buying and auctions ------------------------------------------------------------------
-    def _buy(self, obs: Observation) -> A.Action:
-        rules = obs.rules
-        sq = obs.square
-        price = rules.price[sq]
-        cash = obs.cash[obs.seat]
-        if cash - price >= rules.bank.go_salary:
-            return A.BUY
-        if price <= cash and completes_set(rules, obs.owner, obs.seat, sq):
-            return A.BUY
-        return A.DECLINE
-
-    def _bid(self, obs: Observation) -> A.Action:
-        rules = obs.rules
-        sq = obs.square
-        price = rules.price[sq]
-        high = obs.high_bid
-        cash = obs.cash[obs.seat]
-        if high < price:
-            bid = high + max(1, (price - high) // 2)
-            return A.Bid(bid) if bid < cash else A.DROP_OUT
-        if high < cash and completes_set(rules, obs.owner, obs.seat, sq):
-            return A.Bid(min(cash, high + max(1, (cash - high) // 4)))
-        return A.DROP_OUT
-
-    # --- management -----------------------------------------------------------------------------
-    def _out_of_turn(self, obs: Observation) -> A.Action:
-        if obs.owner is not self._owner_key or obs.rules is not self._rules_key:
-            self._refresh(obs)
-        me = obs.seat
-        cash = obs.cash[me]
-        if cash < self._build_gate and cash < self._unmortgage_gate:
-            return conclude_until(min(self._build_gate, self._unmortgage_gate))
-        rules = obs.rules
-        # `until`: the cash below which this answer stays Conclude while my properties
-        # do not change (a standing order for the engine); `cash` itself when the
-        # answer depends on more than that (the bank's building stock).
-        until = self._build_gate
-        if cash >= self._build_gate:
-            level = obs.level
-            if self._build_key is not level or self._build_mort is not obs.mortgaged:
-                self._build_key = level
-                self._build_mort = obs.mortgaged
-                # Recompute only when a street of my sets changed, not anyone's.
-                view = self._set_view
-                state = (view(level), view(obs.mortgaged))
-                if state != self._build_state:
-                    self._build_state = state
-                    self._update_build_candidates(obs)
-            until = self._build_min  # NEVER when nothing can be built
-            if cash >= self._build_min:
-                sq = best_build(rules, obs, me, self._sets, candidates=self._build_cands)
-                if sq >= 0:
-                    return A.BUILD[sq]
-                until = cash  # short of bank stock: ask again next time
-        if cash >= self._unmortgage_gate:
-            mortgaged = obs.mortgaged
-            if mortgaged is not self._mort_key:
-                self._mort_key = mortgaged
-                cost = rules.unmortgage_cost
-                low = NEVER
-                for sq in self._mine:
-                    if mortgaged[sq] and cost[sq] < low:
-                        low = cost[sq]
-                self._has_mortgaged = low < NEVER
-                self._unmortgage_min = low if low < NEVER else 0
-            floor = rules.bank.go_salary
-            if self._has_mortgaged:
-                if cash - self._unmortgage_min >= floor:
-                    for sq in self._mine:
-                        if mortgaged[sq] and cash - rules.unmortgage_cost[sq] >= floor:
-                            return A.UNMORTGAGE[sq]
-                until = min(until, self._unmortgage_min + floor)
-        elif self._unmortgage_gate < until:
-            until = self._unmortgage_gate
-        return conclude_until(until) if until > cash else CONCLUDE
-
-    def _update_build_candidates(self, obs: Observation) -> None:
-        self._build_cands = build_candidates(obs.rules, obs, obs.seat, self._sets)
-        low = NEVER
-        for _, c, _ in self._build_cands:
-            if c < low:
-                low = c
-        self._build_min = low
-
-    def _pre_roll(self, obs: Observation) -> A.Action:
-        me = obs.seat
-        rules = obs.rules
-        if obs.in_jail[me] and obs.cash[me] >= rules.bank.go_salary:
-            if obs.jail_cards[me]:
-                return A.USE_JAIL_CARD
-            if obs.cash[me] >= rules.bank.jail_fine:
-                return A.PAY_JAIL_FINE
-        if obs.turn != self._plan_turn:
-            self._plan_turn = obs.turn
-            self._my_turns += 1
-            if obs.owner is not self._owner_key or obs.rules is not self._rules_key:
-                self._refresh(obs)
-            self._plan = self._trade_plan(obs, self._trade_candidates(obs)) if self._mine else []
-        while self._plan and obs.offers_made < rules.bank.max_trade_offers_per_phase:
-            offer = self._plan.pop(0)
-            if legal.check_offer(rules, obs, me, offer) is None:
-                self._rejected[_signature(offer)] = self._my_turns
-                return offer
-        return CONCLUDE
-
-    # --- trades ----------------------------------------------------------------------------------
-    def _trade_candidates(self, obs: Observation) -> tuple[list, list]:
-        """Trades that make sense by ownership alone, cached per owner tuple:
-        (my lone street, partner it completes a set for) and (partner, their lone
-        street that completes mine). Mortgages are filtered by the caller."""
-        if obs.owner is not self._owner_key or obs.rules is not self._rules_key:
-            self._refresh(obs)
-        if self._cand_key is obs.owner:
-            return self._cands
-        self._cands = _table_candidates(obs.rules, obs.owner, self._counts)[obs.seat]
-        self._cand_key = obs.owner
-        return self._cands
-
-    def _trade_plan(self, obs: Observation, cands: tuple[list, list]) -> list[A.OfferTrade]:
-        sell_cands, want_cands = cands
-        if not sell_cands and not want_cands:
-            return []
-        mortgaged = obs.mortgaged
-        rules = obs.rules
-        cash = obs.cash
-        me = obs.seat
-        price = rules.price
-        # Partner -> [(ask, my lone street)], best ask first.
-        sells: dict[int, list[tuple[int, int]]] = {}
-        for sq, p in sell_cands:
-            if mortgaged[sq]:
-                continue
-            ask = price[sq] * 3 // 2
-            if ask < cash[p] // 2:
-                ask = cash[p] // 2
-            elif ask > cash[p]:
-                continue
-            sells.setdefault(p, []).append((ask, sq))
-        for lst in sells.values():
-            lst.sort(key=lambda t: (-t[0], t[1]))
-        half_salary = rules.bank.go_salary // 2
-        offers: list[A.OfferTrade] = []
-        if cash[me] < rules.bank.go_salary:
-            for p, lst in sorted(sells.items(), key=lambda kv: -kv[1][0][0]):
-                ask, sq = lst[0]
-                offers.append(A.OfferTrade(p, give=(sq,), get_cash=ask))
-            return self._fresh(offers)
-        # Partner -> (pay, their lone street completing my set) with the lowest pay.
-        wants: dict[int, tuple[int, int]] = {}
-        for p, sq in want_cands:
-            if mortgaged[sq]:
-                continue
-            pay = price[sq] * 3 // 4
-            if pay > cash[me]:
-                continue
-            if p not in wants or pay < wants[p][0]:
-                wants[p] = (pay, sq)
-        group_of = rules.group_of
-        for p in range(len(cash)):
-            if p in wants:
-                pay, get_sq = wants[p]
-                # Swap for a lone street of another group (a same-group swap is void).
-                swap = next((t for t in sells.get(p, ())
-                             if group_of[t[1]] != group_of[get_sq]), None)
-                if swap is not None:
-                    ask, give_sq = swap
-                    net = pay - ask
-                    offers.append(A.OfferTrade(p, give=(give_sq,), get=(get_sq,),
-                                               give_cash=max(net, 0), get_cash=max(-net, 0)))
-                    continue
-                premium = pay * 3 // 2  # 1.125 x price
-                if cash[me] - premium > half_salary:
-                    offers.append(A.OfferTrade(p, get=(get_sq,), give_cash=premium))
-            elif p in sells:
-                ask, give_sq = sells[p][0]
-                offers.append(A.OfferTrade(p, give=(give_sq,), get_cash=ask))
-        return self._fresh(offers)
-
-    def _fresh(self, offers: list[A.OfferTrade]) -> list[A.OfferTrade]:
-        """Drop offers refused recently (within `retry_turns` of my turns)."""
-        if not self._rejected:
-            return offers
-        now = self._my_turns
-        out = []
-        for o in offers:
-            t = self._rejected.get(_signature(o))
-            if t is None or now - t >= self.retry_turns:
-                out.append(o)
-        return out
-
-    def _answer(self, obs: Observation) -> A.Action:
-        rules = obs.rules
-        offer = obs.offer
-        me = obs.seat
-        cash = obs.cash[me]
-        mortgaged = obs.mortgaged
-        receive = offer.give
-        give = offer.get
-        if not receive and offer.give_cash <= 0 and not offer.give_jail_cards:
-            return A.REJECT  # something for nothing
-        cash_out = offer.get_cash - offer.give_cash
-        if cash_out > cash:
-            return A.REJECT
-        for sq in receive:
-            if mortgaged[sq]:
-                return A.REJECT
-        for sq in give:
-            if mortgaged[sq]:
-                return A.REJECT
-        price = rules.price
-        fine = rules.bank.jail_fine
-        net = (sum(price[sq] for sq in receive) + offer.give_cash
-               + fine * offer.give_jail_cards) - (
-            sum(price[sq] for sq in give) + offer.get_cash + fine * offer.get_jail_cards)
-        created, lost = sets_change(rules, obs.owner, me, receive, give)
-        if lost > created or cash_out >= cash:
-            return A.REJECT
-        if created > lost:
-            return A.ACCEPT
-        after = cash - cash_out
-        salary = rules.bank.go_salary
-        if after < salary / 2 or (after < salary and net <= 0):
-            return A.REJECT
-        return A.ACCEPT
-
-    # --- debt ------------------------------------------------------------------------------------
-    def _debt(self, obs: Observation) -> A.Action:
-        rules = obs.rules
-        me = obs.seat
-        if obs.owner is not self._owner_key or obs.rules is not self._rules_key:
-            self._refresh(obs)
-        if obs.cash[me] + liquidation_value(rules, obs, me, self._mine) < obs.owed:
-            return CONCLUDE  # hopeless: selling everything would not pay the debt
-        action = raise_cash_action(rules, obs, me, obs.owed - obs.cash[me], mine=self._mine)
-        return CONCLUDE if action is None else action
+def completes_set(rules, owner: tuple[int, ...], seat: int, sq: int) -> bool:
+    """`helpers.will_property_complete_set`: every other member of its group is `seat`'s
+    (streets); the 4th railroad; the 2nd utility."""
+    members = rules.group_members[rules.group_of[sq]]
+    if rules.is_street[sq]:
+        return all(owner[m] == seat for m in members if m != sq)
+    mine = sum(1 for m in members if owner[m] == seat and m != sq)
+    return mine == len(members) - 1
 
 
-_CANDIDATES: list = [None, None, None]  # owner tuple, rules, candidates per seat
+def is_lone(rules, owner: tuple[int, ...], seat: int, sq: int) -> bool:
+    """`helpers.is_property_lone`: the only property of its group `seat` owns."""
+    return all(owner[m] != seat for m in rules.group_members[rules.group_of[sq]] if m != sq)
 
 
-def _table_candidates(rules, owner: tuple[int, ...], counts: list[list[int]]) -> list[tuple]:
-    """Per seat, its trade candidates by ownership alone: (sells, wants), where sells
-    are (my lone street, a partner it completes a set for) and wants are (partner, the
-    partner's lone street that completes my set), both in street order.
+def full_sets(rules, owner: tuple[int, ...], seat: int) -> frozenset[int]:
+    """GNOME's `full_color_sets_possessed`: street groups `seat` owns entirely."""
+    return _table(rules, owner)[0].get(seat, _NONE)
 
-    Worked out for every seat at once and kept for the current owner tuple, which all
-    the agents at a table share. Seats out of the game own nothing: they never qualify.
-    """
-    cache = _CANDIDATES
-    if cache[0] is owner and cache[1] is rules and len(cache[2]) == len(counts):
+
+_NONE: frozenset[int] = frozenset()
+_TABLE: list = [None, None, None]  # owner tuple, rules, its table
+
+
+def _table(rules, owner: tuple[int, ...]) -> tuple:
+    """Per owner tuple (all agents at a table share it): ({seat: full street groups},
+    {seat: [(my lone street, partner whose set it completes)]}), streets by name then
+    partners by seat. Mortgages and cash are checked where the table is used."""
+    cache = _TABLE
+    if cache[0] is owner and cache[1] is rules:
         return cache[2]
-    players = len(counts)
-    seats = range(players)
-    sells: list[list[tuple[int, int]]] = [[] for _ in seats]
-    wants: list[list[tuple[int, int]]] = [[] for _ in seats]
-    by_group = list(zip(*counts))  # by_group[g][p] = counts[p][g]
-    for g, n, streets in tables(rules).street_groups:
-        column = by_group[g]
-        short = n - 1
-        if short not in column:
-            continue  # no seat is one street short of this set
-        for sq in streets:
-            o = owner[sq]
-            if o < 0 or column[o] != 1:
+    full: dict[int, set[int]] = {}
+    sells: dict[int, list[tuple[int, int]]] = {}
+    names = rules.names
+    for g, members in enumerate(rules.group_members):
+        if not members or not rules.is_street[members[0]]:
+            continue
+        holders = [owner[m] for m in members]
+        first = holders[0]
+        if first >= 0 and all(h == first for h in holders):
+            full.setdefault(first, set()).add(g)
+            continue
+        if len(members) < 2:
+            continue
+        for sq, o in zip(members, holders):
+            if o < 0:
                 continue
-            for p in seats:  # o's lone street would complete p's set
-                if column[p] == short and p != o:
-                    sells[o].append((sq, p))
-                    wants[p].append((o, sq))
+            rest = [h for m, h in zip(members, holders) if m != sq]
+            p = rest[0]
+            if p >= 0 and p != o and all(h == p for h in rest):
+                sells.setdefault(o, []).append((sq, p))
+    for lst in sells.values():
+        lst.sort(key=lambda t: (names[t[0]], t[1]))
+    table = ({s: frozenset(gs) for s, gs in full.items()}, sells)
+    cache[0], cache[1], cache[2] = owner, rules, table
+    return table
+
+
+def extra_rent(rules, level: tuple[int, ...], sq: int) -> int:
+    """`helpers.asset_incremental_improvement_rent`: rent gained by one more level
+    (from an unimproved set street: the 1-house rent minus the doubled rent)."""
+    lv = level[sq]
+    table = rules.rent[sq]
+    if lv == 0:
+        return table[1] - 2 * table[0]
+    return table[lv + 1] - table[lv]
+
+
+def improvable(rules, owner, level, mortgaged, sq: int) -> bool:
+    """`helpers.can_asset_be_improved` (for a street of a full set)."""
+    if mortgaged[sq] or level[sq] >= rules.hotel_level:
+        return False
+    lv = level[sq]
+    if lv == 0:
+        return True
+    others = [m for m in rules.group_members[rules.group_of[sq]] if m != sq]
+    for m in others:
+        if level[m] == rules.hotel_level and lv == rules.hotel_level - 1:
+            return True
+        if level[m] > lv and level[m] != rules.hotel_level:
+            return True
+    return all(level[m] == lv for m in others)
+
+
+def best_improvement(rules, obs, seat: int) -> int:
+    """The street `identify_improvement_opportunity` picks, or -1."""
+    owner, level, mortgaged = obs.owner, obs.level, obs.mortgaged
+    cash = obs.cash[seat]
+    best, key = -1, None
+    names = rules.names
+    for g in full_sets(rules, owner, seat):
+        for sq in rules.group_members[g]:
+            if rules.house_cost[sq] <= cash and improvable(rules, owner, level, mortgaged, sq):
+                k = (extra_rent(rules, level, sq) - rules.house_cost[sq], names[sq])
+                if key is None or k > key:
+                    best, key = sq, k
+    return best
+
+
+def unmortgage_limit(rules, sq: int) -> int:
+    """The least whole cash with cash - (1 + interest) x mortgage >= S (GNOME's float test)."""
+    owed = rules.mortgage[sq] * (1.0 + rules.bank.mortgage_interest)
+    salary = rules.bank.go_salary
+    c = math.ceil(owed) + salary
+    while c - 1 - owed >= salary:
+        c -= 1
+    while c - owed < salary:
+        c += 1
+    return c
+
+
+def sell_offers(rules, obs, seat: int) -> list[tuple[int, int, int]]:
+    """`helpers.identify_property_trade_offer_to_player`: (price, my street, partner),
+    highest price first, streets by name then partners in seat order."""
+    mortgaged = obs.mortgaged
     out = []
-    for p in seats:
-        if len(sells[p]) > 1:
-            sells[p].sort()
-        if len(wants[p]) > 1:
-            wants[p].sort(key=_second)
-        out.append((sells[p], wants[p]))
-    cache[0], cache[1], cache[2] = owner, rules, out
+    for sq, p in _table(rules, obs.owner)[1].get(seat, ()):
+        if not mortgaged[sq] and obs.active[p]:
+            price = rules.price[sq] * 1.5
+            if price < obs.cash[p] / 2:
+                price = obs.cash[p] / 2
+            elif price > obs.cash[p]:
+                continue
+            out.append((price, sq, p))
+    out.sort(key=lambda t: -t[0])  # stable: GNOME's sorted(..., reverse=True) keeps ties in order
     return out
 
 
-def _second(pair: tuple[int, int]) -> int:
-    return pair[1]
+def buy_requests(rules, obs, seat: int) -> list[tuple[float, int, int]]:
+    """`helpers.identify_property_trade_wanted_from_player`: (price, street, owner) of
+    other players' lone streets that complete my set, at 0.75 x price, cheapest first."""
+    mortgaged = obs.mortgaged
+    sells = _table(rules, obs.owner)[1]
+    out = []
+    for p in range(len(obs.cash)):
+        if p == seat or not obs.active[p]:
+            continue
+        for sq, q in sells.get(p, ()):
+            if q == seat and not mortgaged[sq]:
+                price = rules.price[sq] * 0.75
+                if price > obs.cash[seat]:
+                    continue
+                out.append((price, sq, p))
+    out.sort(key=lambda t: t[0])
+    return out
 
 
-def _signature(offer: A.OfferTrade) -> tuple:
-    return (offer.to, offer.give, offer.get)
+def curate_offers(rules, obs, seat: int) -> list[A.OfferTrade]:
+    """`helpers.curate_trade_offer_multiple_players` with purpose 1 (cash < S) or 2."""
+    salary = rules.bank.go_salary
+    cash = obs.cash[seat]
+    offers = sell_offers(rules, obs, seat)
+    if cash < salary:
+        return _sells(offers)
+    requests = buy_requests(rules, obs, seat)
+    if not offers and not requests:
+        return []
+    if not offers:
+        return _buys(requests, cash, salary)
+    if not requests:
+        return _sells(offers)
+    out = []
+    seen: list[int] = []
+    for price, sq, p in requests:
+        if p in seen:
+            continue
+        seen.append(p)
+        for sell_price, mine, q in offers:
+            if q == p:
+                net = int(price) - int(sell_price)  # what I pay, net (0.75 x price)
+                out.append(A.OfferTrade(to=p, give=(mine,), get=(sq,),
+                                        give_cash=max(net, 0), get_cash=max(-net, 0)))
+                break
+    return out or _buys(requests, cash, salary)
+
+
+def _sells(offers) -> list[A.OfferTrade]:
+    out, partners = [], []
+    for price, sq, p in offers:
+        if p not in partners:
+            partners.append(p)
+            out.append(A.OfferTrade(to=p, give=(sq,), get_cash=int(price)))
+    return out
+
+
+def _buys(requests, cash: int, salary: int) -> list[A.OfferTrade]:
+    out, partners, total = [], [], 0.0
+    for price, sq, p in requests:
+        if p in partners:
+            continue
+        total += price * 1.5
+        if cash - total > salary / 2:
+            out.append(A.OfferTrade(to=p, get=(sq,), give_cash=int(price * 1.5)))
+            partners.append(p)
+        else:
+            total -= price * 1.5
+    return out
+
+
+def accept(rules, obs, seat: int, offer: A.OfferTrade) -> bool:
+    """The accept_trade_offer branch of `make_out_of_turn_move`."""
+    cash = obs.cash[seat]
+    salary = rules.bank.go_salary
+    offered_cash, wanted_cash = offer.give_cash, offer.get_cash
+    if offered_cash <= 0 and not offer.give and (wanted_cash > 0 or offer.get):
+        return False
+    if wanted_cash - offered_cash > cash:
+        return False
+    if any(obs.mortgaged[sq] for sq in offer.get + offer.give):
+        return False
+    worth = (sum(rules.price[sq] for sq in offer.give) + offered_cash
+             - sum(rules.price[sq] for sq in offer.get) - wanted_cash)
+    gained = sum(1 for sq in offer.give if completes_set(rules, obs.owner, seat, sq))
+    mine_full = full_sets(rules, obs.owner, seat)
+    lost = sum(1 for sq in offer.get if rules.group_of[sq] in mine_full)
+    net_cash = wanted_cash - offered_cash
+    if lost > gained:
+        return False
+    if lost == gained:
+        if net_cash >= cash or cash - net_cash < salary / 2:
+            return False
+        return not (cash - net_cash < salary and worth <= 0)
+    return net_cash < cash
+
+
+class BaselineAgent(PhaseAgent):
+    name = "baseline"
+    fixed_answers = {"post_roll": CONCLUDE}  # its post-roll only buys: ours is at landing
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._offered_turn = -1  # the turn of its last batch of offers (one per turn)
+        self._pending: list[A.OfferTrade] = []  # the rest of that batch
+        self._pre_roll_turn = -1  # the turn of its last pre-roll decision
+
+    def begin_game(self, seat: int, observation: Any) -> None:
+        super().begin_game(seat, observation)
+        self._offered_turn = self._pre_roll_turn = -1
+
+    # Every other phase (post_roll, and the engine's rarer ones) gets its default.
+    phase_methods = {"pre_roll": "_pre_roll", "out_of_turn": "_out_of_turn", "buy": "_buy",
+                     "bid": "_bid", "trade_response": "_answer", "debt": "_debt"}
+
+    def _buy(self, obs: Observation) -> A.Action:
+        return A.BUY if self._buys(obs) else A.DECLINE
+
+    def _answer(self, obs: Observation) -> A.Action:
+        if obs.current == obs.seat and self._pre_roll_turn != obs.turn:
+            return A.REJECT  # asked before its pre-roll: make_pre_roll_move ignores offers
+        return A.ACCEPT if accept(obs.rules, obs, obs.seat, obs.offer) else A.REJECT
+
+    # --- make_pre_roll_move -------------------------------------------------------------
+    def _pre_roll(self, obs: Observation) -> A.Action:
+        rules = obs.rules
+        me = obs.seat
+        self._pre_roll_turn = obs.turn
+        if obs.in_jail[me] and obs.cash[me] >= rules.bank.go_salary:
+            if legal.jail_card_count(obs, me):
+                return A.USE_JAIL_CARD
+            if obs.cash[me] >= rules.bank.jail_fine:
+                return A.PAY_JAIL_FINE
+        if rules.bank.out_of_turn_calls is None:
+            return self._offers(obs)  # the standard rules give it no out-of-turn call
+        return CONCLUDE
+
+    # --- make_out_of_turn_move ----------------------------------------------------------
+    def _out_of_turn(self, obs: Observation) -> A.Action:
+        rules = obs.rules
+        me = obs.seat
+        if obs.current == me:
+            return self._offers(obs)
+        sq = best_improvement(rules, obs, me)
+        if sq >= 0 and legal.check_build(rules, obs, me, sq) is None:
+            return A.BUILD[sq]
+        cash = obs.cash[me]
+        limit = A.NO_CASH_LIMIT
+        for m in sorted((s for s in rules.properties if obs.owner[s] == me and obs.mortgaged[s]),
+                        key=rules.names.__getitem__):
+            need = unmortgage_limit(rules, m)
+            if cash >= need:
+                return A.UNMORTGAGE[m]
+            limit = min(limit, need)
+        if rules.bank.out_of_turn_calls is not None:
+            return CONCLUDE  # it may be asked as the active player: no standing order
+        for g in full_sets(rules, obs.owner, me):
+            for s in rules.group_members[g]:
+                if improvable(rules, obs.owner, obs.level, obs.mortgaged, s):
+                    limit = min(limit, rules.house_cost[s])
+        if sq >= 0:
+            return CONCLUDE  # a candidate it cannot build now: ask again next time
+        return conclude_until(limit) if limit > cash else CONCLUDE
+
+    def _offers(self, obs: Observation) -> A.Action:
+        """One batch of offers per own turn (GNOME returns them as one action list; we
+        make them one after another in the same phase)."""
+        rules = obs.rules
+        if self._offered_turn != obs.turn:
+            self._offered_turn = obs.turn
+            self._pending = curate_offers(rules, obs, obs.seat)
+        while self._pending:
+            offer = self._pending.pop(0)
+            if legal.check(rules, obs, obs.seat, obs, offer) is None:
+                return offer
+        return CONCLUDE
+
+    # --- make_buy_property_decision, make_bid ------------------------------------------
+    def _buys(self, obs: Observation) -> bool:
+        rules = obs.rules
+        me = obs.seat
+        price = rules.price[obs.square]
+        cash = obs.cash[me]
+        if cash - price >= rules.bank.go_salary:
+            return True
+        return price <= cash and completes_set(rules, obs.owner, me, obs.square)
+
+    def _bid(self, obs: Observation) -> A.Action:
+        rules = obs.rules
+        me = obs.seat
+        cash = obs.cash[me]
+        current = obs.high_bid
+        price = rules.price[obs.square]
+        if current < price:
+            new = current + (price - current) / 2
+            if new >= cash:
+                return A.DROP_OUT
+        elif current < cash and completes_set(rules, obs.owner, me, obs.square):
+            new = current + (cash - current) / 4
+        else:
+            return A.DROP_OUT
+        amount = max(int(new), current + 1)
+        return A.Bid(amount) if amount <= cash else A.DROP_OUT
+
+    # --- handle_negative_cash_balance --------------------------------------------------
+    def _debt(self, obs: Observation) -> A.Action:
+        rules = obs.rules
+        me = obs.seat
+        short = obs.owed - obs.cash[me]
+        if short <= 0:
+            return CONCLUDE
+        owner, level, mortgaged = obs.owner, obs.level, obs.mortgaged
+        names = rules.names.__getitem__
+        mine = sorted((s for s in rules.properties if owner[s] == me), key=names)
+        mortgageable = [s for s in mine if legal.check_mortgage(rules, obs, me, s) is None]
+        if mortgageable and sum(rules.mortgage[s] for s in mortgageable) >= short:
+            return A.MORTGAGE[min(mortgageable, key=lambda s: rules.mortgage[s])]
+        refund = rules.property_refund
+        mine_full = full_sets(rules, owner, me)
+        if refund is not None:
+            lone = [s for s in mine if rules.group_of[s] not in mine_full
+                    and legal.check_sell_property(rules, obs, me, s) is None]
+            if lone:
+                return A.SELL_PROPERTY[min(lone, key=lambda s: refund[s])]
+            rest = [s for s in mine if not mortgaged[s] and not (rules.is_street[s] and level[s])]
+            for s in sorted(rest, key=lambda s: refund[s]):
+                built = sorted((m for m in rules.group_members[rules.group_of[s]]
+                                if m != s and owner[m] == me and level[m]), key=names)
+                if rules.group_of[s] in mine_full and built:
+                    return self._sell_building(rules, obs, me, built[0])
+                if legal.check_sell_property(rules, obs, me, s) is None:
+                    return A.SELL_PROPERTY[s]
+        for s in mine:
+            if rules.is_street[s] and level[s]:
+                return self._sell_building(rules, obs, me, s)
+        # (GNOME's second mortgage step has the same "mortgages cover it" test as the first)
+        if refund is not None:
+            for s in mine:
+                if legal.check_sell_property(rules, obs, me, s) is None:
+                    return A.SELL_PROPERTY[s]
+        return CONCLUDE
+
+    @staticmethod
+    def _sell_building(rules, obs, me: int, sq: int) -> A.Action:
+        """GNOME's choice, or the group's legal sale when even selling refuses it."""
+        if legal.check_sell_building(rules, obs, me, sq) is None:
+            return A.SELL_BUILDING[sq]
+        group = rules.group_members[rules.group_of[sq]]
+        for m in sorted(group, key=rules.names.__getitem__):
+            if legal.check_sell_building(rules, obs, me, m) is None:
+                return A.SELL_BUILDING[m]
+        return CONCLUDE

@@ -6,6 +6,7 @@ from difflib import get_close_matches
 from typing import Any, Callable
 
 from agents.baseline import BaselineAgent
+from agents.baseline_v0 import BaselineV0Agent
 from agents.fixed_policy import FPA, FPB, FPC
 from agents.planner.agent import PlannerAgent
 from agents.passive import PassiveAgent
@@ -15,6 +16,7 @@ AGENTS: dict[str, Callable[..., Any]] = {
     "random": RandomAgent,
     "passive": PassiveAgent,
     "baseline": BaselineAgent,
+    "baseline_v0": BaselineV0Agent,
     "fp_a": FPA,
     "fp_b": FPB,
     "fp_c": FPC,
@@ -24,6 +26,27 @@ AGENTS: dict[str, Callable[..., Any]] = {
 
 class UnknownAgentError(ValueError):
     pass
+
+
+class AgentLoadError(UnknownAgentError):
+    """An agent's files (e.g. DRL weights) are missing or unreadable: one line naming them."""
+
+
+def _drl(algo: str, variant: str) -> Callable[..., Any]:
+    """The shipped DRL agents (agents/drl); `weights=PATH` loads a user's own file."""
+    def factory(weights: str | None = None, greedy: bool = False,
+                detector: str = "surprise") -> Any:
+        from agents.drl.agent import shipped_agent
+        try:
+            return shipped_agent(algo, variant)(weights=weights, greedy=greedy,
+                                                detector=detector)
+        except ValueError as exc:
+            raise AgentLoadError(str(exc)) from None
+    return factory
+
+
+AGENTS.update({"ppo": _drl("ppo", "standard"), "hybrid_ppo": _drl("ppo", "hybrid"),
+               "ddqn": _drl("ddqn", "standard"), "hybrid_ddqn": _drl("ddqn", "hybrid")})
 
 
 def available_agents() -> list[str]:

@@ -28,6 +28,7 @@ DEFAULTS: dict[str, Any] = {
     "agents": ["random", "random", "random", "random"],
     "seed": 0,
     "engine_only": False,
+    "progress": True,
     **NOVELTY_DEFAULTS,
 }
 
@@ -85,6 +86,8 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
     games = cfg["games"]
     if games <= 0:
         raise UsageError(f"games must be positive, got {games}")
+    if cfg["seed"] < 0:
+        raise UsageError(f"seed must be an integer >= 0, got {cfg['seed']}")
     names = cfg["agents"]
     if len(names) < 2:
         raise UsageError("agents needs at least two names, e.g. agents=[random,random]")
@@ -95,6 +98,14 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
     turns = decisions = 0
     wins = [0] * len(names)
     bankrupt_end = 0
+    bar = None
+    if cfg["progress"]:
+        from tqdm import tqdm
+
+        # Updated every 1% of the games: the bar costs nothing measurable.
+        bar = tqdm(total=games, unit="game", desc="bench", file=sys.stderr, leave=False,
+                   mininterval=0.5)
+    step = max(1, games // 100)
     t0 = time.perf_counter()
     c0 = time.process_time()
     for g in range(games):
@@ -103,8 +114,12 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
         decisions += r.stats["decisions"]
         wins[r.winner] += 1
         bankrupt_end += r.end_reason == "bankruptcy"
+        if bar is not None and (g + 1) % step == 0:
+            bar.update(step)
     elapsed = time.perf_counter() - t0
     cpu = time.process_time() - c0
+    if bar is not None:
+        bar.close()
     out = {
         "games": games,
         "agents": names,

@@ -34,7 +34,8 @@ def parse_value(text: str) -> Any:
 
 
 # Every evaluation entry point takes the same novelty options as `evaluation.trial`.
-NOVELTY_DEFAULTS: dict[str, Any] = {"novelty": "none", "novelty.difficulty": "medium"}
+NOVELTY_DEFAULTS: dict[str, Any] = {"novelty": "none", "novelty.difficulty": "medium",
+                                     "rules": "standard"}
 PARAMS_PREFIX = "novelty.params."
 
 
@@ -83,13 +84,16 @@ def novelty_world(cfg: dict[str, Any]) -> tuple[Any, Any, str]:
     Returns (schema, hooks, label); an unknown novelty or a bad parameter raises
     UsageError with the plugin's short message.
     """
-    from openmono import standard_schema
     from openmono.hooks import NO_HOOKS
+    from openmono.schema import SchemaError, rules_schema
 
-    base = standard_schema()
+    try:
+        base = rules_schema(str(cfg.get("rules") or "standard"))
+    except SchemaError as exc:
+        raise UsageError(str(exc)) from None
     name = cfg.get("novelty") or "none"
     if name == "none":
-        return base, NO_HOOKS, "none"
+        return base, NO_HOOKS, "none" if base.name != "gnome" else "none (gnome rules)"
     from evaluation.novelty_setup import NoveltyError, prepare_novelty
 
     try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -143,11 +144,23 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     dirs = [a for a in args if "=" not in a]
     opts = dict(a.split("=", 1) for a in args if "=" in a)
-    unknown = set(opts) - {"out"}
-    if unknown or not dirs:
-        print("usage: python -m evaluation.compare DIR [DIR...] [out=DIR]"
-              + (f"  (unknown option: {', '.join(sorted(unknown))})" if unknown else ""),
-              file=sys.stderr)
+    unknown = sorted(set(opts) - {"out"})
+    if unknown:
+        from evaluation.trial_args import did_you_mean
+
+        print(f"error: unknown option {unknown[0]!r}{did_you_mean(unknown[0], ['out'])}; "
+              "usage: python -m evaluation.compare DIR [DIR...] [out=DIR]", file=sys.stderr)
+        return 2
+    if not dirs:
+        print("error: name at least one results folder; usage: python -m evaluation.compare "
+              "DIR [DIR...] [out=DIR]", file=sys.stderr)
+        return 2
+    out = Path(opts.get("out", dirs[0]))
+    probe = out
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        print(f"error: cannot write to the output directory {str(out)!r}", file=sys.stderr)
         return 2
     try:
         summaries = find_summaries(dirs)
@@ -160,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = compare(summaries)
     print("\n".join(table_lines(rows)))
-    for p in write_outputs(rows, Path(opts.get("out", dirs[0]))):
+    for p in write_outputs(rows, out):
         print(f"wrote {p}")
     return 0
 

@@ -39,7 +39,17 @@ def agent_defaults(factory: Any) -> dict[str, Any]:
     return out
 
 
+def novelty_dir(name: str | None, difficulty: str | None) -> str:
+    """The run folder of a novelty: `rent_hike-hard`, or `none` for a control trial."""
+    if name in (None, "none"):
+        return "none"
+    return f"{name}-{difficulty or 'medium'}"
+
+
 def register_groups() -> None:
+    from omegaconf import OmegaConf
+
+    OmegaConf.register_new_resolver("novelty_dir", novelty_dir, replace=True)
     cs = ConfigStore.instance()
     for name, factory in AGENTS.items():
         cs.store(group="agent", name=name, node={"name": name, **agent_defaults(factory)})

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import sys
@@ -170,23 +171,22 @@ def _run_one_star(args: tuple[dict[str, Any], str]) -> dict[str, Any]:
 
 
 def run_sweep(specs: list[dict[str, Any]], out: str, workers: int) -> list[dict[str, Any]]:
+    from tqdm import tqdm
+
     jobs = [(s, out) for s in specs]
     results = []
-    if workers <= 1:
-        for i, job in enumerate(jobs):
-            results.append(run_one(*job))
-            _tick(i + 1, len(jobs))
-        return results
-    with get_context("fork").Pool(processes=min(workers, 2)) as pool:
-        for i, res in enumerate(pool.imap_unordered(_run_one_star, jobs)):
-            results.append(res)
-            _tick(i + 1, len(jobs))
+    with tqdm(total=len(jobs), unit="trial", desc="detection sweep", file=sys.stderr,
+              mininterval=1.0) as bar:
+        if workers <= 1:
+            for job in jobs:
+                results.append(run_one(*job))
+                bar.update(1)
+            return results
+        with get_context("fork").Pool(processes=min(workers, 2)) as pool:
+            for res in pool.imap_unordered(_run_one_star, jobs):
+                results.append(res)
+                bar.update(1)
     return results
-
-
-def _tick(done: int, total: int) -> None:
-    if done == total or done % 10 == 0:
-        print(f"  {done}/{total} trials", file=sys.stderr, flush=True)
 
 
 # --- tables -----------------------------------------------------------------------------------
@@ -353,8 +353,37 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
     return "\n".join(lines)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the harness's error style: one line, exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        opts = ", ".join(a.option_strings[-1] for a in self._actions if a.option_strings)
+        print(f"error: {message}; options: {opts}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _check_args(args: argparse.Namespace) -> str | None:
+    """The first bad value, checked before any folder is made (None: all good)."""
+    for key, low in (("per_cell", 0), ("controls", 0), ("games", 1), ("seed", 0),
+                     ("workers", 1)):
+        if getattr(args, key) < low:
+            return f"--{key.replace('_', '-')} must be an integer >= {low}, got {getattr(args, key)}"
+    lo, hi = args.window
+    if not 0 <= lo <= hi <= 1:
+        return f"--window must be two fractions 0 <= lo <= hi <= 1, got {lo} {hi}"
+    if args.per_cell + args.controls == 0:
+        return "--per-cell and --controls are both 0: nothing to run"
+    out = Path(args.out or f"outputs/detection_sweep/{args.agent}")
+    probe = out
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        return f"cannot write to the output directory {str(out)!r}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = _Parser(description=__doc__.split("\n\n")[0])
     p.add_argument("--agent", default="planner",
                    help="evaluated agent (a registered name, or detect_<name>)")
     p.add_argument("--per-cell", type=int, default=20,
@@ -376,8 +405,14 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     register(args.agent)
     if args.agent not in AGENTS:
-        print(f"unknown agent {args.agent!r}; available: {', '.join(sorted(AGENTS))}",
-              file=sys.stderr)
+        from evaluation.trial_args import did_you_mean
+
+        print(f"error: unknown agent {args.agent!r}{did_you_mean(args.agent, AGENTS)}; "
+              f"available: {', '.join(sorted(AGENTS))}", file=sys.stderr)
+        return 2
+    problem = None if args.render else _check_args(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     out = Path(args.out or f"outputs/detection_sweep/{args.agent}")
     if args.render:

@@ -7,28 +7,41 @@ and its `novelty_report()` is recorded after every game. Before the injection th
 reference agent (default `baseline`) also plays each game in the evaluated agent's seat
 on the same seed (common random numbers), for NRP.
 
-Resuming: records are appended one line per finished game. A re-run into the same
-directory re-plays the recorded games silently (everything is deterministic) so that
-stateful agents get back exactly the state they had, checks that they reproduce the
-recorded lines, and goes on from the first missing game.
+Resuming: records are appended one line per finished game, and after each game the
+agents (evaluated, opponents, reference) are pickled into `agents.pkl` with the number
+of games they have seen (after a game once playing since the last snapshot took 20x
+what a snapshot costs: for fast agents that is every few games, for the planner every
+game or two, so saving costs at most ~5%). A re-run into the same directory says how
+many games it found, restores the agents from that file and re-plays only the few
+recorded games after the snapshot (checking that they reproduce their lines) before
+playing the missing ones; without a usable file it re-plays every recorded game
+(everything is deterministic) to rebuild the agents' state. A finished trial is not played again (`complete_summary`).
+
+A novelty plugin whose hook raises during a game stops the trial with a `PluginError`
+naming the plugin, the hook and the game; the games recorded before it are kept, so
+the same command resumes once the plugin is fixed.
 """
 
 from __future__ import annotations
 
 import json
+import linecache
 import os
+import pickle
 import sys
 import time
+import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Callable
 
 from numpy.random import SeedSequence
 
-from openmono import standard_schema
+
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.play import play_game
-from openmono.schema import GameSchema
+from openmono.schema import RULE_SETS, GameSchema, rules_schema
 
 from agents.registry import available_agents, make_agent
 from evaluation import metrics
@@ -37,10 +50,16 @@ from evaluation.novelty_setup import Applied, prepare_novelty
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.json"
 CONFIG_FILE = "trial.json"
+STATE_FILE = "agents.pkl"
+SAVE_RATIO = 20  # play at least 20x a snapshot's cost between two snapshots
 
 
 class TrialError(ValueError):
     """Bad trial configuration; the message names the problem and the valid choices."""
+
+
+class PluginError(TrialError):
+    """A novelty plugin raised inside a hook during a game; the recorded games are kept."""
 
 
 @dataclass
@@ -60,10 +79,13 @@ class TrialConfig:
     detection: str = "system"
     reference: str | None = "baseline"
     progress: bool = True
+    rules: str = "standard"  # a packaged rule set: standard (official US) or gnome
 
     def validate(self) -> None:
         if not isinstance(self.games, int) or self.games <= 0:
             raise TrialError(f"trial.games must be a positive integer, got {self.games!r}")
+        if self.rules not in RULE_SETS:
+            raise TrialError(f"unknown rules {self.rules!r}; valid rules: {', '.join(RULE_SETS)}")
         if self.observability not in ("announced", "effects"):
             raise TrialError(f"novelty.observability must be 'announced' or 'effects', got "
                              f"{self.observability!r}")
@@ -159,7 +181,7 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
         probe.unlink()
     except OSError as exc:
         raise TrialError(f"cannot write to the output directory {str(out)!r}: {exc.strerror}")
-    base = standard_schema()
+    base = rules_schema(cfg.rules)
     novelty: Applied | None = None
     if cfg.novelty is not None:
         novelty = prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params, base,
@@ -187,18 +209,35 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
     # Rewrite the file with complete lines only (drops a half-written last line).
     with path.open("w", encoding="utf-8") as fh:
         fh.writelines(_record_line(r) for r in done)
+    start = 0
+    if done:
+        restored = _load_agents(out, len(done))
+        if restored is not None:
+            start, (agent, opponents, reference) = restored
+        how = (f"agents restored after game {start}" if start == len(done) else
+               f"agents restored after game {start}, re-playing {len(done) - start} games"
+               if start else "re-playing them to rebuild the agents' state")
+        print(f"resuming: found {len(done)} of {cfg.games} games in {out} ({how})",
+              file=sys.stderr)
 
     bar = _progress(cfg, len(done))
     wins = sum(1 for r in done if r.get("won"))
     started = time.perf_counter()
+    played = save_cost = 0.0
     with path.open("a", encoding="utf-8") as fh:
-        for g in range(cfg.games):
+        for g in range(start, cfg.games):
             active = inject is not None and g >= inject
             schema, hooks = (novelty.schema, novelty.hooks) if active and novelty else (base, NO_HOOKS)
             if g == inject and cfg.detection == "given":
                 _safe(agent, "novelty_announced")
-            record = _play_one(cfg, g, agent, opponents, reference, schema, hooks, active,
-                               shown if active else None)
+            t0 = time.perf_counter()
+            try:
+                record = _play_one(cfg, g, agent, opponents, reference, schema, hooks, active,
+                                   shown if active else None)
+            except Exception as exc:  # noqa: BLE001 - named, and the trial stays resumable
+                if bar is not None:
+                    bar.close()
+                raise _plugin_error(cfg, g, hooks if active else None, exc, len(done)) from exc
             if g < len(done):
                 if _record_line(record) != _record_line(done[g]):
                     print(f"warning: replaying game {g} did not reproduce its record in "
@@ -206,6 +245,13 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
                 continue
             fh.write(_record_line(record))
             fh.flush()
+            played += time.perf_counter() - t0
+            if played >= SAVE_RATIO * save_cost:
+                # Snapshot the agents when playing since the last one took SAVE_RATIO times
+                # what a snapshot costs: at most ~1/SAVE_RATIO slower, resume re-plays few.
+                t1 = time.perf_counter()
+                _save_agents(out, g + 1, (agent, opponents, reference))
+                save_cost, played = time.perf_counter() - t1, 0.0
             wins += record["won"]
             if bar is not None:
                 bar.update(1)
@@ -219,6 +265,111 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
     summary["seconds"] = round(time.perf_counter() - started, 3)
     (out / SUMMARY_FILE).write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     return summary
+
+
+def complete_summary(cfg: TrialConfig, out_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The summary of this very trial when `out_dir` already holds all its games."""
+    out = Path(out_dir)
+    try:
+        ident = json.loads((out / CONFIG_FILE).read_text(encoding="utf-8"))
+        summary = json.loads((out / SUMMARY_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if ident != _trial_identity(cfg) or summary.get("games") != cfg.games:
+        return None
+    if len(read_records(out / GAMES_FILE)) != cfg.games:
+        return None
+    return summary
+
+
+def _read_only(data: dict[Any, Any]) -> MappingProxyType:
+    return MappingProxyType(data)
+
+
+class _StatePickler(pickle.Pickler):
+    """Compiled rules hold closures: an agent's copy is pickled as the schema and hooks
+    it was compiled from, and compiled again when loaded."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        from openmono.compiled import Rules
+
+        if type(obj) is Rules:
+            return (Rules, (obj.schema, obj.hooks))
+        if type(obj) is MappingProxyType:
+            return (_read_only, (dict(obj),))
+        if getattr(obj, "__qualname__", None) == "_fair_pair.<locals>.roll":
+            from openmono.compiled import _fair_pair
+
+            cells = dict(zip(obj.__code__.co_freevars,
+                             (c.cell_contents for c in obj.__closure__)))
+            return (_fair_pair, (cells["f0"], cells["f1"]))
+        return NotImplemented
+
+
+def _save_agents(out: Path, games: int, agents: Any) -> None:
+    """Pickle the agents after `games` games (atomically); agents that cannot be pickled
+    are simply re-played on resume."""
+    tmp = out / (STATE_FILE + ".tmp")
+    try:
+        with tmp.open("wb") as fh:
+            _StatePickler(fh, protocol=pickle.HIGHEST_PROTOCOL).dump(
+                {"games": games, "agents": agents})
+        os.replace(tmp, out / STATE_FILE)
+    except Exception:  # noqa: BLE001 - an unpicklable agent only makes resuming slower
+        tmp.unlink(missing_ok=True)
+        (out / STATE_FILE).unlink(missing_ok=True)
+
+
+def _load_agents(out: Path, games: int) -> Any:
+    try:
+        with (out / STATE_FILE).open("rb") as fh:
+            saved = pickle.load(fh)
+    except Exception:  # noqa: BLE001 - missing, cut short or from other code: re-play
+        return None
+    if not isinstance(saved, dict) or not 0 < saved.get("games", 0) <= games:
+        return None
+    return saved["games"], saved["agents"]
+
+
+def _hook_codes(hooks: Hooks | None) -> dict[Any, str]:
+    """The code object of every installed hook -> the hook's name."""
+    out: dict[Any, str] = {}
+    if hooks is None:
+        return out
+    for name in hooks.installed():
+        fn = getattr(hooks, name)
+        fn = getattr(fn, "__func__", fn)
+        code = getattr(fn, "__code__", None) or getattr(
+            getattr(type(fn).__call__, "__func__", type(fn).__call__), "__code__", None)
+        if code is not None:
+            out[code] = name
+    return out
+
+
+def _plugin_error(cfg: TrialConfig, g: int, hooks: Hooks | None, exc: BaseException,
+                  kept: int) -> TrialError:
+    """One line: which plugin, which hook, which game; the trial stays resumable."""
+    codes = _hook_codes(hooks)
+    hook = None
+    for frame, lineno in traceback.walk_tb(exc.__traceback__):
+        if frame.f_code in codes:
+            hook = codes[frame.f_code]
+        elif hook is None and hooks is not None:
+            # Chained hooks run through closures: name the hook the engine called.
+            line = linecache.getline(frame.f_code.co_filename, lineno)
+            hook = next((h for h in hooks.installed() if f".{h}(" in line or
+                         f".{h}\n" in line), None)
+    kept_games = max(kept, g)
+    what = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    if hooks is not None and cfg.novelty is not None:
+        names = "+".join([cfg.novelty, *cfg.then])
+        where = f"novelty plugin {names!r}" + (f" raised in its {hook!r} hook" if hook
+                                                else " raised")
+    else:
+        where = "the game raised"
+    return PluginError(f"{where} during game {g} (seed {game_seed(cfg.seed, g)}): {what}; "
+                       f"the {kept_games} recorded games are kept: fix it and re-run the same "
+                       "command to resume (--debug shows the traceback)")
 
 
 def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:

@@ -50,6 +50,8 @@ def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 
         raise UsageError("agents needs at least two names, e.g. agents=[baseline,random]")
     if games <= 0 or runs <= 0:
         raise UsageError(f"games and runs must be positive, got games={games} runs={runs}")
+    if seed < 0:
+        raise UsageError(f"seed must be an integer >= 0, got {seed}")
     agents = [make_agent(n) for n in names]  # raises UnknownAgentError
     schema, hooks = world if world is not None else (standard_schema(), NO_HOOKS)
     total = games * runs

@@ -4,89 +4,188 @@
     python -m evaluation.trial agent=baseline novelty=rent_hike novelty.difficulty=hard \
         novelty.params.factor=3 trial.games=30 trial.seed=1
     python -m evaluation.trial --multirun agent=baseline,random novelty=rent_hike,none \
-        trial.seed=0,1 hydra/launcher=joblib
+        trial.seed=0,1 hydra/launcher=local
 
 Writes games.jsonl, summary.json, report.md and plots into Hydra's run directory
-(re-running into it resumes) and prints the summary as a small table.
+(re-running into it resumes; a finished trial only says "complete") and prints the
+summary as a small table. The whole command line is checked before Hydra starts
+(`evaluation.trial_args`), so a refused command writes nothing; `--debug` shows
+tracebacks.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import sys
-from typing import Any
+import traceback
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import hydra
-from omegaconf import DictConfig, OmegaConf
-
-from evaluation.config_store import register_groups
-from evaluation.runner import TrialConfig, TrialError, run_trial
-
-register_groups()
+if TYPE_CHECKING:
+    from evaluation.runner import TrialConfig
 
 
-def config_from_hydra(cfg: DictConfig) -> TrialConfig:
+def config_from_hydra(cfg: Any) -> TrialConfig:
+    from omegaconf import OmegaConf
+
+    from evaluation.trial_args import trial_config
+
     data: dict[str, Any] = OmegaConf.to_container(cfg, resolve=True)  # type: ignore[assignment]
-    agent = dict(data["agent"])
-    novelty = dict(data["novelty"])
-    trial = data["trial"]
-    name = novelty.get("name")
-    params = {k: v for k, v in (novelty.get("params") or {}).items() if v is not None}
-    return TrialConfig(
-        agent=agent.pop("name"),
-        agent_params=agent,
-        opponents=list(data["opponents"]),
-        novelty=None if name in (None, "none") else name,
-        difficulty=novelty.get("difficulty") or "medium",
-        observability=novelty.get("observability") or "announced",
-        novelty_params=params,
-        then=[str(t) for t in (data.get("then") or [])],
-        games=trial["games"],
-        seed=trial["seed"],
-        window=tuple(trial["window"]),
-        inject_at=trial["inject_at"],
-        detection=data["detection"],
-        reference=data["reference"] or None,
-        progress=trial["progress"],
-    )
+    data.pop("hydra", None)
+    return trial_config(data)[0]
 
 
-@hydra.main(version_base=None, config_path="../conf", config_name="trial")
-def main(cfg: DictConfig) -> None:
+def _debug() -> bool:
+    return os.environ.get("HYDRA_FULL_ERROR") == "1"
+
+
+def run_job(cfg: Any) -> None:
+    """The Hydra task: play or resume one trial into the run directory."""
     from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
 
-    from evaluation.novelty_setup import NoveltyError
+    from evaluation import sweep_guard
     from evaluation.report import print_summary, write_report
+    from evaluation.runner import TrialError, complete_summary, run_trial
+    from evaluation.trial_args import CommandError
 
-    out_dir = HydraConfig.get().runtime.output_dir
+    hc = HydraConfig.get()
+    out_dir = Path(hc.runtime.output_dir)
+    multirun = hc.mode == RunMode.MULTIRUN
+    log = None
+    if multirun:
+        sweep_guard.watch_parent()
+        log = (out_dir / "trial.log").open("a", encoding="utf-8")
+    with contextlib.ExitStack() as stack:
+        if log is not None:
+            stack.enter_context(log)
+            stack.enter_context(contextlib.redirect_stdout(log))
+            stack.enter_context(contextlib.redirect_stderr(log))
+        try:
+            tcfg = config_from_hydra(cfg)
+            if multirun:
+                tcfg.progress = False
+            done = complete_summary(tcfg, out_dir)
+            if done is not None:
+                print(f"complete: {done['games']} of {tcfg.games} games in {out_dir}")
+                return
+            summary = run_trial(tcfg, out_dir)
+        except (TrialError, CommandError) as exc:
+            if _debug():
+                traceback.print_exc()
+            print(f"error: {exc}", file=sys.stderr)
+            if multirun:
+                print(f"error: {out_dir}: {exc}", file=sys.__stderr__)
+                return
+            sys.exit(2)
+        write_report(str(out_dir), summary, plots=bool(cfg.trial.plots))
+        print_summary(summary, str(out_dir))
+        if not multirun:
+            _remember_command(out_dir, sys.argv[1:])
+
+
+# --- a finished trial answers at once ----------------------------------------------------------
+COMMAND_FILE = "command.json"
+
+
+def _normal(argv: list[str]) -> list[str]:
+    return sorted(a for a in argv if a != "--debug")
+
+
+def _remember_command(out_dir: Path, argv: list[str]) -> None:
+    (out_dir / COMMAND_FILE).write_text(json.dumps({"argv": _normal(argv)}) + "\n")
+
+
+def _guess_run_dir(argv: list[str]) -> Path | None:
+    """The run folder of a plain command, from the conf's template (None if unsure)."""
+    opts = {}
+    for a in argv:
+        if a.startswith("-") or "=" not in a:
+            return None
+        k, _, v = a.partition("=")
+        opts[k] = v
+    if "hydra.run.dir" in opts:
+        return Path(opts["hydra.run.dir"])
+    novelty = opts.get("novelty", "none")
+    where = "none" if novelty == "none" else f"{novelty}-{opts.get('novelty.difficulty', 'medium')}"
+    return Path("outputs/trial") / opts.get("agent", "planner") / where / (
+        f"seed{opts.get('trial.seed', '0')}")
+
+
+def finished(argv: list[str]) -> Path | None:
+    """The folder of this very command's finished trial, without loading Hydra or agents."""
+    run_dir = _guess_run_dir([a for a in argv if a != "--debug"])
+    if run_dir is None:
+        return None
     try:
-        tcfg = config_from_hydra(cfg)
-        summary = run_trial(tcfg, out_dir)
-    except (TrialError, NoveltyError) as exc:
+        said = json.loads((run_dir / COMMAND_FILE).read_text(encoding="utf-8"))
+        summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+        games = (run_dir / "games.jsonl").read_bytes().count(b"\n")
+    except (OSError, ValueError):
+        return None
+    if said.get("argv") != _normal(argv) or games != summary.get("games"):
+        return None
+    return run_dir
+
+
+# --- the command ---------------------------------------------------------------------------
+def _hydra_main(argv: list[str]) -> None:
+    import hydra
+
+    from evaluation.config_store import register_groups
+
+    register_groups()
+    sys.argv = [sys.argv[0], *argv]
+    hydra.main(version_base=None, config_path="../conf", config_name="trial")(run_job)()
+
+
+def cli(argv: list[str]) -> int:
+    if "--debug" in argv:
+        os.environ["HYDRA_FULL_ERROR"] = "1"
+    done = finished(argv)
+    if done is not None:
+        summary = json.loads((done / "summary.json").read_text(encoding="utf-8"))
+        print(f"complete: {summary['games']} games in {done} (summary.json, report.md); "
+              "delete that folder to play the trial again")
+        return 0
+    from evaluation.trial_args import CommandError, check_command
+
+    try:
+        cmd = check_command(argv)
+    except CommandError as exc:
+        if _debug():
+            traceback.print_exc()
         print(f"error: {exc}", file=sys.stderr)
-        sys.exit(2)
-    write_report(out_dir, summary, plots=bool(cfg.trial.plots))
-    print_summary(summary, out_dir)
+        return 2
+    if not cmd.multirun and not cmd.info:
+        from evaluation.runner import complete_summary
 
+        job = cmd.jobs[0]
+        if complete_summary(job.config, job.out_dir) is not None:
+            # Finished: answer without starting Hydra, which would rewrite .hydra/ in it.
+            print(f"complete: {job.config.games} games in {job.out_dir} (summary.json, "
+                  "report.md); delete that folder to play the trial again")
+            return 0
+    if not cmd.info:
+        made = cmd.sweep_dir if cmd.multirun else cmd.jobs[0].out_dir
+        try:  # the command is valid: its folder may be made now
+            made.mkdir(parents=True, exist_ok=True)
+            probe = made / ".write_test"
+            probe.write_text("")
+            probe.unlink()
+        except OSError as exc:
+            print(f"error: cannot write to the output directory {str(made)!r}: "
+                  f"{exc.strerror}", file=sys.stderr)
+            return 2
+    if cmd.multirun and not cmd.info:
+        from evaluation import sweep_guard
 
-def _check_run_dir(argv: list[str]) -> None:
-    """Hydra creates the run directory before our code runs: check it first, so an
-    unwritable one is a short message rather than a traceback."""
-    for arg in argv:
-        if arg.startswith("hydra.run.dir="):
-            path = arg.split("=", 1)[1]
-            try:
-                os.makedirs(path, exist_ok=True)
-                probe = os.path.join(path, ".write_test")
-                with open(probe, "w"):
-                    pass
-                os.remove(probe)
-            except OSError as exc:
-                print(f"error: cannot write to the output directory {path!r}: "
-                      f"{exc.strerror}", file=sys.stderr)
-                sys.exit(2)
+        return sweep_guard.run_sweep(cmd, _hydra_main)
+    _hydra_main([a for a in argv if a != "--debug"])
+    return 0
 
 
 if __name__ == "__main__":
-    _check_run_dir(sys.argv[1:])
-    main()
+    sys.exit(cli(sys.argv[1:]))

@@ -33,13 +33,15 @@ from openmono.observation import Observation, public_rules
 from openmono.schema import GameSchema
 from openmono.seeding import seed_sequence_words
 from openmono.state import (NOBODY, GameState, after_build, after_sell_building,
-                            has_monopoly, net_worth, owned_in_group)
+                            has_monopoly, hotel_breakdown, net_worth, owned_in_group)
 
 Request = tuple[int, "Decision"]
 _new_tuple = tuple.__new__  # builds a NamedTuple (observation, hot events) without its slow __new__
 _STALE = (-1, ())  # a snapshot stamp no change counter ever has
 _LASTING = (A.NO_CASH_LIMIT, (0,), 0, 0)  # a standing order that never lapses
 _CORE_ACTIONS = frozenset(A.ACTION_KINDS.values())  # checked before `isinstance`
+# Debt actions that always remove something: they never use up a phase's action cap.
+_LIQUIDATING = frozenset((A.SellBuilding, A.Mortgage, A.SellProperty))
 _NO_REFUSALS: frozenset[int] = frozenset()
 
 
@@ -178,6 +180,8 @@ class Game:
             phase: [None] * players for phase in legal.MANAGE_PHASES}
         # Orders that never lapse (`drive` makes them of fixed Conclude answers).
         self._lasting: dict[str, list[tuple | None]] = {}
+        # Per seat: the trade offer waiting for its answer (`trade_answer="next_turn"`).
+        self.pending_offers: list[tuple[int, A.OfferTrade] | None] = [None] * players
         self._pv = 0  # bumped by every change to a per-player list (see `_snap`)
         self._jv = 0  # bumped by changes to jail, jail cards and active
         self._transform = hooks.observation
@@ -386,6 +390,7 @@ class Game:
         pre_orders = self._standing["pre_roll"]
         oot_orders = self._standing["out_of_turn"]
         post_orders = self._standing["post_roll"]
+        waiting = self.pending_offers  # offers waiting for their receiver's phase
         try:
             while True:
                 if self.turn_boundary:
@@ -407,8 +412,12 @@ class Game:
                 rules = self.rules
                 bank = rules.bank
                 st.doubles = 0
+                jailed_at_start = st.in_jail[p]
                 d = _PRE_ROLL
+                if waiting[p] is not None:
+                    yield from self._answer_pending(p)
                 order = pre_orders[p]
+                pre_acted = False
                 if (order is not None and cash[p] < order[0] and order[1][order[2]] == order[3]
                         and not st.in_jail[p]):  # in jail the pre-roll is always asked
                     self.decisions += 1  # p's standing order answers: Conclude
@@ -418,13 +427,17 @@ class Game:
                     if action is plain:
                         self.decisions += 1
                     else:  # actions, or a Conclude with a standing order
-                        yield from self._manage(p, d, action)
+                        pre_acted = yield from self._manage(p, d, action)
                 # Out-of-turn rounds: every other player in seat order, until all pass.
                 concluded = 0  # decisions answered by Conclude, added to the count once
-                for _ in range(bank.out_of_turn_rounds):
+                if bank.out_of_turn_calls is not None:
+                    yield from self._out_of_turn_calls(p, bank.out_of_turn_calls, pre_acted)
+                for _ in range(bank.out_of_turn_rounds if bank.out_of_turn_calls is None else 0):
                     anyone = False
                     for q in self._after[p]:
                         if active[q]:
+                            if waiting[q] is not None:
+                                yield from self._answer_pending(q)
                             order = oot_orders[q]
                             if order is not None:
                                 # q told us it concludes until its cash reaches a limit
@@ -448,6 +461,7 @@ class Game:
                         break
                 self.decisions += concluded
                 quiet = rules.quiet
+                released_before_roll = jailed_at_start and not st.in_jail[p]
                 while True:
                     dice = rules.roll(self.dice_rng)
                     if self.hooks.dice_roll is not None:
@@ -459,6 +473,9 @@ class Game:
                     again = False
                     move = True
                     if st.in_jail[p]:
+                        if bank.jail == "skip_turn":  # the one turn lost: no move, no post-roll
+                            self._release(p, "served")
+                            break
                         st.jail_turns[p] += 1
                         self._pv += 1
                         self._jv += 1
@@ -471,7 +488,8 @@ class Game:
                             self._release(p, "forced_fine")
                         else:
                             move = False
-                    elif double and bank.doubles_roll_again:
+                    elif double and bank.doubles_roll_again and (
+                            bank.jail_exit_roll_again or not released_before_roll):
                         st.doubles += 1
                         if bank.doubles_to_jail and st.doubles >= bank.doubles_to_jail:
                             self._jail(p, "doubles")
@@ -500,6 +518,8 @@ class Game:
                     if not again or st.in_jail[p] or not active[p]:
                         break
                 # --- after the turn
+                if bank.debt == "negative_cash" and active[p] and cash[p] < 0:
+                    yield from self._settle_negative_cash(p)
                 end_hook = self.hooks.end_of_turn
                 if end_hook is not None and active[p]:
                     yield from _maybe_gen(end_hook(self.api, p))
@@ -509,6 +529,9 @@ class Game:
                     if w is not None:
                         self._finish(w, "rule")
                         return
+                if bank.cash_cap is not None and max(cash) > bank.cash_cap:
+                    self._finish_by_net_worth("cash_cap")
+                    return
                 for q in self._after[p]:  # the next active player's turn
                     if active[q]:
                         st.current = q
@@ -523,12 +546,59 @@ class Game:
         self.end_reason = reason
         self.events.append(E.GameOver(winner, reason, self.state.turn))
 
-    def _finish_by_net_worth(self) -> None:
+    def _finish_by_net_worth(self, reason: str = "turn_limit") -> None:
         """Turn limit: highest net worth wins; ties go to more cash, then to the earlier seat."""
         st = self.state
         alive = [s for s in range(self.players) if st.active[s]]
         best = max(alive, key=lambda s: (net_worth(self.rules, st, s), st.cash[s], -s))
-        self._finish(best, "turn_limit")
+        self._finish(best, reason)
+
+    def _out_of_turn_calls(self, p: int, calls: int,
+                           pre_acted: bool) -> Generator[Request, Any, None]:
+        """Out-of-turn phases bounded by calls (`BankRules.out_of_turn_calls`): cycle
+        from the player after `p` through every seat, `p` included, for at most `calls`
+        calls (a bankrupt seat uses one up) until as many calls in a row as there are
+        players left end without an action; p's pre-roll counts as the first."""
+        st = self.state
+        active = st.active
+        cash = st.cash
+        orders = self._standing["out_of_turn"]
+        players = self.players
+        left = sum(active)
+        passes = 0 if pre_acted else 1
+        q = p
+        count = 0
+        while passes != left and count < calls:
+            count += 1
+            q = (q + 1) % players
+            if not active[q]:
+                continue
+            if self.pending_offers[q] is not None:
+                yield from self._answer_pending(q)
+            order = orders[q]
+            if order is not None:
+                if cash[q] < order[0] and order[1][order[2]] == order[3]:
+                    self.decisions += 1
+                    passes += 1
+                    continue
+                orders[q] = None
+            action = yield q, _OUT_OF_TURN
+            if type(action) is A.Conclude:
+                self.decisions += 1
+                if action is not A.CONCLUDE:
+                    self._stand(q, _OUT_OF_TURN, action)
+                passes += 1
+                continue
+            acted = yield from self._manage(q, _OUT_OF_TURN, action)
+            passes = 0 if acted else passes + 1
+            left = sum(active)
+
+    def _settle_negative_cash(self, seat: int) -> Generator[Request, Any, None]:
+        """`debt="negative_cash"`: at the end of its own turn a player below $0 raises
+        cash (a debt phase owing $0 more than nothing) or goes bankrupt to the bank."""
+        yield from self._raise_cash(seat, 0, BANK)
+        if self.state.cash[seat] < 0:
+            yield from self._bankrupt(seat, BANK)
 
     def _manage(self, seat: int, d: Decision, action: Any) -> Generator[Request, Any, bool]:
         """A management phase from its first answer (anything but a plain Conclude):
@@ -557,7 +627,10 @@ class Game:
         st = self.state
         rules = self.rules
         if t is A.Build:
-            self._build(seat, action.square)
+            if rules.bank.building_shortage == "auction" and self._bidders(seat, action.square):
+                yield from self._building_auction(seat, action.square)
+            else:
+                self._build(seat, action.square)
         elif t is A.SellBuilding:
             self._sell_building(seat, action.square, "sold")
         elif t is A.Mortgage:
@@ -591,21 +664,111 @@ class Game:
             if plugin is not None:
                 yield from _maybe_gen(plugin[2](self.api, seat, action))
 
-    def _build(self, seat: int, sq: int) -> None:
+    def _is_hotel(self, sq: int) -> bool:
+        return self.state.level[sq] + 1 == self.rules.hotel_level
+
+    def _can_build(self, q: int, hotel: bool) -> list[int]:
+        """The streets where `q` could build a house (or a hotel) now."""
+        st = self.state
+        rules = self.rules
+        return [s for s in rules.streets if st.owner[s] == q and self._is_hotel(s) == hotel
+                and legal.check_build(rules, st, q, s) is None]
+
+    def _bidders(self, seat: int, sq: int) -> list[int]:
+        """The other players a building shortage makes `seat`'s building compete with:
+        when the bank has fewer of the kind than the players able to build one now
+        (official: such buildings are auctioned), else none."""
+        st = self.state
+        hotel = self._is_hotel(sq)
+        stock = st.hotels_left if hotel else st.houses_left
+        if stock >= self.players:
+            return []
+        able = [q for q in self._after[seat] if st.active[q] and self._can_build(q, hotel)]
+        return able if stock < 1 + len(able) else []
+
+    def _building_auction(self, seat: int, sq: int) -> Generator[Request, Any, None]:
+        """Auction one building among the players able to build one: `seat`'s request
+        stands as a bid at the bank's price; the others, then everyone outbid, may raise
+        (English, in seat order) or drop out for good. The winner pays its bid."""
+        st = self.state
+        rules = self.rules
+        hotel = self._is_hotel(sq)
+        high, high_bidder = rules.house_cost[sq], seat
+        bidders = [seat] + self._bidders(seat, sq)
+        asks = 0
+        while len(bidders) > 1 and asks < 2000:
+            raised = False
+            for q in list(bidders):
+                if q == high_bidder:
+                    continue
+                if st.cash[q] <= high:
+                    bidders.remove(q)
+                    continue
+                asks += 1
+                d = Decision("building_bid", square=sq, high_bid=high, high_bidder=high_bidder)
+                action = self._validate(q, d, (yield q, d))
+                if type(action) is A.Bid:
+                    high, high_bidder, raised = action.amount, q, True
+                else:
+                    bidders.remove(q)
+            if not raised:
+                break
+        where = sq
+        if high_bidder != seat:
+            d = Decision("place_building", square=sq, high_bid=high)
+            action = self._validate(high_bidder, d, (yield high_bidder, d))
+            where = -1
+            if type(action) is A.Build and self._is_hotel(action.square) == hotel:
+                where = action.square
+            else:
+                streets = self._can_build(high_bidder, hotel)
+                where = streets[0] if streets else -1
+        if where < 0 or st.cash[high_bidder] < high:
+            return
+        self._build(high_bidder, where, None if high_bidder == seat and high == rules.house_cost[sq]
+                    else high)  # no one raised: an ordinary purchase
+
+    def _build(self, seat: int, sq: int, price: int | None = None) -> None:
         st = self.state
         rules = self.rules
         lv, st.houses_left, st.hotels_left = after_build(
             rules, st.level[sq], st.houses_left, st.hotels_left)
-        self._pay(seat, BANK, rules.house_cost[sq], "build", sq)
+        if price is None:
+            self._pay(seat, BANK, rules.house_cost[sq], "build", sq)
+        else:
+            self._pay(seat, BANK, price, "building_auction", sq)
         st.set_level(sq, lv)
         self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, lv, "built")))
 
     def _sell_building(self, seat: int, sq: int, reason: str) -> None:
-        """Sell one level; a hotel becomes houses only as far as the bank's stock allows."""
+        """Sell one level. A hotel the bank cannot replace by houses is never broken
+        down unevenly: the group comes down together (`state.hotel_breakdown`)."""
         st = self.state
         rules = self.rules
+        lv = st.level[sq]
+        if lv == rules.hotel_level and rules.bank.hotel_sale == "whole":
+            st.set_level(sq, 0)
+            st.hotels_left += 1
+            self._pay(BANK, seat, lv * rules.building_refund[sq], "sell_building", sq)
+            self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, 0, reason)))
+            return
+        if (lv == rules.hotel_level and rules.bank.even_build
+                and st.houses_left < rules.hotel_level - 1):
+            streets = [m for m in rules.group_members[rules.group_of[sq]]
+                       if st.owner[m] == seat and rules.is_street[m]]
+            levels, st.houses_left, st.hotels_left = hotel_breakdown(
+                rules, [st.level[m] for m in streets], streets.index(sq),
+                st.houses_left, st.hotels_left)
+            for m, new in zip(streets, levels):
+                old = st.level[m]
+                if new != old:
+                    st.set_level(m, new)
+                    self._pay(BANK, seat, (old - new) * rules.building_refund[m],
+                              "sell_building", m)
+                    self.events.append(_new_tuple(E.BuildingChanged, (seat, m, new, reason)))
+            return
         new, removed, st.houses_left, st.hotels_left = after_sell_building(
-            rules, st.level[sq], st.houses_left, st.hotels_left)
+            rules, lv, st.houses_left, st.hotels_left)
         st.set_level(sq, new)
         self._pay(BANK, seat, removed * rules.building_refund[sq], "sell_building", sq)
         self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, new, reason)))
@@ -616,7 +779,27 @@ class Game:
         # the receiver see the same value, and nobody can change it afterwards.
         offer = action.terms()
         to = offer.to
+        if self.rules.bank.trade_answer == "next_turn":
+            if self.pending_offers[to] is not None:  # one outstanding offer per player
+                self.events.append(_new_tuple(E.TradeAnswered, (offer, seat, False)))
+                return
+            self.events.append(_new_tuple(E.TradeOffered, (offer, seat)))
+            self.pending_offers[to] = (seat, offer)
+            return
         self.events.append(_new_tuple(E.TradeOffered, (offer, seat)))
+        yield from self._answer(seat, offer)
+
+    def _answer_pending(self, to: int) -> Generator[Request, Any, None]:
+        """The receiver's answer to the offer that waited for its phase."""
+        seat, offer = self.pending_offers[to]
+        self.pending_offers[to] = None
+        if not self.state.active[seat]:
+            self.events.append(_new_tuple(E.TradeAnswered, (offer, seat, False)))
+            return
+        yield from self._answer(seat, offer)
+
+    def _answer(self, seat: int, offer: A.OfferTrade) -> Generator[Request, Any, None]:
+        to = offer.to
         d = Decision("trade_response", offer=offer, offerer=seat)
         answer = yield to, d
         answer = self._validate(to, d, answer)
@@ -625,14 +808,45 @@ class Game:
             accepted = False  # the receiver cannot pay its side: the trade fails
         self.events.append(_new_tuple(E.TradeAnswered, (offer, seat, accepted)))
         if accepted:
-            self._execute_trade(seat, offer)
+            if self.rules.bank.mortgaged_transfer == "choose" and (
+                    legal.trade_fees(self.rules, self.state, offer.give + offer.get)):
+                lift_to = [sq for sq in offer.give if self.state.mortgaged[sq]]
+                lift_seat = [sq for sq in offer.get if self.state.mortgaged[sq]]
+                self._execute_trade(seat, offer, fees=False)
+                yield from self._receive_mortgaged(to, lift_to, legal_fee=False)
+                yield from self._receive_mortgaged(seat, lift_seat, legal_fee=False)
+            else:
+                self._execute_trade(seat, offer)
 
-    def _execute_trade(self, seat: int, offer: A.OfferTrade) -> None:
+    def _receive_mortgaged(self, seat: int, squares: list[int],
+                           legal_fee: bool) -> Generator[Request, Any, None]:
+        """Official rule for a mortgaged property received: per property, the new owner
+        lifts the mortgage at once (mortgage + interest) or pays the interest now. With
+        `legal_fee` the interest may open a debt phase (bankruptcy); after a trade the
+        receiver's cash was checked when it accepted."""
+        st = self.state
+        rules = self.rules
+        for sq in squares:
+            if not st.active[seat] or st.owner[sq] != seat or not st.mortgaged[sq]:
+                continue
+            d = Decision("lift_mortgage", square=sq)
+            action = self._validate(seat, d, (yield seat, d))
+            if type(action) is A.Unmortgage:
+                self._pay(seat, BANK, rules.unmortgage_cost[sq], "unmortgage", sq)
+                st.set_mortgaged(sq, False)
+                self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, False)))
+            elif legal_fee:
+                yield from self._charge(seat, BANK, rules.transfer_fee[sq],
+                                        "mortgage_transfer_fee", sq)
+            else:
+                self._pay(seat, BANK, rules.transfer_fee[sq], "mortgage_transfer_fee", sq)
+
+    def _execute_trade(self, seat: int, offer: A.OfferTrade, fees: bool = True) -> None:
         st = self.state
         rules = self.rules
         to = offer.to
-        fees_to = legal.trade_fees(rules, st, offer.give)
-        fees_seat = legal.trade_fees(rules, st, offer.get)
+        fees_to = legal.trade_fees(rules, st, offer.give) if fees else 0
+        fees_seat = legal.trade_fees(rules, st, offer.get) if fees else 0
         if offer.give_cash:
             self._pay(seat, to, offer.give_cash, "trade")
         if offer.get_cash:
@@ -691,7 +905,7 @@ class Game:
         if payer == BANK:
             self._pay(BANK, payee, amount, reason, sq)
             return True
-        if st.cash[payer] < amount:
+        if st.cash[payer] < amount and self.rules.bank.debt != "negative_cash":
             yield from self._raise_cash(payer, amount, payee)
             if st.cash[payer] < amount:
                 yield from self._bankrupt(payer, payee)
@@ -702,16 +916,75 @@ class Game:
         return True
 
     def _raise_cash(self, seat: int, amount: int, creditor: int) -> Generator[Request, Any, None]:
+        """The debt phase. Selling buildings, mortgaging and selling property to the
+        bank do not count against `max_actions_per_phase` (each removes something, so
+        they end by themselves); when the other actions use the cap up, the engine
+        liquidates for a player who can pay (`_force_liquidation`). A Conclude while
+        short is the player's own declaration of bankruptcy."""
         st = self.state
         d = Decision("debt", owed=amount, creditor=creditor)
-        for _ in range(self.rules.bank.max_actions_per_phase):
-            if st.cash[seat] >= amount:
+        limit = self.rules.bank.debt_action_limit
+        budget = self.rules.bank.max_actions_per_phase if limit is None else limit
+        while st.cash[seat] < amount:
+            if budget <= 0:
+                if limit is None:
+                    self._force_liquidation(seat, amount)
                 return
             action = yield seat, d
             action = self._validate(seat, d, action)
-            if type(action) is A.Conclude:
+            t = type(action)
+            if t is A.Conclude:
                 return
+            if t not in _LIQUIDATING or limit is not None:
+                budget -= 1
             yield from self._execute(seat, action, d)
+            if not st.active[seat]:
+                return
+
+    def liquidation_value(self, seat: int) -> int:
+        """Cash `seat` could raise from the bank now: every building sold, every
+        unmortgaged property mortgaged (or sold, when the bank pays more for it)."""
+        rules = self.rules
+        st = self.state
+        refund = rules.property_refund
+        total = 0
+        for sq in rules.properties:
+            if st.owner[sq] != seat:
+                continue
+            total += st.level[sq] * rules.building_refund[sq]
+            if not st.mortgaged[sq]:
+                m = rules.mortgage[sq]
+                total += m if refund is None or refund[sq] <= m else refund[sq]
+        return total
+
+    def _force_liquidation(self, seat: int, amount: int) -> None:
+        """Raise `amount` for a player whose debt phase ran out of actions, if its
+        assets cover it: buildings first (evenly, the most expensive group first),
+        then mortgages (or sales to the bank when it pays more), in board order."""
+        st = self.state
+        rules = self.rules
+        if st.cash[seat] + self.liquidation_value(seat) < amount:
+            return
+        while st.cash[seat] < amount:
+            built = [sq for sq in rules.streets if st.owner[sq] == seat and st.level[sq]
+                     and legal.check_sell_building(rules, st, seat, sq) is None]
+            if not built:
+                break
+            sq = max(built, key=lambda s: (rules.house_cost[s], st.level[s], -s))
+            self._sell_building(seat, sq, "forced")
+        refund = rules.property_refund
+        for sq in rules.properties:
+            if st.cash[seat] >= amount:
+                return
+            if st.owner[sq] != seat or st.mortgaged[sq]:
+                continue
+            if refund is not None and refund[sq] > rules.mortgage[sq]:
+                self._pay(BANK, seat, refund[sq], "sell_property", sq)
+                self._transfer_property(sq, seat, NOBODY, "sold_to_bank")
+            else:
+                st.set_mortgaged(sq, True)
+                self._pay(BANK, seat, rules.mortgage[sq], "mortgage", sq)
+                self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, True)))
 
     def _bankrupt(self, seat: int, creditor: int) -> Generator[Request, Any, None]:
         st = self.state
@@ -720,14 +993,29 @@ class Game:
             creditor = BANK
         self.events.append(E.Bankrupt(seat, creditor))
         st.active[seat] = False
+        self.pending_offers[seat] = None
         self._pv += 1
         self._jv += 1
         self.bankrupt_order.append(seat)
+        if rules.bank.debt == "negative_cash":
+            # GNOME: the creditor was paid in full; buildings go back to the bank's stock
+            # unpaid and the debt dies with the player.
+            for sq in rules.streets:
+                lv = st.level[sq]
+                if st.owner[sq] == seat and lv:
+                    if lv == rules.hotel_level:
+                        st.hotels_left += 1
+                    else:
+                        st.houses_left += lv
+                    st.set_level(sq, 0)
+                    self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, 0, "bankruptcy")))
+            if st.cash[seat] < 0:
+                st.cash[seat] = 0
         # Buildings go back to the bank for their sell-back value.
         for sq in rules.streets:
             while st.owner[sq] == seat and st.level[sq]:
                 self._sell_building(seat, sq, "bankruptcy")
-        if st.cash[seat]:
+        if st.cash[seat] > 0:
             self._pay(seat, creditor, st.cash[seat], "bankruptcy")
         mine = [sq for sq in rules.properties if st.owner[sq] == seat]
         while st.jail_cards[seat]:
@@ -750,16 +1038,21 @@ class Game:
                 self._transfer_property(sq, seat, NOBODY, "bankruptcy")
         else:
             fee = legal.trade_fees(rules, st, tuple(mine))
+            received = [sq for sq in mine if st.mortgaged[sq]]
             for sq in mine:
                 self._transfer_property(sq, seat, creditor, "bankruptcy")
         if len(alive) <= 1:
             self._finish(alive[0] if alive else seat, "bankruptcy")
             raise _GameOver
         if creditor == BANK:
-            for sq in mine:
-                yield from self._auction(sq, seat)
+            if rules.bank.bankruptcy_auction:
+                for sq in mine:
+                    yield from self._auction(sq, seat)
         elif fee:
-            yield from self._charge(creditor, BANK, fee, "mortgage_transfer_fee")
+            if rules.bank.mortgaged_transfer == "choose":
+                yield from self._receive_mortgaged(creditor, received, legal_fee=True)
+            else:
+                yield from self._charge(creditor, BANK, fee, "mortgage_transfer_fee")
 
     def _transfer_property(self, sq: int, src: int, dst: int, reason: str) -> None:
         self.state.set_owner(sq, dst)
@@ -938,7 +1231,8 @@ class Game:
         order = st.decks[deck]
         if not order:
             return
-        ci = order.pop(0)
+        ci = order.pop(0 if rules.bank.card_draw == "deck"
+                       else self._card_rng(deck).randrange(len(order)))
         card = rules.decks[deck][ci]
         self.events.append(_new_tuple(E.CardDrawn, (p, rules.deck_names[deck], ci, card.text)))
         kind = card.kind
@@ -991,6 +1285,14 @@ class Game:
             if handler is not None:
                 yield from _maybe_gen(handler(self.api, p, card))
 
+    def _card_rng(self, deck: int) -> random.Random:
+        """The stream of random draws from `deck` (`card_draw="random"`)."""
+        rngs = self.__dict__.setdefault("_card_rngs", {})
+        rng = rngs.get(deck)
+        if rng is None:
+            rng = rngs[deck] = random.Random(self.seeds.get(f"deck{deck}", deck) + 1)
+        return rng
+
     def _jail(self, p: int, reason: str) -> None:
         st = self.state
         start = st.position[p]
@@ -1021,7 +1323,8 @@ class Game:
         for sq in rules.properties:
             o = owner[sq]
             if o >= 0:
-                out[o] += (rules.price[sq] - (rules.mortgage[sq] if mortgaged[sq] else 0)
+                out[o] += (rules.price[sq] - (rules.mortgage[sq] if mortgaged[sq]
+                                              and rules.bank.net_worth_mortgage else 0)
                            + level[sq] * rules.house_cost[sq])
         return out
 

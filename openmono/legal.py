@@ -27,7 +27,9 @@ from openmono.compiled import Rules
 MANAGE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll"))
 RAISE_CASH_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt", "buy"))
 TRADE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt"))
-PHASES = ("pre_roll", "out_of_turn", "post_roll", "buy", "bid", "trade_response", "debt")
+PHASES = ("pre_roll", "out_of_turn", "post_roll", "buy", "bid", "trade_response", "debt",
+          "lift_mortgage", "building_bid", "place_building")
+BID_PHASES = frozenset(("bid", "building_bid"))
 
 # What a plugin's refusal says to agents (its own text may name hidden parameters).
 PLUGIN_REFUSAL = "a rule of this game forbids it now"
@@ -41,6 +43,9 @@ DEFAULT_ACTION = {
     "buy": A.DECLINE,
     "bid": A.DROP_OUT,
     "trade_response": A.REJECT,
+    "lift_mortgage": A.CONCLUDE,  # keep the mortgage, pay the interest now
+    "building_bid": A.DROP_OUT,
+    "place_building": A.CONCLUDE,  # the engine places it on the first street it may
 }
 
 
@@ -121,6 +126,11 @@ def check_sell_building(rules: Rules, view, seat: int, sq: int) -> str | None:
     g = rules.group_of[sq]
     if rules.bank.even_build and lv < max(_own_group_levels(rules, view, seat, g)):
         return "sell evenly: another street of the group has more buildings"
+    if lv == rules.hotel_level and rules.bank.hotel_sale == "whole":
+        for other in _own_group_levels(rules, view, seat, g):
+            if other and other != lv:
+                return "a hotel is sold whole only when the group's other streets have " \
+                       "hotels or nothing"
     return None
 
 
@@ -192,6 +202,8 @@ def check_offer(rules: Rules, view, seat: int, offer: A.OfferTrade) -> str | Non
         return "an empty trade"
     if offer.give_cash > view.cash[seat]:
         return "you cannot offer more cash than you have"
+    if (offer.give_jail_cards or offer.get_jail_cards) and not rules.bank.trade_jail_cards:
+        return "the rules do not allow trading get-out-of-jail cards"
     if offer.give_jail_cards > jail_card_count(view, seat):
         return "you do not hold that many get-out-of-jail cards"
     if offer.get_jail_cards > jail_card_count(view, to):
@@ -225,9 +237,10 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
     phase = ctx.phase
     t = type(action)
     if t is A.Conclude:
-        return None if phase in MANAGE_PHASES or phase == "debt" else f"cannot conclude in {phase}"
+        return (None if phase in MANAGE_PHASES or phase == "debt" or phase == "lift_mortgage"
+                or phase == "place_building" else f"cannot conclude in {phase}")
     if t is A.Build:
-        if phase not in MANAGE_PHASES:
+        if phase not in MANAGE_PHASES and phase != "place_building":
             return f"cannot build in {phase}"
         return check_build(rules, view, seat, action.square)
     # (The rest in order of frequency: bids and purchases are next most common.)
@@ -238,7 +251,7 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
     if t is A.Decline:
         return None if phase == "buy" else "nothing to decline"
     if t is A.Bid:
-        if phase != "bid":
+        if phase not in BID_PHASES:
             return "no auction"
         amt = action.amount
         if type(amt) is not int and (not isinstance(amt, int) or isinstance(amt, bool)):
@@ -247,7 +260,7 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
             return f"a bid must exceed {ctx.high_bid}"
         return None if amt <= view.cash[seat] else "you cannot bid more than your cash"
     if t is A.DropOut:
-        return None if phase == "bid" else "no auction"
+        return None if phase in BID_PHASES else "no auction"
     if t is A.Mortgage:
         if phase not in RAISE_CASH_PHASES:
             return f"cannot mortgage in {phase}"
@@ -257,7 +270,10 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
             return f"cannot sell buildings in {phase}"
         return check_sell_building(rules, view, seat, action.square)
     if t is A.Unmortgage:
-        if phase not in MANAGE_PHASES:
+        if phase == "lift_mortgage":
+            if action.square != ctx.square:
+                return f"you may lift only square {ctx.square}"
+        elif phase not in MANAGE_PHASES:
             return f"cannot unmortgage in {phase}"
         return check_unmortgage(rules, view, seat, action.square)
     if t is A.SellProperty:
@@ -305,7 +321,13 @@ def legal_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
     out: list[A.Action] = []
     if phase == "trade_response":
         return [A.AcceptTrade(), A.RejectTrade()]
-    if phase == "bid":
+    if phase == "lift_mortgage":
+        lift = A.Unmortgage(ctx.square)
+        return [A.Conclude()] + ([lift] if check(rules, view, seat, ctx, lift) is None else [])
+    if phase == "place_building":
+        return [A.Conclude()] + [A.Build(s) for s in rules.streets if view.owner[s] == seat
+                                 and check_build(rules, view, seat, s) is None]
+    if phase in BID_PHASES:
         out.append(A.DropOut())
         if view.cash[seat] > ctx.high_bid:
             out.append(A.Bid(ctx.high_bid + 1))

@@ -193,6 +193,65 @@ class BankRules(_Frozen):
     trade_mortgaged: bool = True
     doubles_roll_again: bool = True
     doubles_to_jail: int = Field(3, ge=0)
+    mortgaged_transfer: Literal["choose", "fee_now"] = Field(
+        "choose", description="A mortgaged property received in a trade or a bankruptcy. "
+        "'choose' (official): the new owner may lift the mortgage at once for mortgage + "
+        "interest, or else pays the interest now (a `lift_mortgage` decision per property). "
+        "'fee_now': the interest is always paid now, lifting later costs mortgage + interest.")
+    # --- options whose non-default settings reproduce other simulators (see docs/rules.md)
+    jail: Literal["official", "skip_turn"] = Field(
+        "official", description="'official': leave jail by doubles, fine or card within "
+        "`max_jail_turns` throws. 'skip_turn' (GNOME): a jailed player who does not pay or "
+        "use a card before the roll loses that one turn (no move, no post-roll) and is free.")
+    debt: Literal["official", "negative_cash"] = Field(
+        "official", description="'official': a payment the player cannot make opens a debt "
+        "phase at once and the creditor gets what there is. 'negative_cash' (GNOME): every "
+        "payment is made in full, cash may go negative, and the player settles at the end "
+        "of its own turn (a debt phase to reach $0) or goes bankrupt to the bank.")
+    debt_action_limit: int | None = Field(
+        None, ge=1, description="None (official): selling and mortgaging in a debt phase are "
+        "never capped. A number (GNOME: 10) caps every action of a debt phase; a player still "
+        "short after it goes bankrupt.")
+    bankruptcy_auction: bool = Field(
+        True, description="Properties of a player bankrupt to the bank are auctioned "
+        "(official); False (GNOME): they return to the bank unowned.")
+    cash_cap: int | None = Field(
+        None, ge=0, description="None (official): no cap. A number (GNOME: 10000): the game "
+        "ends after a turn in which a player's cash exceeds it; highest net worth wins.")
+    net_worth_mortgage: bool = Field(
+        True, description="Net worth (turn-limit and cash-cap winner) counts a mortgaged "
+        "property at price minus its mortgage; False (GNOME): at full price.")
+    hotel_sale: Literal["levels", "whole"] = Field(
+        "levels", description="'levels' (official): a hotel sells back as one level (the bank "
+        "gives houses for it). 'whole' (GNOME): a hotel is sold entirely (five levels "
+        "refunded, the street left empty), only when every other street of the group has a "
+        "hotel or nothing.")
+    out_of_turn_calls: int | None = Field(
+        None, ge=0, description="None: `out_of_turn_rounds` rounds of the other players. A "
+        "number (GNOME: 6): at most that many out-of-turn calls per turn, cycling from the "
+        "next player through all players (the active one included, bankrupt seats using up "
+        "a call), until as many calls in a row as there are players end without an action "
+        "(the pre-roll counting as one).")
+    card_draw: Literal["deck", "random"] = Field(
+        "deck", description="'deck' (official): a shuffled deck, drawn cards go to the bottom. "
+        "'random' (GNOME): each draw picks a card of the deck at random (with replacement; "
+        "a drawn get-out-of-jail card leaves the deck until it is used).")
+    trade_answer: Literal["at_once", "next_turn"] = Field(
+        "at_once", description="'at_once': the receiver answers an offer when it is made. "
+        "'next_turn' (GNOME): the offer waits for the receiver's next pre-roll or out-of-turn "
+        "phase, where it is answered first; a player holds one outstanding offer at a time "
+        "(an offer to a player who has one fails at once).")
+    trade_jail_cards: bool = Field(
+        True, description="Get-out-of-jail cards can be traded (official); False (GNOME): not.")
+    building_shortage: Literal["auction", "first_come"] = Field(
+        "auction", description="When the bank has fewer houses (or hotels) than the players "
+        "able to build one now, a requested building is auctioned among them (official: "
+        "`building_bid` decisions, the builder's request standing as a bid at the bank's "
+        "price; another winner places it in a `place_building` decision). 'first_come': "
+        "the bank sells to whoever asks first.")
+    jail_exit_roll_again: bool = Field(
+        True, description="A player who leaves jail by fine or card before the roll and "
+        "throws doubles rolls again (official: only doubles thrown to leave jail end the turn).")
 
 
 class GameSchema(_Frozen):
@@ -289,7 +348,29 @@ class GameSchema(_Frozen):
 
 def standard_schema() -> GameSchema:
     """The official US game (Atlantic City names), loaded from the packaged data file."""
-    text = resources.files("openmono.data").joinpath("standard_us.json").read_text()
+    return _packaged("standard_us.json")
+
+
+def gnome_schema() -> GameSchema:
+    """The game as the GNOME-p3 simulator (SAIL-ON) plays it: the US board with GNOME's
+    cards and a bank-rules setting per difference (docs/rules.md lists them)."""
+    return _packaged("gnome.json")
+
+
+# The packaged rule sets, chosen by `rules=NAME` in the evaluation entry points.
+RULE_SETS = {"standard": standard_schema, "gnome": gnome_schema}
+
+
+def rules_schema(name: str) -> GameSchema:
+    """A packaged rule set by name; an unknown name fails naming the valid ones."""
+    make = RULE_SETS.get(name)
+    if make is None:
+        raise SchemaError(f"unknown rules {name!r}; valid rules: {', '.join(RULE_SETS)}")
+    return make()
+
+
+def _packaged(filename: str) -> GameSchema:
+    text = resources.files("openmono.data").joinpath(filename).read_text()
     return GameSchema.model_validate(json.loads(text))
 
 

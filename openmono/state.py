@@ -151,7 +151,8 @@ def net_worth(rules: Rules, view, seat: int) -> int:
     mortgaged = view.mortgaged
     for sq in rules.properties:
         if owner[sq] == seat:
-            total += rules.price[sq] - (rules.mortgage[sq] if mortgaged[sq] else 0)
+            total += rules.price[sq] - (rules.mortgage[sq] if mortgaged[sq] and
+                                        rules.bank.net_worth_mortgage else 0)
             lv = level[sq]
             if lv:
                 total += lv * rules.house_cost[sq]
@@ -179,3 +180,33 @@ def after_sell_building(rules: Rules, level: int, houses_left: int,
         houses = min(level - 1, houses_left)
         return houses, level - houses, houses_left - houses, hotels_left + 1
     return level - 1, 1, houses_left + 1, hotels_left
+
+
+def hotel_breakdown(rules: Rules, levels: list[int], sold: int, houses_left: int,
+                    hotels_left: int) -> tuple[list[int], int, int]:
+    """(new levels, houses left, hotels left) when the street at index `sold` of a
+    group (`levels`, one owner's streets) sells its hotel and the bank has too few
+    houses to leave it at the top house level.
+
+    A hotel is never broken down unevenly: every hotel of the group goes back, and the
+    houses of the group plus the bank's are spread as evenly as possible (levels differ
+    by at most one; the sold street, then the later streets, get the lower level).
+    Every level removed is refunded by the caller.
+    """
+    hotel = rules.hotel_level
+    hotels = sum(1 for lv in levels if lv == hotel)
+    pool = houses_left + sum(lv for lv in levels if lv != hotel)
+    k = len(levels)
+    base, extra = divmod(pool, k)
+    top = hotel - 1
+    if base >= top:  # enough houses for every street: (only when no hotel is short)
+        base, extra = top, 0
+    # Streets other than the sold one, in board order, take the extra houses first.
+    order = [i for i in range(k) if i != sold] + [sold]
+    new = [base] * k
+    for i in order[:extra]:
+        new[i] += 1
+    # Never add buildings to a street: a house street keeps at most what it had.
+    new = [min(n, old) if old != hotel else n for n, old in zip(new, levels)]
+    used = sum(new)
+    return new, pool - used, hotels_left + hotels

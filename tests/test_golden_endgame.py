@@ -59,7 +59,7 @@ def test_bankruptcy_to_a_player_hands_over_everything():
     assert payments(g) == [
         (BANK, 0, 25, "sell_building", 6), (BANK, 0, 25, "sell_building", 8),
         (BANK, 0, 25, "sell_building", 9), (0, 1, 175, "bankruptcy", -1),
-        (1, BANK, 3, "mortgage_transfer_fee", -1)]
+        (1, BANK, 3, "mortgage_transfer_fee", 1)]  # (per property since issue 15)
     st = g.state
     assert [(t.square, t.to_seat) for t in of(g, E.PropertyTransferred)] == [
         (1, 1), (3, 1), (6, 1), (8, 1), (9, 1)]

@@ -168,16 +168,20 @@ def test_sell_a_hotel_for_four_houses():
     assert (g.state.houses_left, g.state.hotels_left) == (28, 11)
 
 
-@pytest.mark.parametrize("bank_houses, new_level, refund", [(2, 2, 300), (0, 0, 500)])
+@pytest.mark.parametrize("bank_houses, new_level, refund", [(2, 1, 400), (0, 0, 500)])
 def test_sell_a_hotel_in_a_housing_shortage(bank_houses, new_level, refund):
-    """Rule: when the bank lacks the 4 houses, the hotel is broken down further; each
-    level removed is refunded at half the house cost ($100 on the dark blues)."""
+    """Rule: a hotel is never broken down unevenly. When the bank lacks the 4 houses,
+    the group's hotels come down together to the most even level its houses allow;
+    each level removed is refunded at half the house cost ($100 on the dark blues).
+    (Until issue 15 Boardwalk alone dropped, leaving Park Place's hotel beside it.)"""
     g = manage(SellBuilding(39), owner=DARK_BLUE, level={37: 5, 39: 5},
                houses_left=bank_houses)
-    assert payments(g) == [(BANK, 0, refund, "sell_building", 39)]
-    assert g.state.level[39] == new_level
-    assert (g.state.houses_left, g.state.hotels_left) == (0, 11)
-    assert of(g, E.BuildingChanged) == [E.BuildingChanged(0, 39, new_level, "sold")]
+    assert payments(g) == [(BANK, 0, refund, "sell_building", 37),
+                           (BANK, 0, refund, "sell_building", 39)]
+    assert g.state.level[37] == g.state.level[39] == new_level
+    assert (g.state.houses_left, g.state.hotels_left) == (0, 12)
+    assert of(g, E.BuildingChanged) == [E.BuildingChanged(0, 37, new_level, "sold"),
+                                        E.BuildingChanged(0, 39, new_level, "sold")]
 
 
 # --- buying and auctions ----------------------------------------------------------------------

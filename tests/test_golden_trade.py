@@ -72,17 +72,18 @@ def test_cannot_offer_more_cash_than_held():
 
 
 def test_mortgaged_property_traded_with_10_percent_fee_paid_by_the_receiver():
-    """Rule: who receives a mortgaged property pays the bank 10% interest at once; the
-    property stays mortgaged."""
+    """Rule: who receives a mortgaged property and does not lift the mortgage at once
+    (the phase default) pays the bank 10% interest now; the property stays mortgaged.
+    (The fee's payment names its square since issue 15: one choice per property.)"""
     offer = OfferTrade(to=1, give=(1,), get_cash=50)
     g, _ = trade(offer, owner={"Mediterranean Avenue": 0}, mortgaged=[1])
-    assert payments(g) == [(1, 0, 50, "trade", -1), (1, BANK, 3, "mortgage_transfer_fee", -1)]
+    assert payments(g) == [(1, 0, 50, "trade", -1), (1, BANK, 3, "mortgage_transfer_fee", 1)]
     assert g.state.owner[1] == 1 and g.state.mortgaged[1]
     assert g.state.cash == [1550, 1447]
     # The offerer pays the fee for what it receives: Boardwalk, mortgaged for 200.
     offer = OfferTrade(to=1, get=(39,), give_cash=300)
     g, _ = trade(offer, owner={"Boardwalk": 1}, mortgaged=[39])
-    assert payments(g) == [(0, 1, 300, "trade", -1), (0, BANK, 20, "mortgage_transfer_fee", -1)]
+    assert payments(g) == [(0, 1, 300, "trade", -1), (0, BANK, 20, "mortgage_transfer_fee", 39)]
     assert g.state.cash == [1180, 1800] and g.state.owner[39] == 0
 
 

@@ -84,8 +84,12 @@ def _observations(schema, hooks, shown) -> list:
 # What may differ first: what happened (events), what is refused or newly allowed, and
 # the decision asked (its phase and context: a sealed auction asks for a bid at 0).
 INITIAL_STATE = ("cash", "houses_left", "hotels_left")
+# (The bank's building stock is an outcome too: under building_limit the 4th level is a
+# hotel, so building it returns 3 houses where the standard game takes a 4th; the
+# building event is the same `level 4` in both games. Seen since issue 15's baseline.)
 OUTCOMES = ("events", "refused", "plugin_actions", "phase", "seat", "square", "high_bid",
-            "high_bidder", "owed", "creditor", "offer", "offerer")
+            "high_bidder", "owed", "creditor", "offer", "offerer", "houses_left",
+            "hotels_left")
 
 
 @pytest.mark.parametrize("name,difficulty", CASES, ids=[f"{n}-{d}" for n, d in CASES])

@@ -205,7 +205,7 @@ def check_decision(game: Game, seat: int, d: Decision, via_obs: bool = True) -> 
     cash = s.cash[seat]
     low = d.high_bid + 1
     bids = [a for a in enumerated if type(a) is A.Bid]
-    if d.phase == "bid" and cash >= low:
+    if d.phase in ("bid", "building_bid") and cash >= low:  # building_bid: a shortage
         assert bids == [A.Bid(low)]
         assert legal.check(rules, s, seat, d, A.Bid(cash)) is None
     else:

@@ -1,0 +1,154 @@
+"""The DRL agents: PPO or DDQN, standard or hybrid, playing through `agents.base.Agent`.
+
+Per decision: phases the network cannot express go to `encoding.fallback_action`; the
+hybrid variant answers *buy* and *trade_response* with its fixed policy (`hybrid.py`)
+and never offers the network the buy and accept actions; a decision with one legal
+action takes it without the network. Otherwise the network chooses among the legal
+actions of the 2922-dim space (PPO: sampled from the masked softmax, or its most likely
+action with `greedy=True`; DDQN: the best legal Q-value, epsilon-greedy while training).
+
+While training (`learner` given, `training=True`) every network decision is a learning
+step; its reward is eq. 4 at the agent's next network decision, or +-c at the game's end.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import NO_NOVELTY, Agent, NoveltyReport
+from agents.drl import encoding as E
+from agents.drl.ddqn import DDQN, DDQNConfig
+from agents.drl.hybrid import accept_decision, buy_decision
+from agents.drl.ppo import PPO, PPOConfig
+from agents.drl.reward import dense_reward, terminal_reward
+
+ALGOS = ("ppo", "ddqn")
+VARIANTS = ("standard", "hybrid")
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+
+
+def make_learner(algo: str, seed: int = 0, **cfg: Any) -> PPO | DDQN:
+    if algo == "ppo":
+        return PPO(PPOConfig(**cfg), seed=seed)
+    if algo == "ddqn":
+        return DDQN(DDQNConfig(**cfg), seed=seed)
+    raise ValueError(f"unknown algo {algo!r}; valid: {', '.join(ALGOS)}")
+
+
+def load_weights_file(learner: PPO | DDQN, path: str | Path) -> None:
+    """Load `path` into `learner`, with a one-line error naming the file on any problem."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"weights file not found: {path}")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            learner.load_weights({k: data[k] for k in data.files}, str(path))
+    except ValueError as e:
+        msg = str(e)
+        raise ValueError(msg if msg.startswith(str(path)) else f"{path}: {msg}") from None
+    except Exception as e:  # zip/npz corruption and friends
+        raise ValueError(f"{path}: not a readable weights file ({type(e).__name__})") from None
+
+
+class DRLAgent(Agent):
+    """One seat played by a PPO or DDQN network (standard or hybrid)."""
+
+    name = "drl"
+
+    def __init__(self, algo: str = "ppo", variant: str = "hybrid", weights: str | None = None,
+                 learner: PPO | DDQN | None = None, training: bool = False,
+                 greedy: bool = False, detector: str = "surprise") -> None:
+        super().__init__()
+        if algo not in ALGOS:
+            raise ValueError(f"unknown algo {algo!r}; valid: {', '.join(ALGOS)}")
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; valid: {', '.join(VARIANTS)}")
+        if detector not in ("none", "surprise"):
+            raise ValueError(f"unknown detector {detector!r}; valid: none, surprise")
+        self.algo, self.variant = algo, variant
+        self.name = f"{'hybrid_' if variant == 'hybrid' else ''}{algo}"
+        self.hybrid = variant == "hybrid"
+        self.learner = learner if learner is not None else make_learner(algo)
+        if weights is not None:
+            load_weights_file(self.learner, weights)
+        self.training = training
+        self.greedy = greedy
+        self.enc = E.Encoder()
+        self.state = np.zeros(E.STATE_DIM, dtype=np.float32)
+        self.mask = np.zeros(E.ACTION_DIM, dtype=bool)
+        self.detector = None
+        if detector == "surprise":
+            from agents.drl.surprise import SurpriseDetector
+            self.detector = SurpriseDetector()
+        self.decisions = 0
+        self.network_decisions = 0
+
+    def begin_game(self, seat: int, observation: Any) -> None:
+        super().begin_game(seat, observation)
+        if self.detector is not None:
+            self.detector.begin_game()
+
+    def act(self, obs: Any) -> Any:
+        self.decisions += 1
+        phase = obs.phase
+        if phase not in E.NETWORK_PHASES:
+            return E.fallback_action(obs)
+        if self.hybrid:
+            if phase == "buy":
+                return buy_decision(obs)
+            if phase == "trade_response":
+                return accept_decision(obs)
+        mask = self.enc.legal_mask(obs, self.mask)
+        if self.hybrid:
+            mask[E.BUY] = mask[E.ACCEPT] = False
+        idx = np.flatnonzero(mask)
+        if len(idx) == 0:
+            return E.fallback_action(obs)
+        if len(idx) == 1:
+            return self.enc.action_of(int(idx[0]), obs)
+        self.network_decisions += 1
+        x = self.enc.encode(obs, self.state)
+        learner = self.learner
+        r = dense_reward(obs) if self.training or self.detector is not None else 0.0
+        if self.training:
+            learner.add_reward(r)
+            i, extra = learner.choose(x, idx, learner.rng, greedy=False)
+            learner.record(x, mask, i, extra)
+        else:
+            i, extra = learner.choose(x, idx, self.rng, greedy=self.greedy)
+        if self.detector is not None:
+            self.detector.observe(self._prediction(x, extra), r * learner.cfg.reward_scale)
+        return self.enc.action_of(i, obs)
+
+    def _prediction(self, x: np.ndarray, extra: float) -> float:
+        """The model's own estimate of this state's worth (critic value / chosen Q)."""
+        if isinstance(self.learner, PPO):
+            return self.learner.value(x)
+        return extra
+
+    def end_game(self, result: Any) -> None:
+        won = result.winner_seat == self.seat
+        if self.training:
+            self.learner.end_game(terminal_reward(won, self.learner.cfg.terminal_c))
+        if self.detector is not None:
+            self.detector.end_game(won)
+
+    def novelty_report(self) -> NoveltyReport:
+        return NO_NOVELTY if self.detector is None else self.detector.report()
+
+    def novelty_announced(self) -> None:
+        if self.detector is not None:
+            self.detector.announced()
+
+
+def shipped_agent(algo: str, variant: str):
+    """A registry factory: the shipped weights unless `weights=PATH` is given."""
+    def factory(weights: str | None = None, greedy: bool = False,
+                detector: str = "surprise") -> DRLAgent:
+        path = weights or WEIGHTS_DIR / f"{'hybrid_' if variant == 'hybrid' else ''}{algo}.npz"
+        return DRLAgent(algo, variant, weights=str(path), greedy=greedy, detector=detector)
+    factory.__name__ = f"{variant}_{algo}"
+    return factory

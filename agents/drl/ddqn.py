@@ -1,0 +1,211 @@
+"""Double DQN with experience replay, a target network and exponentially decaying
+epsilon-greedy exploration over the legal actions (the paper's section V-A).
+
+The Q-network is 240 -> 1024 -> 512 -> 2922; the target network is a copy refreshed
+every `target_every` updates. Targets are double-Q: the online network picks the best
+legal next action, the target network values it. Every hyperparameter is a field of
+`DDQNConfig`. As in `ppo.py`, decisions with a single legal action are not learning
+steps: their reward is added to the pending transition with its discount.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from agents.drl.encoding import ACTION_DIM, STATE_DIM
+from agents.drl.nn import MLP, Adam, masked_argmax
+
+
+@dataclass
+class DDQNConfig:
+    gamma: float = 0.999
+    lr: float = 1e-4
+    max_grad_norm: float = 10.0
+    buffer_size: int = 20_000
+    batch_size: int = 64
+    learning_starts: int = 500  # transitions before the first update
+    train_every: int = 8  # transitions between updates
+    target_every: int = 250  # updates between target-network refreshes
+    eps_start: float = 1.0
+    eps_end: float = 0.05
+    eps_decay: float = 20_000.0  # transitions for epsilon to fall by a factor e
+    huber_delta: float = 1.0
+    reward_scale: float = 1.0
+    hidden: tuple[int, ...] = (1024, 512)
+    terminal_c: float = 10.0  # the paper's c for DDQN
+
+
+def td_loss(q: np.ndarray, actions: np.ndarray, targets: np.ndarray,
+            delta: float) -> tuple[float, np.ndarray]:
+    """Huber loss of Q(s, a) against the targets; returns (loss, dLoss/dq)."""
+    n = len(actions)
+    rows = np.arange(n)
+    d = q[rows, actions] - targets
+    small = np.abs(d) <= delta
+    loss = float(np.mean(np.where(small, 0.5 * d * d, delta * (np.abs(d) - 0.5 * delta))))
+    grad = np.zeros_like(q)
+    grad[rows, actions] = np.clip(d, -delta, delta) / n
+    return loss, grad
+
+
+class Replay:
+    """A ring buffer; next-state masks are packed bits (366 bytes instead of 2922)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.x = np.zeros((size, STATE_DIM), dtype=np.float16)
+        self.x2 = np.zeros((size, STATE_DIM), dtype=np.float16)
+        self.mask2 = np.zeros((size, (ACTION_DIM + 7) // 8), dtype=np.uint8)
+        self.a = np.zeros(size, dtype=np.int64)
+        self.r = np.zeros(size, dtype=np.float32)
+        self.disc = np.zeros(size, dtype=np.float32)  # gamma^k to the next decision, 0 at the end
+        self.n = 0
+        self.pos = 0
+
+    def add(self, x, a, r, disc, x2, mask2) -> None:
+        i = self.pos
+        self.x[i], self.a[i], self.r[i], self.disc[i] = x, a, r, disc
+        self.x2[i] = x2
+        self.mask2[i] = mask2
+        self.pos = (i + 1) % self.size
+        self.n = min(self.n + 1, self.size)
+
+    def arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        out = {f"{prefix}{k}": getattr(self, k) for k in ("x", "x2", "mask2", "a", "r", "disc")}
+        out[f"{prefix}n"] = np.array(self.n)
+        out[f"{prefix}pos"] = np.array(self.pos)
+        return out
+
+    def load(self, data, prefix: str) -> None:
+        for k in ("x", "x2", "mask2", "a", "r", "disc"):
+            getattr(self, k)[...] = data[f"{prefix}{k}"]
+        self.n = int(data[f"{prefix}n"])
+        self.pos = int(data[f"{prefix}pos"])
+
+
+class DDQN:
+    algo = "ddqn"
+
+    def __init__(self, cfg: DDQNConfig | None = None, seed: int = 0) -> None:
+        self.cfg = cfg or DDQNConfig()
+        rng = np.random.default_rng(seed)
+        sizes = (STATE_DIM, *tuple(self.cfg.hidden), ACTION_DIM)
+        self.q = MLP(sizes, rng=rng, out_scale=0.1)
+        self.target = MLP(sizes, rng=rng)
+        self.target.copy_from(self.q)
+        self.opt = Adam(self.q.params(), lr=self.cfg.lr, max_grad_norm=self.cfg.max_grad_norm)
+        self.replay = Replay(self.cfg.buffer_size)
+        self.rng = np.random.default_rng(seed + 1)
+        self.steps = 0  # transitions recorded
+        self.updates = 0
+        self.pending: tuple[np.ndarray, int, float, float] | None = None  # x, a, r, disc
+        self.last_loss = float("nan")
+
+    @property
+    def epsilon(self) -> float:
+        c = self.cfg
+        return c.eps_end + (c.eps_start - c.eps_end) * math.exp(-self.steps / c.eps_decay)
+
+    # -- acting ---------------------------------------------------------------------
+    def q_values(self, x: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        return self.q.forward_legal(x, idx)
+
+    def choose(self, x: np.ndarray, idx: np.ndarray, rng: Any, greedy: bool) -> tuple[int, float]:
+        """Epsilon-greedy over the legal `idx` (greedy: epsilon 0). Returns (index, Q)."""
+        q = self.q_values(x, idx)
+        if not greedy and rng.random() < self.epsilon:
+            k = int(rng.random() * len(idx))
+        else:
+            k = int(np.argmax(q))
+        return int(idx[k]), float(q[k])
+
+    def record(self, x: np.ndarray, mask: np.ndarray, action: int, logp: float = 0.0) -> None:
+        """A new learning step: closes the pending transition (its next state is `x`)."""
+        if self.pending is not None:
+            px, pa, pr, pdisc = self.pending
+            self.replay.add(px, pa, pr * self.cfg.reward_scale, pdisc, x, np.packbits(mask))
+            self._maybe_learn()
+        self.pending = (x.copy(), action, 0.0, self.cfg.gamma)
+
+    def add_reward(self, r: float, discount: float = 1.0) -> None:
+        if self.pending is not None:
+            x, a, pr, pdisc = self.pending
+            self.pending = (x, a, pr + discount * r, pdisc)
+
+    def end_game(self, final_reward: float) -> None:
+        if self.pending is not None:
+            x, a, r, _ = self.pending
+            self.replay.add(x, a, (r + final_reward) * self.cfg.reward_scale, 0.0, x,
+                            np.zeros((ACTION_DIM + 7) // 8, dtype=np.uint8))
+            self.pending = None
+            self._maybe_learn()
+
+    def ready(self) -> bool:
+        return False  # DDQN learns as it plays
+
+    def update(self) -> dict[str, float]:
+        return {"loss": self.last_loss, "epsilon": self.epsilon}
+
+    # -- learning -------------------------------------------------------------------
+    def _maybe_learn(self) -> None:
+        self.steps += 1
+        c = self.cfg
+        if self.replay.n >= c.learning_starts and self.steps % c.train_every == 0:
+            self.learn_batch()
+
+    def learn_batch(self) -> float:
+        c = self.cfg
+        rp = self.replay
+        i = self.rng.integers(0, rp.n, size=c.batch_size)
+        x = rp.x[i].astype(np.float32)
+        x2 = rp.x2[i].astype(np.float32)
+        mask2 = np.unpackbits(rp.mask2[i], axis=1, count=ACTION_DIM).astype(bool)
+        live = mask2.any(axis=1)
+        mask2[~live, 0] = True  # terminal rows: any column (their discount is 0)
+        best = masked_argmax(self.q.forward(x2), mask2)
+        q_next = self.target.forward(x2)[np.arange(len(i)), best]
+        targets = rp.r[i] + rp.disc[i] * np.where(live, q_next, 0.0)
+        q = self.q.forward(x)
+        loss, g = td_loss(q, rp.a[i], targets, c.huber_delta)
+        self.opt.step(self.q.backward(g.astype(np.float32)))
+        self.q.sync()
+        self.updates += 1
+        if self.updates % c.target_every == 0:
+            self.target.copy_from(self.q)
+        self.last_loss = loss
+        return loss
+
+    # -- persistence ----------------------------------------------------------------
+    def weights(self) -> dict[str, np.ndarray]:
+        return self.q.state_dict("q.")
+
+    def load_weights(self, data, source: str) -> None:
+        self.q.load_state_dict(data, "q.", source)
+        self.q.sync()
+        self.target.copy_from(self.q)
+
+    def state_dict(self) -> dict[str, np.ndarray]:
+        out = self.weights()
+        out.update(self.target.state_dict("target."))
+        out.update(self.opt.state_dict("opt."))
+        out.update(self.replay.arrays("replay."))
+        out["rng"] = np.array(json.dumps(self.rng.bit_generator.state))
+        out["steps"] = np.array(self.steps)
+        out["updates"] = np.array(self.updates)
+        out["cfg"] = np.array(json.dumps(asdict(self.cfg)))
+        return out
+
+    def load_state_dict(self, data, source: str) -> None:
+        self.q.load_state_dict(data, "q.", source)
+        self.target.load_state_dict(data, "target.", source)
+        self.q.sync()
+        self.opt.load_state_dict(data, "opt.")
+        self.replay.load(data, "replay.")
+        self.rng.bit_generator.state = json.loads(str(data["rng"]))
+        self.steps = int(data["steps"])
+        self.updates = int(data["updates"])

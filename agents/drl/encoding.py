@@ -1,0 +1,426 @@
+"""The hybrid-DRL paper's state (240) and action (2922) spaces, computed from an observation.
+
+State (section IV-A), float32, seats relative to the deciding agent (index 0 = me,
+1..3 = the next seats in turn order):
+
+- 4 players x [position / board size, cash / 1500 (clipped to [-10, 10]), in jail,
+  holds a get-out-of-jail card] = 16
+- 28 properties x [owner one-hot over the 4 relative seats (all zero = bank),
+  mortgaged, part of a monopoly, houses / max houses, hotel built] = 224
+
+Properties are identified by *name*, in the board order of the standard US game
+(`PROPERTY_NAMES`), so a reordered board keeps every slot meaning the same property.
+A property whose name is unknown (a renamed or added property) takes the first free
+slot of its class (street / other) in board order; properties beyond the 28 slots are
+not encoded and their actions are not expressible. Missing properties leave their slot
+at zero. Players beyond 4 are not encoded (and cannot be trade partners of the network).
+
+Actions (Table I; layout in `docs/drl.md`): exchange offers 2268, sell offers 252, buy
+offers 252, improve 44, sell building 44, mortgage 28, free mortgage 28, skip, conclude,
+use card, pay fine, accept offer, buy property. Table I's rows add up to 2950, 28 more
+than the 2922 the paper states (and its network outputs); the row we leave out is
+"sell property to the bank", which the official rules (and this engine by default)
+never allow. The fallback policy still sells property in debt when a novelty allows it.
+
+`skip` is the "pass" of the phases that have one besides concluding: out-of-turn
+(Conclude), buy (Decline) and trade_response (Reject); `conclude` is Conclude in the
+pre-roll and post-roll. This makes index <-> engine action exact per phase.
+
+Decisions the space cannot express (bids, debt steps, other phases, or no legal action
+in the space) go to `fallback_action`, never to an exception.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+import openmono
+from openmono import actions as A
+
+STATE_DIM = 240
+ACTION_DIM = 2922
+N_SLOTS = 28
+N_STREET_SLOTS = 22
+N_OPP = 3
+N_REL = 4
+CASH_SCALE = 1500.0
+CASH_CLIP = 10.0
+CASH_LEVELS = ((3, 4), (1, 1), (5, 4))  # 0.75, 1, 1.25 x price, rounded down to a dollar
+
+# Action layout: [start, stop) of each block.
+EXCHANGE = 0  # (opponent, property given, property got != given): 3 x 28 x 27
+SELL_OFFER = EXCHANGE + N_OPP * N_SLOTS * (N_SLOTS - 1)  # (opponent, given, cash level)
+BUY_OFFER = SELL_OFFER + N_OPP * N_SLOTS * 3  # (opponent, got, cash level)
+IMPROVE = BUY_OFFER + N_OPP * N_SLOTS * 3  # 22 streets: house, then 22: hotel
+SELL_BUILDING = IMPROVE + 2 * N_STREET_SLOTS  # same layout as IMPROVE
+MORTGAGE = SELL_BUILDING + 2 * N_STREET_SLOTS
+FREE_MORTGAGE = MORTGAGE + N_SLOTS
+SKIP = FREE_MORTGAGE + N_SLOTS
+CONCLUDE = SKIP + 1
+USE_CARD = CONCLUDE + 1
+PAY_FINE = USE_CARD + 1
+ACCEPT = PAY_FINE + 1
+BUY = ACCEPT + 1
+assert BUY + 1 == ACTION_DIM
+
+# Phases the network decides; every other decision goes to the fallback policy.
+NETWORK_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "buy", "trade_response"))
+TRADE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll"))
+_SKIP_ACTION = {"out_of_turn": A.CONCLUDE, "buy": A.DECLINE, "trade_response": A.REJECT}
+
+_STD = openmono.standard_schema()
+PROPERTY_NAMES: tuple[str, ...] = tuple(
+    s.name for s in _STD.squares if s.kind in ("street", "railroad", "utility"))
+STREET_NAMES: tuple[str, ...] = tuple(s.name for s in _STD.squares if s.kind == "street")
+IS_STREET_SLOT = tuple(n in STREET_NAMES for n in PROPERTY_NAMES)
+STREET_SLOT_OF = {PROPERTY_NAMES.index(n): i for i, n in enumerate(STREET_NAMES)}
+assert len(PROPERTY_NAMES) == N_SLOTS and len(STREET_NAMES) == N_STREET_SLOTS
+
+
+_OFF_DIAGONAL = ~np.eye(N_SLOTS, dtype=bool)
+
+
+def _exchange_index(opp: int, give: int, get: int) -> int:
+    return EXCHANGE + (opp * N_SLOTS + give) * (N_SLOTS - 1) + (get if get < give else get - 1)
+
+
+def cash_level(price: int, k: int) -> int:
+    num, den = CASH_LEVELS[k]
+    return price * num // den
+
+
+class Layout:
+    """One board's mapping between squares and the 28 named slots (built per rule set)."""
+
+    def __init__(self, rules: Any) -> None:
+        self.key = (tuple(rules.names), tuple(rules.is_property), tuple(rules.is_street),
+                    tuple(rules.price), tuple(rules.mortgage), rules.bank.mortgage_interest,
+                    rules.bank.trade_mortgaged, rules.hotel_level)
+        self.rules_obj = rules
+        self.n = rules.n
+        self.hotel_level = rules.hotel_level
+        self.max_houses = max(1, rules.max_level - (1 if rules.hotel_level > 0 else 0))
+        self.trade_mortgaged = bool(rules.bank.trade_mortgaged)
+        slot_sq = [-1] * N_SLOTS
+        wanted = {name: j for j, name in enumerate(PROPERTY_NAMES)}
+        unnamed = []
+        for sq in rules.properties:
+            j = wanted.pop(rules.names[sq], None)
+            if j is None:
+                unnamed.append(sq)
+            else:
+                slot_sq[j] = sq
+        for sq in unnamed:  # unknown names: first free slot of the same class
+            street = bool(rules.is_street[sq])
+            for j in range(N_SLOTS):
+                if slot_sq[j] < 0 and IS_STREET_SLOT[j] == street:
+                    slot_sq[j] = sq
+                    break
+        self.slot_sq = np.array(slot_sq, dtype=np.int64)
+        self.slot_of = {sq: j for j, sq in enumerate(slot_sq) if sq >= 0}
+        self.present = self.slot_sq >= 0
+        safe = np.where(self.present, self.slot_sq, 0)
+        self.safe_sq = safe
+        interest = rules.bank.mortgage_interest
+        price = np.array([rules.price[s] if s >= 0 else 0 for s in slot_sq], dtype=np.int64)
+        self.price = price
+        self.levels = np.array([[cash_level(int(p), k) for k in range(3)] for p in price],
+                               dtype=np.int64)  # (28, 3)
+        self.fee = np.array([math.ceil(round(rules.mortgage[s] * interest, 6)) if s >= 0 else 0
+                             for s in slot_sq], dtype=np.int64)
+        # Group bookkeeping for monopoly flags and "group has buildings".
+        self.groups = [tuple(m) for m in rules.group_members]
+        self.group_of_slot = np.array([rules.group_of[s] if s >= 0 else -1 for s in slot_sq])
+        self.group_need = tuple(rules.group_need)
+        # Per slot, the squares of its group (padded with the slot's own square), so
+        # "does the owner have buildings in this group" is one vectorised test.
+        width = max([len(m) for m in self.groups] + [1])
+        gm = np.tile(self.safe_sq[:, None], (1, width))
+        valid = np.zeros((N_SLOTS, width), dtype=bool)
+        need = np.full(N_SLOTS, 10**6)
+        for j in range(N_SLOTS):
+            g = int(self.group_of_slot[j])
+            if g >= 0 and self.present[j]:
+                gm[j, :len(self.groups[g])] = self.groups[g]
+                valid[j, :len(self.groups[g])] = True
+                need[j] = rules.group_need[g]
+        self.group_sq = gm
+        self.group_valid = valid
+        self.slot_need = need
+        self.owner_cols = np.arange(16, STATE_DIM, 8)
+        self.street_slot_of_sq = {sq: STREET_SLOT_OF[j] for sq, j in self.slot_of.items()
+                                  if IS_STREET_SLOT[j] and rules.is_street[sq]}
+
+    def matches(self, rules: Any) -> bool:
+        if rules is self.rules_obj:
+            return True
+        return Layout(rules).key == self.key
+
+
+class Encoder:
+    """Encodes observations and maps actions for one agent; rebuilds its layout when the
+    rules change (a novelty injected mid-game)."""
+
+    def __init__(self) -> None:
+        self.layout: Layout | None = None
+        self.state = np.zeros(STATE_DIM, dtype=np.float32)
+        self.mask = np.zeros(ACTION_DIM, dtype=bool)
+
+    def layout_for(self, rules: Any) -> Layout:
+        lay = self.layout
+        if lay is None or rules is not lay.rules_obj:
+            new = Layout(rules)
+            if lay is None or new.key != lay.key:
+                lay = new
+            else:
+                lay.rules_obj = rules
+            self.layout = lay
+        return lay
+
+    # -- state -----------------------------------------------------------------------
+    def encode(self, obs: Any, out: np.ndarray | None = None) -> np.ndarray:
+        """The 240-dim state of `obs` for the deciding seat (written into `out`)."""
+        lay = self.layout_for(obs.rules)
+        x = self.state if out is None else out
+        x[:] = 0.0
+        me = obs.seat
+        players = len(obs.cash)
+        for r in range(min(N_REL, players)):
+            s = (me + r) % players
+            if not obs.active[s]:
+                continue
+            b = 4 * r
+            x[b] = obs.position[s] / lay.n
+            x[b + 1] = min(CASH_CLIP, max(-CASH_CLIP, obs.cash[s] / CASH_SCALE))
+            x[b + 2] = 1.0 if obs.in_jail[s] else 0.0
+            jc = obs.jail_cards[s]
+            x[b + 3] = 1.0 if (jc if isinstance(jc, int) else len(jc)) else 0.0
+        sq = lay.safe_sq
+        owner = np.array(obs.owner)
+        level = np.array(obs.level)[sq]
+        o = owner[sq]
+        owned = (o >= 0) & lay.present
+        rel = (o - me) % players
+        props = x[16:].reshape(N_SLOTS, 8)
+        hot = owned & (rel < N_REL)
+        props[np.flatnonzero(hot), rel[hot]] = 1.0
+        props[:, 4] = owned & np.array(obs.mortgaged)[sq]
+        count = ((owner[lay.group_sq] == o[:, None]) & lay.group_valid).sum(axis=1)
+        props[:, 5] = owned & (count >= lay.slot_need)
+        props[:, 6] = np.where(owned, np.minimum(level, lay.max_houses) / lay.max_houses, 0.0)
+        if lay.hotel_level > 0:
+            props[:, 7] = owned & (level >= lay.hotel_level)
+        return x
+
+    # -- actions ---------------------------------------------------------------------
+    def index_of(self, action: Any, obs: Any) -> int | None:
+        """The index of an engine action in this decision, or None if not expressible."""
+        lay = self.layout_for(obs.rules)
+        phase = obs.phase
+        t = type(action)
+        if t is A.Conclude:
+            if phase in ("pre_roll", "post_roll"):
+                return CONCLUDE
+            return SKIP if phase == "out_of_turn" else None
+        if t is A.Decline:
+            return SKIP if phase == "buy" else None
+        if t is A.RejectTrade:
+            return SKIP if phase == "trade_response" else None
+        if t is A.Buy:
+            return BUY
+        if t is A.AcceptTrade:
+            return ACCEPT
+        if t is A.UseJailCard:
+            return USE_CARD
+        if t is A.PayJailFine:
+            return PAY_FINE
+        if t is A.Build or t is A.SellBuilding:
+            k = lay.street_slot_of_sq.get(action.square)
+            if k is None:
+                return None
+            lv = obs.level[action.square]
+            hotel = (lv + 1 if t is A.Build else lv) == lay.hotel_level
+            return (IMPROVE if t is A.Build else SELL_BUILDING) + k + (
+                N_STREET_SLOTS if hotel else 0)
+        if t is A.Mortgage or t is A.Unmortgage:
+            j = lay.slot_of.get(action.square)
+            if j is None:
+                return None
+            return (MORTGAGE if t is A.Mortgage else FREE_MORTGAGE) + j
+        if t is A.OfferTrade:
+            return self._offer_index(action, obs, lay)
+        return None
+
+    def _offer_index(self, o: A.OfferTrade, obs: Any, lay: Layout) -> int | None:
+        players = len(obs.cash)
+        if not isinstance(o.to, int) or not 0 <= o.to < players or o.to == obs.seat:
+            return None
+        opp = (o.to - obs.seat) % players - 1
+        if opp >= N_OPP or o.give_jail_cards or o.get_jail_cards:
+            return None
+        give = tuple(lay.slot_of.get(s, -1) for s in o.give)
+        get = tuple(lay.slot_of.get(s, -1) for s in o.get)
+        if -1 in give or -1 in get:
+            return None
+        if len(give) == 1 and len(get) == 1 and not o.give_cash and not o.get_cash:
+            return _exchange_index(opp, give[0], get[0]) if give[0] != get[0] else None
+        if len(give) == 1 and not get and not o.give_cash:
+            for k in range(3):
+                if o.get_cash == lay.levels[give[0], k]:
+                    return SELL_OFFER + (opp * N_SLOTS + give[0]) * 3 + k
+        if len(get) == 1 and not give and not o.get_cash:
+            for k in range(3):
+                if o.give_cash == lay.levels[get[0], k]:
+                    return BUY_OFFER + (opp * N_SLOTS + get[0]) * 3 + k
+        return None
+
+    def action_of(self, index: int, obs: Any) -> A.Action:
+        """The engine action of an index in this decision (the inverse of `index_of`)."""
+        lay = self.layout_for(obs.rules)
+        i = int(index)
+        if i < SELL_OFFER:
+            opp, rest = divmod(i - EXCHANGE, N_SLOTS * (N_SLOTS - 1))
+            give, g = divmod(rest, N_SLOTS - 1)
+            get = g if g < give else g + 1
+            return A.OfferTrade(to=self._seat_of(opp, obs), give=(int(lay.slot_sq[give]),),
+                                get=(int(lay.slot_sq[get]),))
+        if i < BUY_OFFER:
+            opp, rest = divmod(i - SELL_OFFER, N_SLOTS * 3)
+            j, k = divmod(rest, 3)
+            return A.OfferTrade(to=self._seat_of(opp, obs), give=(int(lay.slot_sq[j]),),
+                                get_cash=int(lay.levels[j, k]))
+        if i < IMPROVE:
+            opp, rest = divmod(i - BUY_OFFER, N_SLOTS * 3)
+            j, k = divmod(rest, 3)
+            return A.OfferTrade(to=self._seat_of(opp, obs), get=(int(lay.slot_sq[j]),),
+                                give_cash=int(lay.levels[j, k]))
+        if i < MORTGAGE:
+            build = i < SELL_BUILDING
+            k = (i - (IMPROVE if build else SELL_BUILDING)) % N_STREET_SLOTS
+            sq = int(lay.slot_sq[PROPERTY_NAMES.index(STREET_NAMES[k])])
+            return A.BUILD[sq] if build else A.SELL_BUILDING[sq]
+        if i < FREE_MORTGAGE:
+            return A.MORTGAGE[int(lay.slot_sq[i - MORTGAGE])]
+        if i < SKIP:
+            return A.UNMORTGAGE[int(lay.slot_sq[i - FREE_MORTGAGE])]
+        if i == SKIP:
+            return _SKIP_ACTION.get(obs.phase, A.CONCLUDE)
+        return {CONCLUDE: A.CONCLUDE, USE_CARD: A.USE_JAIL_CARD, PAY_FINE: A.PAY_JAIL_FINE,
+                ACCEPT: A.ACCEPT, BUY: A.BUY}[i]
+
+    @staticmethod
+    def _seat_of(opp: int, obs: Any) -> int:
+        return (obs.seat + opp + 1) % len(obs.cash)
+
+    # -- masks -----------------------------------------------------------------------
+    def legal_mask(self, obs: Any, out: np.ndarray | None = None) -> np.ndarray:
+        """True for every index whose action the engine accepts now (all False outside
+        the network's phases)."""
+        m = self.mask if out is None else out
+        m[:] = False
+        if obs.phase not in NETWORK_PHASES:
+            return m
+        lay = self.layout_for(obs.rules)
+        for a in obs.legal_actions():
+            i = self.index_of(a, obs)
+            if i is not None:
+                m[i] = True
+        if obs.phase in TRADE_PHASES and obs.can_offer_trade:
+            self._trade_mask(obs, lay, m)
+        return m
+
+    def _trade_mask(self, obs: Any, lay: Layout, m: np.ndarray) -> None:
+        me = obs.seat
+        players = len(obs.cash)
+        cash = obs.cash[me]
+        if cash < 0:
+            return  # an offer of no cash would already offer more than it has
+        owner = np.array(obs.owner)
+        level = np.array(obs.level)
+        sq = lay.safe_sq
+        own = owner[sq]
+        own[~lay.present] = -2
+        mort = np.array(obs.mortgaged)[sq]
+        # A property is tradeable by its owner when its group carries none of the owner's
+        # buildings (and, if mortgaged, the rules allow trading mortgaged property).
+        gs = lay.group_sq
+        built = ((owner[gs] == own[:, None]) & (level[gs] > 0)).any(axis=1)
+        tradeable = ~built & (lay.trade_mortgaged | ~mort)
+        mine = tradeable & (own == me)
+        fee = np.where(mort, lay.fee, 0)
+        n_ex = N_SLOTS * (N_SLOTS - 1)
+        for opp in range(N_OPP):
+            if opp + 1 >= players:
+                break
+            t = (me + opp + 1) % players
+            if not obs.active[t]:
+                continue
+            theirs = tradeable & (own == t)
+            # exchange: give j (mine), get q (theirs), pay q's mortgage fee
+            get_ok = theirs & (fee <= cash)
+            if mine.any() and get_ok.any():
+                grid = np.outer(mine, get_ok)  # mine and theirs are disjoint: no diagonal
+                flat = grid[_OFF_DIAGONAL].reshape(N_SLOTS, N_SLOTS - 1)
+                m[EXCHANGE + opp * n_ex: EXCHANGE + (opp + 1) * n_ex] = flat.ravel()
+            # sell: give j (mine) for cash
+            s0 = SELL_OFFER + opp * N_SLOTS * 3
+            m[s0: s0 + N_SLOTS * 3] = np.repeat(mine, 3)
+            # buy: get q (theirs) for cash level + fee
+            b0 = BUY_OFFER + opp * N_SLOTS * 3
+            ok = theirs[:, None] & (lay.levels + fee[:, None] <= cash)
+            m[b0: b0 + N_SLOTS * 3] = ok.ravel()
+
+
+# -- the fallback policy -------------------------------------------------------------------
+BID_RESERVE = 200  # cash kept after a winning bid (the hybrid buy rule's margin)
+
+
+def fallback_action(obs: Any) -> A.Action:
+    """What a DRL agent does where its network cannot decide.
+
+    - bid: raise by one while the bid stays at or below the printed price and leaves
+      `BID_RESERVE` cash (the hybrid buy rule); else drop out.
+    - debt: until the debt is covered, mortgage the property with the lowest mortgage
+      value, else sell the cheapest building, else sell the cheapest property to the
+      bank (if the rules allow); conclude when covered or nothing is left.
+    - anything else (a plugin phase, or no legal action in the space): the phase's
+      default action if legal, else the first legal action, else Conclude.
+    """
+    rules = obs.rules
+    legal = obs.legal_actions()
+    phase = obs.phase
+    me = obs.seat
+    cash = obs.cash[me]
+    if phase == "bid":
+        bid = obs.high_bid + 1
+        price = rules.price[obs.square] if 0 <= obs.square < rules.n else 0
+        if bid <= price and cash - bid >= BID_RESERVE:
+            for a in legal:
+                if type(a) is A.Bid:
+                    return a
+        return A.DROP_OUT
+    if phase == "debt":
+        if cash >= obs.owed:
+            return A.CONCLUDE
+        best = None
+        for a in legal:
+            t = type(a)
+            if t is A.Mortgage:
+                key = (0, rules.mortgage[a.square], a.square)
+            elif t is A.SellBuilding:
+                key = (1, rules.house_cost[a.square], a.square)
+            elif t is A.SellProperty:
+                key = (2, rules.price[a.square], a.square)
+            else:
+                continue
+            if best is None or key < best[0]:
+                best = (key, a)
+        return A.CONCLUDE if best is None else best[1]
+    from openmono.legal import DEFAULT_ACTION
+    default = DEFAULT_ACTION.get(phase)
+    if default is not None and default in legal:
+        return default
+    return legal[0] if legal else A.CONCLUDE

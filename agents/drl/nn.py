@@ -1,0 +1,204 @@
+"""A small numpy MLP (ReLU hidden layers, linear output), Adam, and masked softmax/argmax.
+
+No deep-learning framework: the networks are a few matrices, and numpy's BLAS does the
+work. `forward`/`backward` handle batches (training); `forward_one` answers one decision
+with preallocated float32 buffers (inference, well under a millisecond for the paper's
+240 -> 1024 -> 512 -> 2922 network on one core).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+PAPER_SIZES = (240, 1024, 512, 2922)  # Appendix B: two hidden layers, ReLU
+NEG = np.float32(-1e9)  # logit of a masked action
+
+
+class MLP:
+    """Dense layers `sizes[0] -> ... -> sizes[-1]`; ReLU between, none after the last."""
+
+    def __init__(self, sizes: Sequence[int], rng: np.random.Generator | None = None,
+                 dtype=np.float32, out_scale: float = 1.0) -> None:
+        self.sizes = tuple(int(s) for s in sizes)
+        self.dtype = dtype
+        rng = rng or np.random.default_rng(0)
+        self.W: list[np.ndarray] = []
+        self.b: list[np.ndarray] = []
+        for i, (n_in, n_out) in enumerate(zip(self.sizes[:-1], self.sizes[1:])):
+            scale = np.sqrt(2.0 / n_in)  # He initialisation for ReLU inputs
+            if i == len(self.sizes) - 2:
+                scale *= out_scale
+            self.W.append((rng.standard_normal((n_in, n_out)) * scale).astype(dtype))
+            self.b.append(np.zeros(n_out, dtype=dtype))
+        self._one = [np.zeros(n, dtype=np.float32) for n in self.sizes[1:]]
+        self._cache: list[np.ndarray] = []
+        self._last_t: np.ndarray | None = None  # last layer transposed, for forward_legal
+
+    # -- parameters -----------------------------------------------------------------
+    def params(self) -> list[np.ndarray]:
+        return [p for pair in zip(self.W, self.b) for p in pair]
+
+    def copy_from(self, other: "MLP") -> None:
+        for p, q in zip(self.params(), other.params()):
+            p[...] = q
+
+    def state_dict(self, prefix: str) -> dict[str, np.ndarray]:
+        out = {}
+        for i, (w, b) in enumerate(zip(self.W, self.b)):
+            out[f"{prefix}W{i}"] = w
+            out[f"{prefix}b{i}"] = b
+        return out
+
+    def load_state_dict(self, data, prefix: str, source: str = "weights") -> None:
+        """Copy arrays in, refusing any missing or wrongly shaped one (one-line error)."""
+        for i, (w, b) in enumerate(zip(self.W, self.b)):
+            for name, dst in ((f"{prefix}W{i}", w), (f"{prefix}b{i}", b)):
+                if name not in data:
+                    raise ValueError(f"{source}: missing array {name!r}")
+                src = np.asarray(data[name])
+                if src.shape != dst.shape:
+                    raise ValueError(f"{source}: {name} has shape {src.shape}, "
+                                     f"expected {dst.shape} (network {self.sizes})")
+                if not np.all(np.isfinite(src)):
+                    raise ValueError(f"{source}: {name} holds non-finite values")
+                dst[...] = src
+
+    # -- inference ------------------------------------------------------------------
+    def forward_one(self, x: np.ndarray) -> np.ndarray:
+        """One input vector -> output (a preallocated buffer, overwritten next call)."""
+        h = x
+        last = len(self.W) - 1
+        for i, (w, b, out) in enumerate(zip(self.W, self.b, self._one)):
+            np.dot(h, w, out=out)
+            out += b
+            if i < last:
+                np.maximum(out, 0.0, out=out)
+            h = out
+        return h
+
+    def sync(self) -> None:
+        """Call after changing the weights: refreshes the copy `forward_legal` reads."""
+        self._last_t = None
+
+    def forward_legal(self, x: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """The outputs at `idx` only (the legal actions): the last layer is most of the
+        network, and a decision has few legal actions, so this skips most of the work."""
+        h = x
+        for w, b, out in zip(self.W[:-1], self.b[:-1], self._one):
+            np.dot(h, w, out=out)
+            out += b
+            np.maximum(out, 0.0, out=out)
+            h = out
+        if len(idx) * 3 > self.sizes[-1]:  # many legal actions: the full product is cheaper
+            return (h @ self.W[-1])[idx] + self.b[-1][idx]
+        if self._last_t is None:
+            self._last_t = np.ascontiguousarray(self.W[-1].T)
+        return self._last_t[idx] @ h + self.b[-1][idx]
+
+    # -- training -------------------------------------------------------------------
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """A batch (B, in) -> (B, out), keeping what `backward` needs."""
+        self._cache = [x]
+        h = x
+        last = len(self.W) - 1
+        for i, (w, b) in enumerate(zip(self.W, self.b)):
+            h = h @ w + b
+            if i < last:
+                np.maximum(h, 0.0, out=h)
+            self._cache.append(h)
+        return h
+
+    def backward(self, grad_out: np.ndarray) -> list[np.ndarray]:
+        """Gradients of the loss w.r.t. `params()` given dLoss/dOutput of the last batch."""
+        grads: list[np.ndarray] = []
+        g = grad_out.astype(self.dtype, copy=False)
+        for i in range(len(self.W) - 1, -1, -1):
+            h_in = self._cache[i]
+            grads.append(g.sum(axis=0))  # b
+            grads.append(h_in.T @ g)  # W
+            if i > 0:
+                g = (g @ self.W[i].T) * (h_in > 0)
+        grads.reverse()  # [W0, b0, W1, b1, ...]
+        return grads
+
+
+class Adam:
+    """Adam (Kingma & Ba) with optional global gradient-norm clipping."""
+
+    def __init__(self, params: list[np.ndarray], lr: float = 1e-4, beta1: float = 0.9,
+                 beta2: float = 0.999, eps: float = 1e-8, max_grad_norm: float | None = 0.5):
+        self.params = params
+        self.lr, self.beta1, self.beta2, self.eps = lr, beta1, beta2, eps
+        self.max_grad_norm = max_grad_norm
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+        self.t = 0
+
+    def step(self, grads: list[np.ndarray]) -> float:
+        """Apply one update; returns the gradient norm before clipping."""
+        norm = float(np.sqrt(sum(float(np.sum(g.astype(np.float64) ** 2)) for g in grads)))
+        scale = 1.0
+        if self.max_grad_norm is not None and norm > self.max_grad_norm:
+            scale = self.max_grad_norm / (norm + 1e-12)
+        self.t += 1
+        b1, b2 = self.beta1, self.beta2
+        lr_t = self.lr * np.sqrt(1 - b2 ** self.t) / (1 - b1 ** self.t)
+        for p, g, m, v in zip(self.params, grads, self.m, self.v):
+            g = g * scale
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            p -= (lr_t * m / (np.sqrt(v) + self.eps)).astype(p.dtype)
+        return norm
+
+    def state_dict(self, prefix: str) -> dict[str, np.ndarray]:
+        out = {f"{prefix}t": np.array(self.t)}
+        for i, (m, v) in enumerate(zip(self.m, self.v)):
+            out[f"{prefix}m{i}"] = m
+            out[f"{prefix}v{i}"] = v
+        return out
+
+    def load_state_dict(self, data, prefix: str) -> None:
+        self.t = int(data[f"{prefix}t"])
+        for i, (m, v) in enumerate(zip(self.m, self.v)):
+            m[...] = data[f"{prefix}m{i}"]
+            v[...] = data[f"{prefix}v{i}"]
+
+
+# -- masked distributions -----------------------------------------------------------------
+def masked_logits(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return np.where(mask, logits, NEG)
+
+
+def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Softmax over the True entries of `mask` (last axis); masked entries get 0."""
+    z = masked_logits(logits, mask)
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z) * mask
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def masked_log_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    z = masked_logits(logits, mask)
+    z = z - z.max(axis=-1, keepdims=True)
+    lse = np.log((np.exp(z) * mask).sum(axis=-1, keepdims=True))
+    return np.where(mask, z - lse, 0.0)
+
+
+def masked_argmax(values: np.ndarray, mask: np.ndarray) -> np.ndarray | int:
+    """The highest-valued True entry of `mask` (last axis)."""
+    return np.argmax(np.where(mask, values, -np.inf), axis=-1)
+
+
+def save_npz(path: str | Path, arrays: dict[str, np.ndarray], half: bool = False) -> None:
+    """Write arrays (float arrays as float16 when `half`) atomically."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    out = {k: (v.astype(np.float16) if half and v.dtype.kind == "f" else v)
+           for k, v in arrays.items()}
+    np.savez_compressed(tmp, **out)
+    tmp.replace(path)

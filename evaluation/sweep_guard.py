@@ -1,0 +1,158 @@
+"""A sweep that resumes, shows one progress bar and never leaves workers behind.
+
+The parent (`run_sweep`) says what the sweep folder already holds ("resuming: 17 of
+36 trials complete, 3 partial"), draws one overall bar from the trials' `games.jsonl`
+files while Hydra's launcher runs the jobs (each job writes its lines into its own
+`trial.log`), and on SIGINT/SIGTERM ends every process it started before exiting.
+Workers (`watch_parent`) exit as soon as the sweep's parent is gone, which covers a
+SIGKILL of the parent that no handler can see.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+PARENT_ENV = "OPENMONO_SWEEP_PARENT"
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below `pid` (Linux /proc; empty elsewhere)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def _end_children(signum: int, frame: Any) -> None:
+    for pid in descendants(os.getpid()):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    print(f"\nsweep stopped ({signal.Signals(signum).name}); every worker ended. Re-run the "
+          "same command to resume.", file=sys.stderr)
+    os._exit(128 + signum)
+
+
+def watch_parent(interval: float = 0.5) -> None:
+    """In a sweep worker: exit at once when the sweep's parent process is gone."""
+    host, _, parent = os.environ.get(PARENT_ENV, "").rpartition(":")
+    if (not parent.isdigit() or host != socket.gethostname()
+            or getattr(watch_parent, "started", False)):
+        return
+    watch_parent.started = True  # type: ignore[attr-defined]
+    pid = int(parent)
+
+    def loop() -> None:
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:
+                pass
+            time.sleep(interval)
+
+    threading.Thread(target=loop, name="sweep-parent-watch", daemon=True).start()
+
+
+def _lines(path: Path) -> int:
+    try:
+        with path.open("rb") as fh:
+            return fh.read().count(b"\n")
+    except OSError:
+        return 0
+
+
+def state(jobs: list[Any]) -> tuple[int, int]:
+    """(complete, partial) trials among the sweep's jobs."""
+    complete = partial = 0
+    for job in jobs:
+        n = _lines(job.out_dir / "games.jsonl")
+        if n >= job.config.games and (job.out_dir / "summary.json").exists():
+            complete += 1
+        elif n > 0:
+            partial += 1
+    return complete, partial
+
+
+def _bar(jobs: list[Any], stop: threading.Event) -> None:
+    from tqdm import tqdm
+
+    total = sum(j.config.games for j in jobs)
+    with tqdm(total=total, unit="game", desc="sweep", file=sys.stderr, mininterval=1.0,
+              dynamic_ncols=True) as bar:
+        finished = False
+        while not finished:
+            finished = stop.wait(1.0)  # one last look after the launcher returned
+            done = sum(min(_lines(j.out_dir / "games.jsonl"), j.config.games) for j in jobs)
+            complete, _ = state(jobs)
+            bar.n = done
+            bar.set_postfix_str(f"{complete}/{len(jobs)} trials", refresh=False)
+            bar.refresh()
+
+
+def run_sweep(cmd: Any, hydra_main: Callable[[list[str]], None]) -> int:
+    jobs = cmd.jobs
+    complete, partial = state(jobs)
+    where = cmd.sweep_dir
+    if complete or partial:
+        print(f"resuming: {complete} of {len(jobs)} trials complete, {partial} partial "
+              f"({where})", file=sys.stderr)
+    else:
+        print(f"sweep: {len(jobs)} trials -> {where}", file=sys.stderr)
+    if complete == len(jobs):
+        print(f"complete: all {len(jobs)} trials are in {where}")
+        return 0
+    where.mkdir(parents=True, exist_ok=True)
+    (where / "command.txt").write_text("python -m evaluation.trial " + " ".join(
+        ["--multirun", *cmd.overrides]) + "\n", encoding="utf-8")
+    if any(o.replace(" ", "") in ("hydra/launcher=local", "hydra/launcher=joblib")
+           for o in cmd.overrides):
+        # Local workers only: a cluster job must not look for this process on its node.
+        os.environ[PARENT_ENV] = f"{socket.gethostname()}:{os.getpid()}"
+    signal.signal(signal.SIGINT, _end_children)
+    signal.signal(signal.SIGTERM, _end_children)
+    argv = cmd.hydra_argv()
+    quiet = [o for o in ("hydra/hydra_logging=disabled", "hydra/job_logging=disabled")
+             if not any(a.startswith(o.split("=")[0] + "=") for a in argv)]
+    stop = threading.Event()
+    show = sys.stderr.isatty() or os.environ.get("OPENMONO_PROGRESS") == "1"
+    thread = threading.Thread(target=_bar, args=(jobs, stop), daemon=True) if show else None
+    if thread is not None:
+        thread.start()
+    try:
+        hydra_main(argv + quiet)
+    finally:
+        stop.set()
+        if thread is not None:
+            thread.join(timeout=5)
+    complete, partial = state(jobs)
+    failed = len(jobs) - complete
+    print(f"sweep: {complete} of {len(jobs)} trials complete in {where}"
+          + (f"; {failed} not (see their trial.log)" if failed else ""))
+    return 0 if not failed else 1

@@ -1,0 +1,442 @@
+"""Check a whole `evaluation.trial` command line before Hydra starts writing anything.
+
+Hydra creates the run directory and writes `.hydra/*.yaml` into it before the app's own
+code runs, so a refused run would otherwise touch (or create) output folders. Here the
+overrides are parsed, every sweep is expanded, each job's configuration is composed
+with Hydra's compose API (which writes nothing) and checked in full: unknown config
+groups and options, unknown keys with or without `+`, types, ranges, the agent's and the
+novelty's parameters, and the output folder (writable, and not holding another trial).
+Every problem is one `CommandError` line naming the key, the value and what is valid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+from pathlib import Path
+from typing import Any, Iterable
+
+from evaluation.runner import CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError, read_records
+
+CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
+GROUPS = ("agent", "novelty")
+# Flags that only print something (Hydra runs no job for them): passed through as they are.
+INFO_FLAGS = {"--help", "-h", "--hydra-help", "--version", "--cfg", "-c", "--info", "-i",
+              "--shell-completion", "-sc", "--resolve", "--package", "-p"}
+MULTIRUN_FLAGS = {"--multirun", "-m"}
+DEBUG_FLAG = "--debug"
+# Keys that do not change a trial's results, so they do not name a sweep either.
+NOT_IDENTITY = ("trial.progress", "trial.plots", "hydra.")
+MAX_JOBS = 10_000
+
+
+class CommandError(ValueError):
+    """A bad command line; the message is one line naming the problem and the choices."""
+
+
+@dataclass
+class Job:
+    overrides: list[str]
+    config: TrialConfig
+    out_dir: Path
+    plots: bool
+
+
+@dataclass
+class Command:
+    overrides: list[str]
+    multirun: bool = False
+    debug: bool = False
+    info: bool = False
+    flags: list[str] = field(default_factory=list)
+    jobs: list[Job] = field(default_factory=list)
+    sweep_dir: Path | None = None
+
+    def hydra_argv(self) -> list[str]:
+        """The arguments handed on to Hydra (the sweep folder made explicit)."""
+        argv = list(self.flags) + list(self.overrides)
+        if self.multirun and self.sweep_dir is not None and not _given(self.overrides,
+                                                                      "hydra.sweep.dir"):
+            argv.append(f"hydra.sweep.dir={self.sweep_dir}")
+        return argv
+
+
+def _given(overrides: Iterable[str], key: str) -> bool:
+    return any(o.lstrip("+~").split("=", 1)[0] == key for o in overrides)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    close = get_close_matches(word, list(choices), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
+def split_argv(argv: list[str]) -> Command:
+    cmd = Command(overrides=[])
+    for arg in argv:
+        if arg == DEBUG_FLAG:
+            cmd.debug = True
+        elif arg in MULTIRUN_FLAGS:
+            cmd.multirun = True
+            cmd.flags.append(arg)
+        elif arg.startswith("-") and not arg.startswith(("--cfg=", "--package=", "--info=")):
+            if arg in INFO_FLAGS:
+                cmd.info = True
+                cmd.flags.append(arg)
+            else:
+                raise CommandError(f"unknown flag {arg!r}; flags: --multirun (-m), --debug, "
+                                   f"--help, --cfg job, --info")
+        else:
+            if arg.startswith(("--cfg=", "--package=", "--info=")):
+                cmd.info = True
+                cmd.flags.append(arg)
+            else:
+                cmd.overrides.append(arg)
+    return cmd
+
+
+# --- Hydra's pieces, loaded lazily -----------------------------------------------------------------
+def _options(group: str) -> list[str]:
+    from hydra.core.config_store import ConfigStore
+
+    from evaluation.config_store import register_groups
+
+    register_groups()
+    return sorted(n[: -len(".yaml")] for n in ConfigStore.instance().list(group))
+
+
+def _parse(overrides: list[str]) -> list[Any]:
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import OverrideParseException
+
+    parser = OverridesParser.create()
+    parsed = []
+    for text in overrides:
+        if "=" not in text and not text.startswith("~"):
+            raise CommandError(f"expected key=value, got {text!r} (e.g. trial.games=30)")
+        try:
+            parsed.extend(parser.parse_overrides([text]))
+        except OverrideParseException as exc:
+            first = str(exc).strip().splitlines()[0]
+            raise CommandError(f"cannot read {text!r}: {first}") from None
+    return parsed
+
+
+def _values(ov: Any) -> list[str]:
+    from hydra.core.override_parser.types import ValueType
+
+    key = ov.key_or_group
+    if ov.value_type is ValueType.GLOB_CHOICE_SWEEP:
+        if key not in GROUPS:
+            raise CommandError(f"glob() sweeps work for agent= and novelty= only, not {key}")
+        return list(ov.value().filter(_options(key)))
+    if ov.is_sweep_override():
+        if ov.value_type is ValueType.INTERVAL_SWEEP:
+            raise CommandError(f"{key}: interval() sweeps need an optimizing sweeper; "
+                               "list the values (a,b,c) or use range(lo,hi)")
+        return list(ov.sweep_string_iterator())
+    return [ov.get_value_element_as_str()]
+
+
+def expand(overrides: list[str], multirun: bool) -> list[list[str]]:
+    """One override list per job (a plain run is one job); keys checked for groups."""
+    lists: list[list[str]] = []
+    for ov in _parse(overrides):
+        key = ov.key_or_group
+        if ov.is_delete() and not key.startswith("hydra"):
+            raise CommandError(f"cannot delete {key!r} (~{key}); set it instead, e.g. "
+                               f"{key}=null")
+        values = [] if ov.is_delete() else _values(ov)
+        if len(values) > 1 and not multirun:
+            raise CommandError(f"{key} has several values ({','.join(values)}): add "
+                               "--multirun to sweep them")
+        if key in GROUPS:
+            options = _options(key)
+            for v in values:
+                if v not in options:
+                    raise CommandError(f"unknown {key} {v!r}{did_you_mean(v, options)}; "
+                                       f"choices: {', '.join(options)}")
+        prefix = ov.get_key_element()
+        lists.append([prefix] if ov.is_delete() else [f"{prefix}={v}" for v in values])
+    jobs = [list(combo) for combo in itertools.product(*lists)]
+    if len(jobs) > MAX_JOBS:
+        raise CommandError(f"the sweep has {len(jobs)} jobs, more than {MAX_JOBS}")
+    return jobs
+
+
+# --- one job ------------------------------------------------------------------------------------
+def _paths(node: Any, prefix: str = "") -> set[str]:
+    out = set()
+    for k, v in node.items():
+        path = f"{prefix}{k}"
+        out.add(path)
+        if isinstance(v, dict) and k != "hydra":
+            out |= _paths(v, path + ".")
+    return out
+
+
+_BASE_KEYS: dict[tuple[str, str], set[str]] = {}
+
+
+def _compose(overrides: list[str], hydra_config: bool = True) -> Any:
+    from hydra import compose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+    from hydra.errors import HydraException
+    from omegaconf.errors import OmegaConfBaseException
+
+    from evaluation.config_store import register_groups
+
+    register_groups()
+    GlobalHydra.instance().clear()
+    try:
+        with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+            return compose("trial", overrides=overrides, return_hydra_config=hydra_config)
+    except (HydraException, OmegaConfBaseException, ValueError) as exc:
+        lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip()]
+        first = lines[0] if lines else type(exc).__name__
+        key = next((o.split("=")[0].lstrip("+~") for o in overrides
+                    if o.split("=")[0].lstrip("+~") in first), None)
+        if key and key.startswith("hydra") and "Could not override" in first:
+            raise CommandError(f"unknown Hydra option {key!r}; see python -m evaluation.trial "
+                               "--hydra-help") from None
+        if key and "Could not find" in first:
+            value = next((o.split("=", 1)[1] for o in overrides
+                          if o.split("=")[0].lstrip("+~") == key), "?")
+            choices = _group_choices(key)
+            raise CommandError(f"unknown {key} {value!r}{did_you_mean(value, choices)}; "
+                               f"choices: {', '.join(choices) or '(none found)'}") from None
+        raise CommandError(first.rstrip(".")) from None
+    finally:
+        GlobalHydra.instance().clear()
+
+
+def _group_choices(group: str) -> list[str]:
+    """The options of a config group: this project's YAML files and Hydra's plugins'."""
+    from hydra.core.config_store import ConfigStore
+
+    names = {p.stem for p in (Path(CONF_DIR) / group).glob("*.yaml")}
+    try:
+        names |= {n.rsplit(".", 1)[0] for n in ConfigStore.instance().list(group)}
+    except (OSError, ValueError, KeyError, AttributeError):
+        pass
+    return sorted(names)
+
+
+def _known_keys(agent: str, novelty: str) -> set[str]:
+    """Every key path the configuration has with this agent and novelty."""
+    from omegaconf import OmegaConf
+
+    if (agent, novelty) not in _BASE_KEYS:
+        cfg = _compose([f"agent={agent}", f"novelty={novelty}"], hydra_config=False)
+        _BASE_KEYS[(agent, novelty)] = _paths(OmegaConf.to_container(cfg, resolve=False))
+    return _BASE_KEYS[(agent, novelty)]
+
+
+def _choice(job: list[str], group: str, default: str) -> str:
+    for o in job:
+        k, _, v = o.partition("=")
+        if k.lstrip("+") == group:
+            return v
+    return default
+
+
+def _check_keys(job: list[str]) -> None:
+    agent = _choice(job, "agent", "planner")
+    novelty = _choice(job, "novelty", "none")
+    known = _known_keys(agent, novelty)
+    for o in job:
+        raw = o.split("=", 1)[0]
+        key = raw.lstrip("+~")
+        if key.startswith("hydra") or key in GROUPS:
+            continue
+        if key not in known:
+            where = ""
+            if key.startswith("agent."):
+                where = f" for agent={agent}"
+            elif key.startswith("novelty."):
+                where = f" for novelty={novelty}"
+            parent = key.rsplit(".", 1)[0] + "." if "." in key else ""
+            leaf = sorted(k for k in known if k.startswith(parent)
+                          and k.count(".") == key.count("."))
+            if not leaf:
+                leaf = sorted(k for k in known if "." not in k)
+            shown = ", ".join(leaf[:12]) + (", ..." if len(leaf) > 12 else "")
+            raise CommandError(f"unknown option {raw!r}{where}{did_you_mean(key, known)}; "
+                               f"valid: {shown}")
+        if raw.startswith("+"):
+            raise CommandError(f"{key} already exists: write {key}=... without '+'")
+
+
+def _int(value: Any, key: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        what = "a positive integer" if low == 1 else f"an integer >= {low}"
+        raise CommandError(f"{key} must be {what}, got {value!r}")
+    return value
+
+
+def _bool(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise CommandError(f"{key} must be true or false, got {value!r}")
+    return value
+
+
+def _names(value: Any, key: str, example: str = "[baseline,baseline]") -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise CommandError(f"{key} must be a list of names like {example}, got {value!r}")
+    return value
+
+
+def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
+    """The TrialConfig of a composed configuration, every value type- and range-checked."""
+    from agents.registry import AGENTS
+    from evaluation.config_store import agent_defaults
+
+    trial = data["trial"]
+    games = _int(trial["games"], "trial.games", 1)
+    seed = _int(trial["seed"], "trial.seed", 0)
+    window = trial["window"]
+    if (not isinstance(window, list) or len(window) != 2
+            or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in window)
+            or not 0 <= window[0] <= window[1] <= 1):
+        raise CommandError(f"trial.window must be two fractions [lo,hi] with 0 <= lo <= hi "
+                           f"<= 1, got {window!r}")
+    inject_at = trial["inject_at"]
+    if inject_at is not None:
+        _int(inject_at, "trial.inject_at", 0)
+    progress = _bool(trial["progress"], "trial.progress")
+    plots = _bool(trial["plots"], "trial.plots")
+    opponents = _names(data["opponents"], "opponents")
+    reference = data["reference"]
+    if reference is not None and not isinstance(reference, str):
+        raise CommandError(f"reference must be an agent name or null, got {reference!r}")
+    then = _names(data.get("then") or [], "then", "[dice_weights,go_salary:hard]")
+    detection = data["detection"]
+    agent = dict(data["agent"])
+    name = agent.pop("name")
+    defaults = agent_defaults(AGENTS[name]) if name in AGENTS else {}
+    for key, value in agent.items():
+        want = defaults.get(key)
+        ok = (value is None or want is None or type(value) is type(want)
+              or (isinstance(want, float) and isinstance(value, int)
+                  and not isinstance(value, bool)))
+        if not ok:
+            raise CommandError(f"agent.{key} must be {type(want).__name__} like {want!r}, "
+                               f"got {value!r}")
+    novelty = dict(data["novelty"])
+    nname = novelty.get("name")
+    params = {k: v for k, v in (novelty.get("params") or {}).items() if v is not None}
+    cfg = TrialConfig(
+        agent=name, agent_params=agent, opponents=list(opponents),
+        novelty=None if nname in (None, "none") else nname,
+        difficulty=novelty.get("difficulty") or "medium",
+        observability=novelty.get("observability") or "announced", novelty_params=params,
+        then=[str(t) for t in then], games=games, seed=seed,
+        window=(float(window[0]), float(window[1])), inject_at=inject_at,
+        detection=detection, reference=reference or None, progress=progress,
+        rules=str(data.get("rules") or "standard"))
+    if nname in (None, "none") and novelty.get("difficulty") is not None:
+        raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
+    try:
+        cfg.validate()
+    except TrialError as exc:
+        raise CommandError(str(exc)) from None
+    return cfg, plots
+
+
+def check_world(cfg: TrialConfig) -> None:
+    """The agents can be built with their options, and the novelty applies."""
+    from agents.registry import make_agent
+    from evaluation.novelty_setup import NoveltyError, prepare_novelty
+    from openmono import rules_schema
+
+    try:
+        make_agent(cfg.agent, **cfg.agent_params)
+    except Exception as exc:  # noqa: BLE001 - any failure to build is a bad option
+        raise CommandError(f"agent={cfg.agent} cannot be built with "
+                           f"{cfg.agent_params}: {exc}") from None
+    if cfg.novelty is not None:
+        try:
+            prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params,
+                            rules_schema(cfg.rules),
+                            then=cfg.then)
+        except NoveltyError as exc:
+            raise CommandError(str(exc).splitlines()[0]) from None
+
+
+def check_out_dir(out: Path, cfg: TrialConfig) -> None:
+    """Writable without creating anything, and not holding a different trial."""
+    from evaluation.runner import _trial_identity
+
+    probe = out
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.is_dir():
+        raise CommandError(f"cannot write to the output directory {str(out)!r}: "
+                           f"{str(probe)!r} is not a directory")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise CommandError(f"cannot write to the output directory {str(out)!r}: permission "
+                           f"denied on {str(probe)!r}")
+    config = out / CONFIG_FILE
+    if config.exists():
+        import json
+
+        try:
+            old = json.loads(config.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            old = None
+        ident = _trial_identity(cfg)
+        if old is not None and old != ident:
+            diff = sorted(k for k in ident if old.get(k) != ident[k])
+            raise CommandError(f"{out} holds a trial with a different configuration "
+                               f"({', '.join(diff)} differ); choose another hydra.run.dir or "
+                               "delete that directory")
+    done = len(read_records(out / GAMES_FILE))
+    if done > cfg.games:
+        raise CommandError(f"{out / GAMES_FILE} already holds {done} games, more than "
+                           f"trial.games={cfg.games}; use a new output directory")
+
+
+def sweep_dir_for(overrides: list[str]) -> Path:
+    """A stable sweep folder named after the command: same overrides, same folder."""
+    keep = sorted(o for o in overrides if not o.lstrip("+").startswith(NOT_IDENTITY))
+    digest = hashlib.sha1("\n".join(keep).encode()).hexdigest()[:10]
+    return Path("multirun") / f"sweep-{digest}"
+
+
+def check_command(argv: list[str]) -> Command:
+    """Everything the command would run, checked; raises CommandError on the first problem."""
+    from omegaconf import OmegaConf
+
+    cmd = split_argv(argv)
+    if cmd.info:
+        return cmd
+    hydra_part = [o for o in cmd.overrides if o.lstrip("+~").startswith("hydra")]
+    if cmd.multirun and not _given(cmd.overrides, "hydra.sweep.dir"):
+        cmd.sweep_dir = sweep_dir_for(cmd.overrides)
+        hydra_part = hydra_part + [f"hydra.sweep.dir={cmd.sweep_dir}"]
+    for job in expand(cmd.overrides, cmd.multirun):
+        task = [o for o in job if not o.lstrip("+~").startswith("hydra")]
+        _check_keys(task)
+        cfg = _compose(task + [o for o in job if o not in task] + [
+            o for o in hydra_part if o not in job])
+        data = OmegaConf.to_container(cfg, resolve=False)
+        data.pop("hydra", None)
+        try:
+            resolved = OmegaConf.to_container(OmegaConf.create(data), resolve=True)
+        except Exception as exc:  # noqa: BLE001 - an interpolation the user wrote
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise CommandError(f"cannot resolve the configuration: {first}") from None
+        tcfg, plots = trial_config(resolved)  # type: ignore[arg-type]
+        check_world(tcfg)
+        if cmd.multirun:
+            out = Path(str(cfg.hydra.sweep.dir)) / str(cfg.hydra.sweep.subdir)
+            cmd.sweep_dir = Path(str(cfg.hydra.sweep.dir))
+        else:
+            out = Path(str(cfg.hydra.run.dir))
+        check_out_dir(out, tcfg)
+        cmd.jobs.append(Job(task, tcfg, out, plots))
+    return cmd

@@ -1,0 +1,191 @@
+"""Cross-validation: four `baseline` under `rules=gnome` against GNOME-p3 running its own
+four `background_agent_v3_1`.
+
+    python -m evaluation.validate_gnome games=1000 seed=0 gnome=/path/to/GNOME-p3
+
+`gnome=` points at a checkout of https://github.com/mayankkejriwal/GNOME-p3 (optional:
+without it only our side is played). Each side plays `games` games; per game we record
+the game length in player-turns, how it ended (bankruptcy / cash_cap / turn_limit), the
+trades and auctions, the winner's place in the playing order, the properties bought
+from the bank and the building levels added (`out=FILE` keeps them, a JSON line per game
+and side). The table compares the distributions with
+two-sample tests (Mann-Whitney U for counts, chi-square for categories) and is printed
+as Markdown; the last line is JSON. GNOME runs in a subprocess with the checkout on its
+path, its functions counted by wrapping, never changed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+from evaluation.cli import UsageError, fail, parse_overrides
+
+DEFAULTS: dict[str, Any] = {"games": 200, "seed": 0, "gnome": "", "out": ""}
+MEASURES = ("turns", "trades", "auctions", "bought", "built")
+
+
+def play_ours(games: int, seed: int) -> list[dict[str, Any]]:
+    """Four `baseline` under the gnome rules, seats in playing order."""
+    from openmono import events as E
+    from openmono import gnome_schema, play_game
+    from openmono.engine import Game
+
+    from agents.baseline import BaselineAgent
+
+    schema = gnome_schema()
+    out = []
+    for g in range(games):
+        game = Game(schema, players=4, seed=seed + g)
+        result = play_game(schema, [BaselineAgent() for _ in range(4)], seed=seed + g,
+                           seats=[0, 1, 2, 3], game=game)
+        evs = game.events
+        out.append({
+            "turns": result.turns, "end": result.end_reason, "winner": result.winner,
+            "trades": game.trades, "auctions": game.auctions,
+            "bought": sum(1 for e in evs if type(e) is E.Payment and e.reason == "buy"),
+            "built": sum(1 for e in evs if type(e) is E.BuildingChanged and e.reason == "built"),
+        })
+    return out
+
+
+_DRIVER = r'''
+import json, sys, types
+sys.path.insert(0, sys.argv[1])
+try:
+    import xlsxwriter  # noqa: F401  (GNOME imports it for optional history files)
+except ImportError:
+    sys.modules["xlsxwriter"] = types.ModuleType("xlsxwriter")
+import os
+from monopoly_simulator import gameplay, action_choices, background_agent_v3_1
+from monopoly_simulator.agent import Agent
+from monopoly_simulator.bank import Bank
+
+count = {}
+def counted(module, name, key, ok=lambda r: True):
+    inner = getattr(module, name)
+    def wrapper(*a, **k):
+        r = inner(*a, **k)
+        if ok(r):
+            count[key] = count.get(key, 0) + 1
+        return r
+    setattr(module, name, wrapper)
+success = lambda r: r == 1
+counted(gameplay, "roll_die", "turns")
+counted(action_choices, "accept_trade_offer", "trades", success)
+counted(action_choices, "buy_property", "bought", success)
+counted(action_choices, "improve_property", "built", success)
+inner_auction = Bank.auction
+def auction(*a, **k):
+    count["auctions"] = count.get("auctions", 0) + 1
+    return inner_auction(*a, **k)
+Bank.auction = staticmethod(auction)
+schema = os.path.join(sys.argv[1], "monopoly_game_schema_v1-2.json")
+games, seed = int(sys.argv[2]), int(sys.argv[3])
+for g in range(games):
+    count.clear()
+    agents = {f"player_{i}": Agent(**background_agent_v3_1.decision_agent_methods)
+              for i in range(1, 5)}
+    elements = gameplay.set_up_board(schema, agents)
+    for a in agents.values():
+        a.startup(elements)
+    winner = gameplay.simulate_game_instance(elements, np_seed=seed + g)
+    names = [p.player_name for p in elements["players"]]
+    lost = sum(p.status == "lost" for p in elements["players"])
+    row = {k: count.get(k, 0) for k in ("turns", "trades", "auctions", "bought", "built")}
+    row["end"] = "bankruptcy" if lost == 3 else "cash_cap"
+    row["winner"] = names.index(winner) if winner in names else -1
+    print(json.dumps(row), flush=True)
+'''
+
+
+def play_gnome(checkout: str, games: int, seed: int) -> list[dict[str, Any]]:
+    """GNOME-p3's own game with four background_agent_v3_1, one JSON line per game."""
+    if not os.path.isfile(os.path.join(checkout, "monopoly_simulator", "gameplay.py")):
+        raise UsageError(f"gnome={checkout!r} is not a GNOME-p3 checkout "
+                         "(no monopoly_simulator/gameplay.py in it)")
+    proc = subprocess.run([sys.executable, "-c", _DRIVER, checkout, str(games), str(seed)],
+                          capture_output=True, text=True, cwd=checkout)
+    rows = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 and not rows:
+        raise UsageError(f"GNOME-p3 failed: {proc.stderr.strip().splitlines()[-1:]}")
+    return rows
+
+
+def compare(ours: list[dict], theirs: list[dict]) -> list[dict[str, Any]]:
+    """Per measure: means (sd) both sides and a two-sample test."""
+    import numpy as np
+    from scipy import stats
+
+    rows = []
+    for m in MEASURES:
+        a = np.array([r[m] for r in ours], float)
+        b = np.array([r[m] for r in theirs], float)
+        p = stats.mannwhitneyu(a, b).pvalue if len(b) else float("nan")
+        rows.append({"measure": f"{m} per game", "ours": _ms(a), "gnome": _ms(b) if len(b) else "-",
+                     "test": "Mann-Whitney U", "p": p})
+    for key, cats in (("end", ("bankruptcy", "cash_cap", "turn_limit")), ("winner", (0, 1, 2, 3))):
+        ca = [sum(r[key] == c for r in ours) for c in cats]
+        cb = [sum(r[key] == c for r in theirs) for c in cats]
+        keep = [i for i in range(len(cats)) if ca[i] + cb[i] > 0]
+        p = (stats.chi2_contingency([[ca[i] for i in keep], [cb[i] for i in keep]])[1]
+             if theirs and len(keep) > 1 else float("nan"))
+        label = "end reason" if key == "end" else "winner's place in the order"
+        rows.append({"measure": label,
+                     "ours": _shares(cats, ca), "gnome": _shares(cats, cb) if theirs else "-",
+                     "test": "chi-square", "p": p})
+    return rows
+
+
+def _ms(x) -> str:
+    """mean (sd); median [quartiles]"""
+    import numpy as np
+
+    if len(x) < 2:
+        return f"{x.mean():.1f}"
+    q1, med, q3 = np.percentile(x, [25, 50, 75])
+    return f"{x.mean():.1f} ({x.std(ddof=1):.1f}); {med:g} [{q1:g}–{q3:g}]"
+
+
+def _shares(cats, counts) -> str:
+    total = sum(counts) or 1
+    return ", ".join(f"{c}: {n / total:.1%}" for c, n in zip(cats, counts) if n)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        cfg = parse_overrides(sys.argv[1:] if argv is None else argv, DEFAULTS)
+        if cfg["games"] <= 0:
+            raise UsageError(f"games must be a positive integer, got {cfg['games']}")
+        t0 = time.perf_counter()
+        ours = play_ours(cfg["games"], cfg["seed"])
+        t1 = time.perf_counter()
+        theirs = play_gnome(cfg["gnome"], cfg["games"], cfg["seed"]) if cfg["gnome"] else []
+        t2 = time.perf_counter()
+    except UsageError as exc:
+        fail(str(exc))
+        return 2
+    if cfg["out"]:
+        with open(cfg["out"], "w", encoding="utf-8") as fh:
+            for side, games in (("openmono", ours), ("gnome", theirs)):
+                for g, r in enumerate(games):
+                    fh.write(json.dumps({"side": side, "seed": cfg["seed"] + g, **r}) + "\n")
+    rows = compare(ours, theirs)
+    print(f"games: ours {len(ours)} ({t1 - t0:.0f} s), GNOME-p3 {len(theirs)} ({t2 - t1:.0f} s);"
+          f" seeds {cfg['seed']}..{cfg['seed'] + cfg['games'] - 1}\n")
+    print("| measure | openmono baseline, rules=gnome | GNOME-p3 background_agent_v3_1 "
+          "| test | p |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['measure']} | {r['ours']} | {r['gnome']} | {r['test']} | {r['p']:.3g} |")
+    print(json.dumps({"games_ours": len(ours), "games_gnome": len(theirs), "seed": cfg["seed"],
+                      "rows": rows}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

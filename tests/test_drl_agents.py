@@ -1,0 +1,145 @@
+"""The registered DRL agents: shipped weights load and play, bad weights fail in one
+line naming the file, the hybrid rules, and the surprise detector."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import make_game
+
+import openmono
+from agents.drl import encoding as E
+from agents.drl.agent import WEIGHTS_DIR, DRLAgent
+from agents.drl.hybrid import accept_decision, buy_decision
+from agents.drl.surprise import SurpriseDetector
+from agents.registry import AgentLoadError, make_agent
+from openmono import actions as A
+from openmono.engine import Decision
+
+STD = openmono.standard_schema()
+NAMES = ["ppo", "hybrid_ppo", "ddqn", "hybrid_ddqn"]
+SHORT = STD.model_copy(update={"bank": STD.bank.model_copy(update={"turn_limit": 120})})
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_shipped_weights_load_and_play(name: str) -> None:
+    assert (WEIGHTS_DIR / f"{name}.npz").is_file()
+    agent = make_agent(name)
+    res = openmono.play_game(SHORT, [agent, make_agent("fp_a"), make_agent("fp_b"),
+                                     make_agent("fp_c")], seed=3)
+    assert res.agent_faults == [0, 0, 0, 0]
+    assert agent.network_decisions > 0
+    report = agent.novelty_report()
+    assert 0.0 <= report.confidence <= 1.0
+
+
+def test_user_weights_and_bad_files(tmp_path) -> None:
+    ok = make_agent("hybrid_ppo", weights=str(WEIGHTS_DIR / "ppo.npz"))
+    assert ok.name == "hybrid_ppo"
+    missing = tmp_path / "nope.npz"
+    with pytest.raises(AgentLoadError) as e:
+        make_agent("ppo", weights=str(missing))
+    assert str(missing) in str(e.value) and "\n" not in str(e.value)
+    corrupt = tmp_path / "corrupt.npz"
+    corrupt.write_bytes(b"PK\x03\x04 not really a zip")
+    with pytest.raises(AgentLoadError) as e:
+        make_agent("ddqn", weights=str(corrupt))
+    assert str(corrupt) in str(e.value) and "\n" not in str(e.value)
+    # a PPO file given to a DDQN agent: arrays missing
+    with pytest.raises(AgentLoadError, match="missing array"):
+        make_agent("ddqn", weights=str(WEIGHTS_DIR / "ppo.npz"))
+    wrong = tmp_path / "wrong.npz"
+    with np.load(WEIGHTS_DIR / "ddqn.npz") as d:
+        arrays = {k: d[k] for k in d.files}
+    arrays["q.W0"] = arrays["q.W0"][:, :10]
+    np.savez(wrong, **arrays)
+    with pytest.raises(AgentLoadError) as e:
+        make_agent("hybrid_ddqn", weights=str(wrong))
+    assert str(wrong) in str(e.value) and "shape" in str(e.value)
+
+
+def test_bad_options() -> None:
+    with pytest.raises(ValueError, match="unknown detector"):
+        DRLAgent("ppo", "hybrid", detector="magic")
+    with pytest.raises(ValueError, match="unknown variant"):
+        DRLAgent("ppo", "halfway")
+
+
+def _buy_obs(cash: int, owner: dict, square: str):
+    game = make_game(players=2, cash={0: cash}, owner=owner)
+    return game.observe(0, Decision("buy", square=STD.index_of(square)))
+
+
+def test_hybrid_buy_rule() -> None:
+    # completes the brown set: buy when affordable, even with little left
+    assert buy_decision(_buy_obs(70, {"Mediterranean Avenue": 0}, "Baltic Avenue")) == A.BUY
+    assert buy_decision(_buy_obs(50, {"Mediterranean Avenue": 0}, "Baltic Avenue")) == A.DECLINE
+    # otherwise only with $200 to spare
+    assert buy_decision(_buy_obs(599, {}, "Boardwalk")) == A.DECLINE
+    assert buy_decision(_buy_obs(600, {}, "Boardwalk")) == A.BUY
+
+
+def _offer_obs(offer, owner):
+    game = make_game(players=2, cash={0: 1500, 1: 1500}, owner=owner)
+    return game.observe(0, Decision("trade_response", offer=offer, offerer=1))
+
+
+def test_hybrid_accept_rule() -> None:
+    park, bw = STD.index_of("Park Place"), STD.index_of("Boardwalk")
+    med, baltic = STD.index_of("Mediterranean Avenue"), STD.index_of("Baltic Avenue")
+    # gives me the dark-blue set for Mediterranean and $300: more sets -> accept
+    offer = A.OfferTrade(0, give=(bw,), get=(med,), get_cash=300)
+    assert accept_decision(_offer_obs(offer, {park: 0, med: 0, bw: 1})) == A.ACCEPT
+    # same sets, net worth (eq. 5) 400 - (60 + 300) > 0 -> accept; 400 - 460 < 0 -> reject
+    assert accept_decision(_offer_obs(offer, {med: 0, bw: 1})) == A.ACCEPT
+    worse = A.OfferTrade(0, give=(bw,), get=(med,), get_cash=400)
+    assert accept_decision(_offer_obs(worse, {med: 0, bw: 1})) == A.REJECT
+    # breaks my brown set even though it pays well -> reject
+    breaks = A.OfferTrade(0, give_cash=1000, get=(med,))
+    assert accept_decision(_offer_obs(breaks, {med: 0, baltic: 0})) == A.REJECT
+
+
+def test_hybrid_never_lets_the_network_buy_or_accept() -> None:
+    agent = make_agent("hybrid_ppo", detector="none")
+    seen = []
+    original = agent.enc.legal_mask
+
+    def spy(obs, out=None):
+        m = original(obs, out)
+        seen.append(obs.phase)
+        return m
+    agent.enc.legal_mask = spy
+    openmono.play_game(SHORT, [agent, make_agent("random"), make_agent("random"),
+                               make_agent("random")], seed=5)
+    assert seen and not {"buy", "trade_response"} & set(seen)
+    obs = _buy_obs(1500, {}, "Boardwalk")
+    assert agent.act(obs) == buy_decision(obs)
+
+
+def test_surprise_detector_stays_quiet_then_alarms() -> None:
+    rng = np.random.default_rng(0)
+    det = SurpriseDetector()
+    confidences = []
+    for g in range(80):
+        det.begin_game()
+        shift = 0.0 if g < 50 else 3.0  # the model's errors triple after game 50
+        for _ in range(30):
+            det.observe(prediction=rng.normal(0, 1 + shift), reward=rng.normal(0.5, 0.05))
+        det.end_game(won=False)
+        confidences.append(det.report().confidence)
+        if g < 50:
+            assert not det.report().detected
+    rep = det.report()
+    assert rep.detected and det.alarm_game is not None and 50 < det.alarm_game <= 60
+    assert confidences[-1] >= confidences[det.alarm_game - 1] > confidences[40]
+
+
+def test_encoder_fallback_in_bids_and_debt() -> None:
+    game = make_game(players=2, cash={0: 100}, owner={"Boardwalk": 0})
+    obs = game.observe(0, Decision("debt", owed=300, creditor=1))
+    assert E.fallback_action(obs) == A.MORTGAGE[STD.index_of("Boardwalk")]
+    game = make_game(players=2, cash={0: 500})
+    obs = game.observe(0, Decision("bid", square=STD.index_of("Baltic Avenue"), high_bid=10))
+    assert E.fallback_action(obs) == A.Bid(11)
+    obs = game.observe(0, Decision("bid", square=STD.index_of("Baltic Avenue"), high_bid=60))
+    assert E.fallback_action(obs) == A.DROP_OUT

@@ -1,0 +1,221 @@
+"""The DRL state/action encoding: exact action maps, masks equal to the engine's legality,
+and survival under every catalogue novelty."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import openmono
+from agents.base import Agent
+from agents.drl import encoding as E
+from agents.random_agent import RandomAgent
+from novelties.registry import apply_novelty, available_novelties
+from openmono import actions as A
+
+STD = openmono.standard_schema()
+
+
+class Explorer(Agent):
+    """Plays uniformly over the encoded legal actions (fallback elsewhere) and keeps
+    every observation it sees, so positions come from real games in every phase."""
+
+    def __init__(self, rng_seed: int, keep: bool = True) -> None:
+        super().__init__()
+        self.enc = E.Encoder()
+        self.r = random.Random(rng_seed)
+        self.keep = keep
+        self.seen: list = []
+
+    def act(self, obs):
+        if self.keep:
+            self.seen.append(obs)
+        x = self.enc.encode(obs)
+        assert x.shape == (E.STATE_DIM,) and x.dtype == np.float32 and np.isfinite(x).all()
+        m = self.enc.legal_mask(obs)
+        assert m.shape == (E.ACTION_DIM,)
+        if not m.any():
+            return E.fallback_action(obs)
+        idx = np.flatnonzero(m)
+        trades = idx[idx < E.IMPROVE]
+        if len(trades) and self.r.random() < 0.3:  # reach trade_response phases often
+            return self.enc.action_of(int(self.r.choice(trades)), obs)
+        return self.enc.action_of(int(self.r.choice(idx)), obs)
+
+
+def _positions(games: int = 6, seed: int = 0, turn_limit: int = 150, schema=STD, hooks=None):
+    seen = []
+    for g in range(games):
+        agents = [Explorer(seed * 100 + g), Explorer(seed * 100 + g + 50),
+                  RandomAgent(trade_rate=0.2), RandomAgent()]
+        sch = schema.model_copy(update={"bank": schema.bank.model_copy(
+            update={"turn_limit": turn_limit})})
+        kw = {} if hooks is None else {"hooks": hooks}
+        res = openmono.play_game(sch, agents, seed=seed * 1000 + g, **kw)
+        assert res.agent_faults[:2] == [0, 0], "the encoded actions must all be legal"
+        seen += agents[0].seen + agents[1].seen
+    return seen
+
+
+POSITIONS = _positions(games=4, turn_limit=120)
+
+
+def test_dimensions_and_layout() -> None:
+    assert E.STATE_DIM == 240 and E.ACTION_DIM == 2922
+    assert (E.SELL_OFFER - E.EXCHANGE, E.BUY_OFFER - E.SELL_OFFER, E.IMPROVE - E.BUY_OFFER) == (
+        2268, 252, 252)
+    assert (E.SELL_BUILDING - E.IMPROVE, E.MORTGAGE - E.SELL_BUILDING) == (44, 44)
+    assert (E.FREE_MORTGAGE - E.MORTGAGE, E.SKIP - E.FREE_MORTGAGE) == (28, 28)
+    assert E.PROPERTY_NAMES[0] == "Mediterranean Avenue" and E.PROPERTY_NAMES[-1] == "Boardwalk"
+
+
+def test_positions_cover_every_network_phase() -> None:
+    phases = {o.phase for o in POSITIONS}
+    assert E.NETWORK_PHASES <= phases, phases
+
+
+def test_round_trip_of_every_legal_engine_action() -> None:
+    enc = E.Encoder()
+    checked = 0
+    for k, obs in enumerate(POSITIONS):
+        if obs.phase not in E.NETWORK_PHASES:
+            continue
+        mask = enc.legal_mask(obs).copy()
+        for a in obs.legal_actions():
+            i = enc.index_of(a, obs)
+            if type(a) is A.SellProperty:
+                assert i is None  # not in the 2922 space (docs/drl.md)
+                continue
+            assert i is not None, (obs.phase, a)
+            assert enc.action_of(i, obs) == a and mask[i]
+            checked += 1
+        # every masked index maps to a legal action that maps back to it
+        for i in np.flatnonzero(mask) if k % 8 == 0 else ():
+            a = enc.action_of(int(i), obs)
+            assert obs.is_legal(a), (obs.phase, a, obs.why_illegal(a))
+            assert enc.index_of(a, obs) == i
+    assert checked > 1000
+
+
+def test_mask_equals_engine_legality_over_the_whole_space() -> None:
+    """On a sample of positions in every network phase: index i is in the mask exactly
+    when its action is legal for the engine and is the action's own index."""
+    enc = E.Encoder()
+    rng = random.Random(3)
+    by_phase: dict[str, list] = {}
+    for o in POSITIONS:
+        by_phase.setdefault(o.phase, []).append(o)
+    sample = []
+    for phase in E.NETWORK_PHASES:
+        pool = by_phase[phase]
+        sample += rng.sample(pool, min(12, len(pool)))
+    trading = [o for o in POSITIONS if o.phase in E.TRADE_PHASES
+               and sum(x >= 0 for x in o.owner) > 12]
+    sample += rng.sample(trading, min(15, len(trading)))
+    for obs in sample:
+        mask = enc.legal_mask(obs).copy()
+        for i in range(E.ACTION_DIM):
+            a = enc.action_of(i, obs)
+            expected = obs.is_legal(a) and enc.index_of(a, obs) == i
+            assert mask[i] == expected, (obs.phase, i, a, obs.why_illegal(a))
+
+
+def test_trade_offers_map_exactly() -> None:
+    enc = E.Encoder()
+    obs = next(o for o in POSITIONS if o.phase == "pre_roll")
+    me = obs.seat
+    to = (me + 2) % 4
+    park, boardwalk = STD.index_of("Park Place"), STD.index_of("Boardwalk")
+    for offer, block in [
+        (A.OfferTrade(to, give=(park,), get=(boardwalk,)), E.EXCHANGE),
+        (A.OfferTrade(to, give=(park,), get_cash=350 * 3 // 4), E.SELL_OFFER),
+        (A.OfferTrade(to, get=(boardwalk,), give_cash=400 * 5 // 4), E.BUY_OFFER),
+    ]:
+        i = enc.index_of(offer, obs)
+        assert i is not None and block <= i and enc.action_of(i, obs) == offer
+    # outside the space: two properties, cash with an exchange, a jail card, odd cash
+    for offer in [A.OfferTrade(to, give=(park, boardwalk)),
+                  A.OfferTrade(to, give=(park,), get=(boardwalk,), give_cash=10),
+                  A.OfferTrade(to, give=(park,), give_jail_cards=1),
+                  A.OfferTrade(to, give=(park,), get_cash=351)]:
+        assert enc.index_of(offer, obs) is None
+
+
+def test_state_fields_by_hand() -> None:
+    enc = E.Encoder()
+    obs = next(o for o in POSITIONS if o.phase == "pre_roll" and o.turn > 30)
+    x = enc.encode(obs).copy()
+    me = obs.seat
+    assert x[0] == pytest.approx(obs.position[me] / 40)
+    assert x[1] == pytest.approx(min(10, obs.cash[me] / 1500))
+    for j, name in enumerate(E.PROPERTY_NAMES):
+        sq = STD.index_of(name)
+        o = obs.owner[sq]
+        one_hot = x[16 + 8 * j: 16 + 8 * j + 4]
+        if o < 0:
+            assert not one_hot.any()
+        else:
+            assert one_hot[(o - me) % 4] == 1 and one_hot.sum() == 1
+        assert x[16 + 8 * j + 4] == float(obs.mortgaged[sq])
+
+
+def test_reordered_board_keeps_slots_by_name() -> None:
+    prepared = apply_novelty("board_shuffle", STD, "hard")
+    from openmono.compiled import compile_rules
+    lay = E.Layout(compile_rules(prepared.schema))
+    names = compile_rules(prepared.schema).names
+    for j, name in enumerate(E.PROPERTY_NAMES):
+        assert names[int(lay.slot_sq[j])] == name
+
+
+@pytest.mark.parametrize("name", sorted(available_novelties()))
+def test_every_catalogue_novelty(name: str) -> None:
+    """No crash, fixed shapes and legal encoded actions under every plugin (hard preset,
+    where the changes are largest)."""
+    prepared = apply_novelty(name, STD, "hard")
+    seen = _positions(games=1, seed=7, turn_limit=25, schema=prepared.schema,
+                      hooks=prepared.hooks)
+    assert seen
+    enc = E.Encoder()
+    for obs in seen[::7]:
+        mask = enc.legal_mask(obs)
+        for i in np.flatnonzero(mask):
+            assert obs.is_legal(enc.action_of(int(i), obs))
+
+
+def _reference_state(obs) -> np.ndarray:
+    """The state spelled out field by field (docs/drl.md), for the standard board."""
+    r = obs.rules
+    x = np.zeros(240, dtype=np.float32)
+    me, n = obs.seat, len(obs.cash)
+    for k in range(min(4, n)):
+        s = (me + k) % n
+        if obs.active[s]:
+            x[4 * k: 4 * k + 4] = [obs.position[s] / r.n, min(10, max(-10, obs.cash[s] / 1500)),
+                                   obs.in_jail[s], obs.jail_cards[s] > 0]
+    max_houses = r.hotel_level - 1
+    for j, name in enumerate(E.PROPERTY_NAMES):
+        sq = r.names.index(name)
+        o = obs.owner[sq]
+        if o < 0:
+            continue
+        b = 16 + 8 * j
+        x[b + (o - me) % n] = 1
+        x[b + 4] = obs.mortgaged[sq]
+        g = r.group_of[sq]
+        x[b + 5] = sum(obs.owner[m] == o for m in r.group_members[g]) >= r.group_need[g]
+        x[b + 6] = min(obs.level[sq], max_houses) / max_houses
+        x[b + 7] = obs.level[sq] == r.hotel_level
+    return x
+
+
+def test_state_equals_the_field_by_field_reference() -> None:
+    enc = E.Encoder()
+    built = 0
+    for obs in POSITIONS[::3]:
+        x = enc.encode(obs)
+        assert np.allclose(x, _reference_state(obs)), obs.turn
+        built += any(obs.level)
+    assert built > 10

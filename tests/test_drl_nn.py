@@ -1,0 +1,81 @@
+"""The numpy MLP: gradients against finite differences, Adam, masked distributions."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agents.drl.nn import (MLP, PAPER_SIZES, Adam, masked_argmax, masked_log_softmax,
+                           masked_softmax)
+
+
+def numeric_grads(loss, params, eps=1e-6):
+    out = []
+    for p in params:
+        g = np.zeros_like(p)
+        it = np.nditer(p, flags=["multi_index"])
+        for _ in it:
+            i = it.multi_index
+            old = p[i]
+            p[i] = old + eps
+            up = loss()
+            p[i] = old - eps
+            down = loss()
+            p[i] = old
+            g[i] = (up - down) / (2 * eps)
+        out.append(g)
+    return out
+
+
+def test_backward_matches_finite_differences_for_every_layer() -> None:
+    rng = np.random.default_rng(1)
+    net = MLP((5, 7, 6, 4), rng=rng, dtype=np.float64)
+    for b in net.b:
+        b[:] = rng.standard_normal(b.shape) * 0.1
+    x = rng.standard_normal((3, 5))
+    target = rng.standard_normal((3, 4))
+
+    def loss():
+        return 0.5 * float(np.sum((net.forward(x) - target) ** 2))
+
+    y = net.forward(x)
+    grads = net.backward(y - target)
+    for analytic, numeric in zip(grads, numeric_grads(loss, net.params())):
+        assert np.allclose(analytic, numeric, atol=1e-6, rtol=1e-5)
+
+
+def test_forward_one_and_legal_match_the_batch_forward() -> None:
+    net = MLP(PAPER_SIZES, rng=np.random.default_rng(0))
+    x = np.random.default_rng(2).random(240).astype(np.float32)
+    full = net.forward(x[None])[0]
+    assert np.allclose(net.forward_one(x), full, atol=1e-4)
+    idx = np.array([0, 5, 2000, 2921])
+    assert np.allclose(net.forward_legal(x, idx), full[idx], atol=1e-4)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.floats(-30, 30), min_size=2, max_size=12), st.data())
+def test_masked_softmax(logits, data) -> None:
+    z = np.array(logits)
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=len(z), max_size=len(z))))
+    if not mask.any():
+        mask[0] = True
+    p = masked_softmax(z, mask)
+    assert np.isclose(p.sum(), 1.0) and np.all(p[~mask] == 0)
+    assert np.allclose(np.exp(masked_log_softmax(z, mask))[mask], p[mask])
+    assert mask[masked_argmax(z, mask)]
+    assert z[masked_argmax(z, mask)] == z[mask].max()
+
+
+def test_adam_minimises_a_quadratic() -> None:
+    net = MLP((3, 8, 2), rng=np.random.default_rng(0))
+    opt = Adam(net.params(), lr=1e-2, max_grad_norm=None)
+    x = np.random.default_rng(1).standard_normal((32, 3)).astype(np.float32)
+    target = np.stack([x[:, 0] * 2, -x[:, 1]], axis=1)
+    losses = []
+    for _ in range(300):
+        y = net.forward(x)
+        losses.append(float(np.mean((y - target) ** 2)))
+        opt.step(net.backward(2 * (y - target) / y.size))
+    assert losses[-1] < 0.1 * losses[0]

@@ -1,0 +1,75 @@
+"""The DRL training CLI: a 3-game run, its resume, and one-line errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from agents.drl.train import TrainError, train
+
+TINY = {"hidden": [16], "rollout_steps": 150}
+
+
+def _cfg(**kw):
+    cfg = {"algo": "ppo", "variant": "hybrid", "games": 3, "seed": 0,
+           "opponents": ["fp_a", "fp_b", "fp_c"], "novelty": "none",
+           "novelty_difficulty": "medium", "checkpoint_every": 1, "init": None,
+           "progress": False, "plot": True, "ppo": dict(TINY),
+           "ddqn": {"hidden": [16], "learning_starts": 50, "buffer_size": 500}}
+    cfg.update(kw)
+    return cfg
+
+
+@pytest.mark.parametrize("algo", ["ppo", "ddqn"])
+def test_three_games_and_a_resume_give_the_same_run(tmp_path, algo) -> None:
+    whole = train(_cfg(algo=algo), tmp_path / "whole")
+    assert whole["games"] == 3
+    for f in ("train.json", "checkpoint.npz", "curve.csv", "curve.png", "weights.npz"):
+        assert (tmp_path / "whole" / f).exists()
+    # "killed" after two games (the last checkpoint), then the same command again
+    train(_cfg(algo=algo, games=2), tmp_path / "split")
+    resumed = train(_cfg(algo=algo), tmp_path / "split")
+    assert resumed["played_now"] == 1
+    a = (tmp_path / "whole" / "curve.csv").read_text()
+    b = (tmp_path / "split" / "curve.csv").read_text()
+    assert a == b
+    with np.load(tmp_path / "whole" / "weights.npz") as x, \
+            np.load(tmp_path / "split" / "weights.npz") as y:
+        assert all(np.array_equal(x[k], y[k]) for k in x.files)
+
+
+def test_under_a_novelty(tmp_path) -> None:
+    out = train(_cfg(games=1, novelty="board_shuffle", novelty_difficulty="hard"), tmp_path)
+    assert out["games"] == 1
+
+
+def test_bad_input_is_refused_and_nothing_is_overwritten(tmp_path) -> None:
+    with pytest.raises(TrainError, match="unknown algo 'a2c'; valid: ppo, ddqn"):
+        train(_cfg(algo="a2c"), tmp_path / "x")
+    with pytest.raises(TrainError, match="unknown variant"):
+        train(_cfg(variant="half"), tmp_path / "x")
+    with pytest.raises(TrainError, match="unknown opponent"):
+        train(_cfg(opponents=["fp_z"]), tmp_path / "x")
+    run = tmp_path / "run"
+    train(_cfg(games=1), run)
+    before = {p.name: p.read_bytes() for p in run.iterdir()}
+    with pytest.raises(TrainError, match="another configuration"):
+        train(_cfg(games=1, algo="ddqn"), run)
+    with pytest.raises(TrainError, match="another configuration"):
+        train(_cfg(games=1, seed=5), run)
+    assert {p.name: p.read_bytes() for p in run.iterdir()} == before
+    # weights of another shape as a starting point
+    with pytest.raises(ValueError, match=r"weights\.npz.*shape"):
+        train(_cfg(games=1, init=str(run / "weights.npz"), ppo={"hidden": [8]}),
+              tmp_path / "other")
+
+
+def test_cli_errors_are_one_line(tmp_path) -> None:
+    r = subprocess.run([sys.executable, "-m", "agents.drl.train", "algo=a2c",
+                        f"out_dir={tmp_path}", f"hydra.run.dir={tmp_path}"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.strip() == "error: unknown algo 'a2c'; valid: ppo, ddqn"

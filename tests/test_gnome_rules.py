@@ -1,0 +1,262 @@
+"""The `gnome` rules profile: each bank option at its GNOME-p3 setting does what GNOME
+does (the source is cited per test; docs/rules.md has the table), and the packaged
+`gnome` schema sets every one of them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import STANDARD, Scripted, make_game, of, payments, play, sq, with_bank
+
+import openmono
+from openmono import actions as A
+from openmono import events as E
+from openmono import legal
+from openmono.events import BANK
+from openmono.schema import SchemaError, rules_schema
+from openmono.state import NOBODY, net_worth
+
+GNOME = openmono.gnome_schema()
+DARK_BLUE = {"Park Place": 1, "Boardwalk": 1}
+
+
+def test_the_packaged_gnome_schema_sets_every_gnome_option():
+    b = GNOME.bank
+    assert (b.doubles_roll_again, b.doubles_to_jail) == (False, 0)
+    assert (b.jail, b.debt, b.debt_action_limit, b.bankruptcy_auction) == (
+        "skip_turn", "negative_cash", 10, False)
+    assert (b.cash_cap, b.net_worth_mortgage, b.hotel_sale, b.out_of_turn_calls) == (
+        10000, False, "whole", 6)
+    assert (b.card_draw, b.trade_jail_cards, b.trade_mortgaged, b.property_sellback) == (
+        "random", False, False, 0.5)
+    assert b.max_actions_per_phase == 4 and b.trade_answer == "next_turn"
+    assert b.building_shortage == "first_come"
+    assert STANDARD.bank.jail == "official" and STANDARD.bank.cash_cap is None
+    assert [len(d.cards) for d in GNOME.decks] == [16, 17]  # + crossword, + birthday
+
+
+def test_rules_by_name():
+    assert rules_schema("gnome") == GNOME and rules_schema("standard") == STANDARD
+    with pytest.raises(SchemaError, match="valid rules: standard, gnome"):
+        rules_schema("hasbro")
+
+
+def test_gnome_schema_round_trips():
+    assert openmono.GameSchema.from_json(GNOME.to_json()) == GNOME
+
+
+# --- gameplay.py simulate_game_instance: no doubles rules, jail skips one turn ---------------
+
+def test_doubles_neither_roll_again_nor_free_from_jail():
+    g = make_game(2, [(3, 3), (2, 2), (1, 2)], schema=GNOME, turns=3, in_jail={1: 0})
+    play(g, {})
+    rolls = [(d.seat, d.dice) for d in of(g, E.DiceRolled)]
+    assert rolls == [(0, (3, 3)), (1, (2, 2)), (0, (1, 2))]
+    assert g.state.position[1] == 10  # the double did not move it: it served its turn
+    assert of(g, E.Released) == [E.Released(1, "served")]
+
+
+def test_jail_skips_one_turn_then_the_player_moves():
+    """gameplay.py: `currently_in_jail = False  # the player is only allowed to skip one
+    turn` - no move, no post-roll, no fine."""
+    g = make_game(2, [(1, 2), (4, 5), (2, 3)], schema=GNOME, turns=3, in_jail={0: 0})
+    p0 = Scripted()
+    play(g, {0: p0})
+    assert p0.phases().count("post_roll") == 1  # only the turn after the one lost
+    assert g.state.position[0] == 15 and not g.state.in_jail[0]
+    assert payments(g, "jail_fine") == []
+
+
+def test_paying_the_fine_before_the_roll_moves_at_once():
+    """action_choices.py pay_jail_fine: in the pre-roll, then the turn is ordinary."""
+    g = make_game(2, [(1, 2)], schema=GNOME, in_jail={0: 0})
+    play(g, {0: Scripted(("pre_roll", A.PAY_JAIL_FINE))})
+    assert g.state.position[0] == 13 and payments(g, "jail_fine")[0][2] == 50
+
+
+# --- player.py charge_player / handle_negative_cash_balance: negative cash ---------------------
+
+def test_a_payment_goes_through_in_full_and_the_payer_settles_after_its_turn():
+    """player.py charge_player: cash may go negative; gameplay.py: after the post-roll a
+    player below $0 gets handle_negative_cash_balance (our debt phase, owing $0)."""
+    g = make_game(3, [(1, 2)], schema=GNOME, position={0: 36}, cash={0: 100},
+                  owner={"Mediterranean Avenue": 0, **DARK_BLUE}, level={37: 5, 39: 5})
+    p0 = Scripted()
+    play(g, {0: p0})
+    assert (0, 1, 2000, "rent", 39) in payments(g)  # the creditor is paid in full
+    assert g.state.cash[1] == 3500
+    debt = [o for o in p0.seen if o.phase == "debt"]
+    assert [(o.owed, o.creditor, o.cash[0]) for o in debt] == [(0, BANK, -1900)]
+    assert p0.phases().index("post_roll") < p0.phases().index("debt")
+    assert of(g, E.Bankrupt) == [E.Bankrupt(0, BANK)]
+
+
+def test_bankruptcy_returns_everything_to_the_bank_without_auction():
+    """player.py begin_bankruptcy_proceedings / discharge_assets_to_bank: cash to 0,
+    properties unmortgaged and back to the bank, buildings back to its stock unpaid."""
+    g = make_game(3, [(1, 2)], schema=GNOME, position={0: 36}, cash={0: 0},
+                  owner={"Mediterranean Avenue": 0, "Baltic Avenue": 0, **DARK_BLUE},
+                  level={1: 1, 3: 1, 37: 5, 39: 5}, mortgaged=[], jail_cards={0: ["chance"]})
+    play(g, {})
+    st = g.state
+    assert of(g, E.Bankrupt) == [E.Bankrupt(0, BANK)]
+    assert of(g, E.AuctionStarted) == []
+    assert st.owner[1] == st.owner[3] == NOBODY and st.level[1] == st.level[3] == 0
+    assert st.cash[0] == 0 and payments(g, "sell_building") == []
+    assert st.houses_left == 32
+    assert of(g, E.JailCardMoved) == [E.JailCardMoved(0, BANK, "chance")]
+
+
+def test_the_debt_phase_is_capped_at_ten_actions():
+    """player.py handle_negative_cash_balance: `successful_tries = 10`."""
+    eleven = [1, 3, 6, 8, 9, 11, 13, 14, 16, 18, 19]
+
+    def sell(obs):
+        if obs.phase == "debt":
+            return next(a for a in obs.legal_actions() if type(a) is A.SellBuilding)
+        return None
+
+    g = make_game(3, [(1, 2)], schema=GNOME, position={0: 36}, cash={0: 0},
+                  owner={**{s: 0 for s in eleven}, **DARK_BLUE},
+                  level={**{s: 5 for s in eleven}, 37: 5, 39: 5}, hotels_left=0)
+    p0 = Scripted(policy=sell)
+    play(g, {0: p0})
+    assert len([o for o in p0.seen if o.phase == "debt"]) == 10
+    assert of(g, E.Bankrupt) == [E.Bankrupt(0, BANK)]
+
+
+# --- card_utility_actions.py check_for_game_termination / check_for_winner ---------------------
+
+def test_the_game_ends_when_a_players_cash_passes_10000():
+    g = make_game(3, [(1, 2)], schema=GNOME, turns=5, cash={2: 10001},
+                  owner={"Boardwalk": 1}, mortgaged=["Boardwalk"])
+    result = play(g, {})
+    assert result.end_reason == "cash_cap" and result.turns == 1
+    assert result.winner == 2
+
+
+def test_net_worth_counts_mortgaged_property_at_full_price():
+    """check_for_winner adds `prop.price` whatever the mortgage."""
+    g = make_game(2, schema=GNOME, owner={"Boardwalk": 0}, mortgaged=["Boardwalk"])
+    assert net_worth(g.rules, g.state, 0) == 1500 + 400
+    s = make_game(2, owner={"Boardwalk": 0}, mortgaged=["Boardwalk"])
+    assert net_worth(s.rules, s.state, 0) == 1500 + 200
+
+
+# --- action_choices.py sell_house_hotel: a hotel is sold whole ----------------------------------
+
+def test_a_hotel_is_sold_whole():
+    g = make_game(rolls=[(1, 2)], schema=GNOME, owner={"Park Place": 0, "Boardwalk": 0},
+                  level={37: 5, 39: 5}, position={0: 1})
+    play(g, {0: Scripted(("pre_roll", A.SellBuilding(39)))})
+    assert g.state.level[37] == 5 and g.state.level[39] == 0
+    assert payments(g, "sell_building") == [(BANK, 0, 500, "sell_building", 39)]
+    assert (g.state.houses_left, g.state.hotels_left) == (32, 11)
+
+
+def test_a_hotel_is_not_sold_beside_houses():
+    g = make_game(schema=GNOME, owner={"Park Place": 0, "Boardwalk": 0}, level={37: 4, 39: 5})
+    assert legal.check_sell_building(g.rules, g.state, 0, 39) == (
+        "a hotel is sold whole only when the group's other streets have hotels or nothing")
+
+
+# --- gameplay.py: out-of-turn calls -------------------------------------------------------------
+
+def _oot_seats(g, agents):
+    play(g, agents)
+    return g
+
+
+def test_out_of_turn_calls_cycle_through_every_player_until_all_pass():
+    """gameplay.py: `while skip_turn != num_active_players and out_of_turn_count <= 5`,
+    from the next player, the current one included."""
+    seen: list[tuple[int, str]] = []
+
+    class Logger(Scripted):
+        def __init__(self, seat, *queue):
+            super().__init__(*queue)
+            self.seat = seat
+
+        def act(self, obs):
+            seen.append((self.seat, obs.phase))
+            return super().act(obs)
+
+    # Everyone passes: the pre-roll counts as one pass, then 1, 2, 3 pass: 3 calls.
+    g = make_game(4, [(1, 2)], schema=GNOME)
+    play(g, {s: Logger(s) for s in range(4)})
+    assert [s for s, ph in seen if ph == "out_of_turn"] == [1, 2, 3]
+    # Seat 1 mortgages once: the passes restart, and the calls stop at six.
+    seen.clear()
+    g = make_game(4, [(1, 2)], schema=GNOME, owner={"Baltic Avenue": 1})
+    play(g, {0: Logger(0), 1: Logger(1, ("out_of_turn", A.Mortgage(3))), 2: Logger(2),
+             3: Logger(3)})
+    oot = [s for s, ph in seen if ph == "out_of_turn"]
+    assert oot == [1, 1, 2, 3, 0, 1]  # 1 acts (asked again in its call); 4 passes end it
+    # Seats that act in every call: the sixth call is the last.
+    seen.clear()
+    streets = {"Mediterranean Avenue": 1, "Baltic Avenue": 1, "Oriental Avenue": 2,
+               "Vermont Avenue": 2, "Connecticut Avenue": 3, "St. Charles Place": 3}
+    g = make_game(4, [(1, 2)], schema=GNOME, owner=streets, position={0: 4})
+    acting = {1: (1, 3), 2: (6, 8), 3: (9, 11)}
+    queues = {s: [("out_of_turn", A.Mortgage(a)), ("out_of_turn", A.CONCLUDE),
+                  ("out_of_turn", A.Mortgage(b))] for s, (a, b) in acting.items()}
+    play(g, {0: Logger(0), **{s: Logger(s, *q) for s, q in queues.items()}})
+    assert [s for s, ph in seen if ph == "out_of_turn"] == [1, 1, 2, 2, 3, 3, 0, 1, 1, 2, 2]
+
+
+def test_management_phases_allow_four_actions():
+    """player.py make_pre_roll_moves: `while count < 4` actions, then a forced conclude."""
+    g = make_game(2, [(1, 2)], schema=GNOME,
+                  owner={s: 0 for s in ("Reading Railroad", "Pennsylvania Railroad",
+                                        "B. & O. Railroad", "Short Line", "Electric Company")})
+    play(g, {0: Scripted(*[("pre_roll", A.Mortgage(s)) for s in (5, 15, 25, 35, 12)])})
+    assert [m.square for m in of(g, E.MortgageChanged)] == [5, 15, 25, 35]
+
+
+# --- card_utility_actions.py pick_card_from_*: random draws -------------------------------------
+
+def test_cards_are_drawn_at_random_with_replacement():
+    deck = GNOME.decks[1]  # community chest
+    g = make_game(2, schema=GNOME)
+    d = g.rules.deck_names.index(deck.name)
+    before = list(g.state.decks[d])
+    draws = []
+    for _ in range(200):
+        order = g.state.decks[d]
+        k = g._card_rng(d).randrange(len(order))
+        draws.append(order[k])
+    assert len(set(draws)) == len(before) and g.state.decks[d] == before
+
+
+def test_trades_of_jail_cards_are_refused():
+    g = make_game(2, schema=GNOME, jail_cards={0: ["chance"]})
+    offer = A.OfferTrade(to=1, give_jail_cards=1, get_cash=10)
+    assert legal.check_offer(g.rules, g.state, 0, offer) == (
+        "the rules do not allow trading get-out-of-jail cards")
+    assert legal.check_offer(g.rules, g.state, 0, A.OfferTrade(to=1, get=(), get_cash=10,
+                                                                 give=())) is None
+
+
+def test_the_engine_keeps_its_speed_path_for_the_standard_rules():
+    g = make_game(2, schema=with_bank(STANDARD))
+    assert g.rules.bank.out_of_turn_calls is None and g.rules.bank.debt == "official"
+    assert sq("Boardwalk") == 39
+
+
+# --- action_choices.py make_trade_offer / accept_trade_offer: answered on the next turn ---------
+
+def test_an_offer_waits_for_the_receivers_next_phase_and_one_at_a_time():
+    """make_trade_offer: `if to_player.is_trade_offer_outstanding: return failure`; the
+    receiver answers (accept_trade_offer) in its own pre-roll or out-of-turn phase."""
+    first = A.OfferTrade(to=1, give=(), get=(3,), give_cash=100)
+    second = A.OfferTrade(to=1, give=(), get=(3,), give_cash=120)
+    p0 = Scripted(("pre_roll", first), ("pre_roll", second))
+    p1 = Scripted(("trade_response", A.ACCEPT))
+    g = make_game(2, [(1, 2)], schema=GNOME, owner={"Baltic Avenue": 1})
+    play(g, {0: p0, 1: p1})
+    assert of(g, E.TradeOffered) == [E.TradeOffered(first.terms(), 0)]
+    assert of(g, E.TradeAnswered) == [E.TradeAnswered(second.terms(), 0, False),
+                                      E.TradeAnswered(first.terms(), 0, True)]
+    # p1 answered at the start of its out-of-turn call, after p0's pre-roll ended
+    assert p1.phases()[:2] == ["trade_response", "out_of_turn"]
+    assert g.state.owner[3] == 0 and g.state.cash == [1400 - 0, 1600]

@@ -1,0 +1,389 @@
+"""Results that survive anything (issue 18): refused runs touch nothing, one error style,
+fast resume that says so, sweeps that resume and leave no worker behind."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evaluation import bench, check, compare, detection_sweep, tournament
+from evaluation import trial as trial_cli
+from evaluation.runner import (GAMES_FILE, STATE_FILE, PluginError, TrialConfig, read_records,
+                               run_trial)
+from evaluation.sweep_guard import descendants
+from evaluation.trial_args import sweep_dir_for
+from novelties.testing import temporary_plugins
+
+ROOT = Path(__file__).resolve().parents[1]
+FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
+        "trial.progress=false", "trial.plots=false"]
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Every path under `root` with the hash of its bytes (folders as 'dir')."""
+    out = {}
+    for p in sorted(root.rglob("*")):
+        rel = str(p.relative_to(root))
+        out[rel] = "dir" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def _trial(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "evaluation.trial", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def refused(argv: list[str], capsys: Any) -> str:
+    """Run a command in-process; it must be refused with one or two lines, exit code 2."""
+    try:
+        code = trial_cli.cli(argv)
+    except SystemExit as exc:  # pragma: no cover - the CLI returns its code
+        code = exc.code
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2, (argv, err)
+    assert 1 <= len(lines) <= 2 and lines[0].startswith("error: "), (argv, err)
+    assert "Traceback" not in err
+    return lines[0]
+
+
+# --- refused runs touch nothing -------------------------------------------------------------
+BAD = [  # (arguments, words the one-line message must hold)
+    (["agent=plannr"], ["plannr", "did you mean planner", "random"]),
+    (["novelty=rent_hik"], ["rent_hik", "rent_hike"]),
+    (["trial.gamez=10"], ["trial.gamez", "did you mean trial.games"]),
+    (["+trial.gamez=10"], ["+trial.gamez", "did you mean trial.games"]),
+    (["+trial.games=10"], ["trial.games", "without '+'"]),
+    (["foo/bar=x"], ["foo/bar", "valid"]),
+    (["hydra.run.dirr=x"], ["hydra.run.dirr"]),
+    (["trial.seed=1.5"], ["trial.seed", "1.5", "integer"]),
+    (["trial.seed=abc"], ["trial.seed", "abc"]),
+    (["trial.seed=-1"], ["trial.seed", "-1", ">= 0"]),
+    (["trial.games=0"], ["trial.games", "positive integer"]),
+    (["detection=maybe"], ["detection", "maybe", "system", "given"]),
+    (["novelty.difficulty=extreme"], ["novelty.difficulty", "novelty=NAME"]),
+    (["novelty=rent_hike", "novelty.difficulty=extreme"], ["extreme", "easy, medium, hard"]),
+    (["novelty=rent_hike", "novelty.params.factor=abc"], ["factor"]),
+    (["novelty=rent_hike", "novelty.params.facter=2"], ["facter", "did you mean"]),
+    (["agent.adapt=maybe"], ["agent.adapt", "maybe"]),
+    (["trial.window=[0.6,0.2]"], ["trial.window"]),
+    (["trial.inject_at=500"], ["inject_at", "outside"]),
+    (["opponents=[baseline,nobody]"], ["nobody", "baseline"]),
+    (["trial.seed=1,2"], ["--multirun"]),
+    (["~then"], ["then"]),
+    (["then=[nope]", "novelty=rent_hike"], ["nope"]),
+    (["trial.games"], ["key=value"]),
+    (["--frobnicate"], ["--frobnicate", "--multirun"]),
+    (["--multirun", "agent=random,plannr"], ["plannr", "planner"]),
+    (["hydra/launcher=lcoal"], ["lcoal", "did you mean local"]),
+    (["hydra.launcher.n_jobz=2", "hydra/launcher=local"], ["hydra.launcher.n_jobz"]),
+    (["novelty=rent_hike", "then=x"], ["then", "list"]),
+    (["agent.adapt=${oops}"], ["oops"]),
+    (["trial.plots=maybe"], ["trial.plots", "true or false"]),
+    (["novelty=rent_hike", "novelty.observability=maybe"], ["observability", "effects"]),
+]
+
+
+@pytest.mark.parametrize("args,words", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_trial_input_is_one_line_exit_2(tmp_path: Path, monkeypatch, capsys,
+                                            args: list[str], words: list[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    line = refused(args, capsys)
+    for word in words:
+        assert word in line, (word, line)
+    assert list(tmp_path.iterdir()) == []  # nothing created either
+
+
+def test_refused_runs_leave_a_finished_folder_byte_for_byte(tmp_path: Path, monkeypatch,
+                                                            capsys) -> None:
+    proc = _trial(*FAST, "trial.games=3", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    run = tmp_path / "outputs/trial/random/none/seed0"  # not none-None
+    assert (run / "summary.json").exists()
+    before = snapshot(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for args in (["detection=maybe"], ["novelty.difficulty=extreme"], ["trial.seed=1.5"],
+                 ["trial.seed=abc"], ["trial.seed=-1"], ["agent=plannr"], ["trial.gamez=3"],
+                 ["+trial.gamez=3"], ["novelty=rent_hike", "novelty.difficulty=extreme"],
+                 ["trial.games=0"], ["trial.window=[2,3]"], ["agent.trade_rate=abc"]):
+        refused([*FAST, "trial.games=3", *args], capsys)
+    # The same folder holding another configuration is refused too, untouched.
+    refused([*FAST, "trial.games=4", f"hydra.run.dir={run}"], capsys)
+    assert snapshot(tmp_path) == before
+
+
+def test_unwritable_output_folder(tmp_path: Path, monkeypatch, capsys) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.chdir(tmp_path)
+    line = refused([*FAST, f"hydra.run.dir={blocker}/run"], capsys)
+    assert "output directory" in line
+    assert blocker.read_text() == "not a folder" and sorted(tmp_path.iterdir()) == [blocker]
+
+
+@pytest.mark.parametrize("main,args,word", [
+    (bench.main, ["gamez=3"], "did you mean games"),
+    (bench.main, ["seed=1.5"], "seed"),
+    (bench.main, ["seed=-1"], ">= 0"),
+    (bench.main, ["agents=[random,nobody]"], "nobody"),
+    (tournament.main, ["games=abc"], "games"),
+    (tournament.main, ["novelty=rent_hike", "novelty.difficulty=extreme"], "extreme"),
+    (check.main, ["workers=0"], "workers"),
+    (check.main, ["+gamez=5"], "did you mean games"),
+])
+def test_other_tools_share_the_error_style(capsys, main, args, word) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and word in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_compare_and_detection_sweep_errors(tmp_path: Path, capsys) -> None:
+    assert compare.main([str(tmp_path), "oot=x"]) == 2
+    assert "did you mean out" in capsys.readouterr().err
+    (tmp_path / "f").write_text("")
+    for argv, word in ((["--games", "0", "--out", str(tmp_path / "d")], "--games"),
+                       (["--agent", "plannr"], "did you mean planner"),
+                       (["--out", str(tmp_path / "f" / "x")], "output directory")):
+        try:
+            code = detection_sweep.main(argv)
+        except SystemExit as exc:
+            code = exc.code
+        err = capsys.readouterr().err
+        assert code == 2 and word in err and len(err.strip().splitlines()) == 1, err
+    with pytest.raises(SystemExit):
+        detection_sweep.main(["--gamez", "3"])
+    assert "--gamez" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()
+
+
+# --- a plugin that raises during a game -------------------------------------------------------
+_HOOK_SRC = '''
+import os
+from novelties.base import Applied, Novelty
+from openmono.hooks import Hooks
+
+class Flaky(Novelty):
+    name = "flaky"
+    category = "class"
+    description = "raises in its rent hook from the third game while FLAKY is set; hard too"
+    presets = {"easy": {}, "medium": {}, "hard": {}}
+
+    def apply(self, schema, params):
+        def rent(game, payer, square, amount):
+            if os.environ.get("FLAKY") == "1":
+                raise ZeroDivisionError("rent table broken")
+            return amount
+        return Applied(schema, Hooks(rent=rent))
+'''
+
+
+def test_a_raising_hook_ends_the_trial_in_one_line_and_it_resumes(tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    cfg = dict(agent="random", opponents=["random"] * 3, reference="random", novelty="flaky",
+               inject_at=2, games=5, seed=1, progress=False)
+    with temporary_plugins(tmp_path / "plugins", {"flakypkg": _HOOK_SRC},
+                           {"flaky": "flakypkg:Flaky"}, dist="flaky"):
+        monkeypatch.setenv("FLAKY", "1")
+        with pytest.raises(PluginError) as info:
+            run_trial(TrialConfig(**cfg), tmp_path / "run")
+        message = str(info.value)
+        assert "\n" not in message
+        for word in ("'flaky'", "'rent' hook", "game 2", "ZeroDivisionError", "2 recorded",
+                     "resume"):
+            assert word in message, (word, message)
+        assert len(read_records(tmp_path / "run" / GAMES_FILE)) == 2
+        monkeypatch.delenv("FLAKY")  # the plugin is fixed: the same trial resumes
+        run_trial(TrialConfig(**cfg), tmp_path / "run")
+        run_trial(TrialConfig(**cfg), tmp_path / "clean")
+    assert (tmp_path / "run" / GAMES_FILE).read_bytes() == (
+        tmp_path / "clean" / GAMES_FILE).read_bytes()
+
+
+def test_a_raising_hook_through_the_cli(tmp_path: Path) -> None:
+    plugins = tmp_path / "plugins"
+    with temporary_plugins(plugins, {"flakypkg": _HOOK_SRC}, {"flaky": "flakypkg:Flaky"},
+                           dist="flaky"):
+        pass
+    # temporary_plugins removes nothing from disk: point the subprocess at the folder.
+    env = {**os.environ, "PYTHONPATH": f"{plugins}{os.pathsep}{ROOT}", "FLAKY": "1"}
+    args = [sys.executable, "-m", "evaluation.trial", *FAST, "novelty=flaky", "trial.games=4",
+            "trial.inject_at=1", f"hydra.run.dir={tmp_path / 'run'}"]
+    proc = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env=env)
+    assert proc.returncode == 2, proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln.startswith("error")]
+    assert len(lines) == 1 and "'rent' hook" in lines[0] and "Traceback" not in proc.stderr
+    proc = subprocess.run([*args, "--debug"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert proc.returncode == 2 and "Traceback" in proc.stderr
+
+
+# --- resume: fast, says so, same bytes ---------------------------------------------------------
+def test_resume_restores_the_agents_and_plays_only_the_missing_games(tmp_path: Path, capsys,
+                                                                     monkeypatch) -> None:
+    cfg = dict(agent="planner", novelty="rent_hike", inject_at=3, games=6, seed=3,
+               detection="given", progress=False)
+    run_trial(TrialConfig(**cfg), tmp_path / "full")
+
+    class Killed(Exception):
+        pass
+
+    def kill(record: dict) -> None:
+        if record["game"] == 3:
+            raise Killed
+
+    import evaluation.runner as runner
+
+    monkeypatch.setattr(runner, "SAVE_RATIO", 0)  # a snapshot after every game
+    with pytest.raises(Killed):
+        run_trial(TrialConfig(**cfg), tmp_path / "cut", on_game=kill)
+    assert (tmp_path / "cut" / STATE_FILE).exists()
+    played = []
+    real = runner._play_one
+    monkeypatch.setattr(runner, "_play_one", lambda c, g, *a: played.append(g) or real(c, g, *a))
+    capsys.readouterr()
+    run_trial(TrialConfig(**cfg), tmp_path / "cut")
+    assert "resuming: found 4 of 6 games" in capsys.readouterr().err
+    assert played == [4, 5]
+    assert (tmp_path / "cut" / GAMES_FILE).read_bytes() == (
+        tmp_path / "full" / GAMES_FILE).read_bytes()
+
+
+def test_resume_from_an_older_snapshot_replays_only_the_games_after_it(
+        tmp_path: Path, capsys, monkeypatch) -> None:
+    import evaluation.runner as runner
+
+    cfg = dict(agent="random", opponents=["random"] * 3, reference="random",
+               novelty="rent_hike", inject_at=2, games=7, seed=5, progress=False)
+    run_trial(TrialConfig(**cfg), tmp_path / "full")
+    real_save = runner._save_agents
+    monkeypatch.setattr(runner, "_save_agents",
+                        lambda out, games, agents: games == 2 and real_save(out, games, agents))
+    monkeypatch.setattr(runner, "SAVE_RATIO", 0)
+
+    class Killed(Exception):
+        pass
+
+    def kill(record: dict) -> None:
+        if record["game"] == 4:
+            raise Killed
+
+    with pytest.raises(Killed):
+        run_trial(TrialConfig(**cfg), tmp_path / "cut", on_game=kill)
+    played = []
+    real = runner._play_one
+    monkeypatch.setattr(runner, "_play_one", lambda c, g, *a: played.append(g) or real(c, g, *a))
+    capsys.readouterr()
+    run_trial(TrialConfig(**cfg), tmp_path / "cut")
+    assert "found 5 of 7 games" in capsys.readouterr().err
+    assert played == [2, 3, 4, 5, 6]
+    assert (tmp_path / "cut" / GAMES_FILE).read_bytes() == (
+        tmp_path / "full" / GAMES_FILE).read_bytes()
+
+
+def test_a_finished_trial_says_complete_in_under_a_second(tmp_path: Path) -> None:
+    args = [*FAST, "trial.games=2", f"hydra.run.dir={tmp_path / 'run'}"]
+    assert _trial(*args, cwd=tmp_path).returncode == 0
+    before = snapshot(tmp_path / "run")
+    t0 = time.perf_counter()
+    proc = _trial(*args, cwd=tmp_path)
+    seconds = time.perf_counter() - t0
+    assert proc.returncode == 0 and proc.stdout.startswith("complete: 2 games"), proc.stdout
+    assert seconds < 1.0, seconds
+    # The same trial asked for in other words (an explicit default) is complete too,
+    # and Hydra does not get to rewrite its .hydra/ folder.
+    proc = _trial(*args, "trial.seed=0", "detection=system", cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout.startswith("complete: 2 games"), proc.stdout
+    assert snapshot(tmp_path / "run") == before
+
+
+# --- sweeps -----------------------------------------------------------------------------------
+def test_the_sweep_folder_is_named_after_the_command() -> None:
+    a = sweep_dir_for(["agent=random,baseline", "trial.seed=0,1"])
+    assert a == sweep_dir_for(["trial.seed=0,1", "agent=random,baseline", "trial.plots=false"])
+    assert a != sweep_dir_for(["agent=random,baseline", "trial.seed=0,1,2"])
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
+def test_a_killed_sweep_leaves_no_worker_and_resumes_only_what_is_missing(
+        tmp_path: Path) -> None:
+    sweep = ["--multirun", "hydra/launcher=local", "hydra.launcher.n_jobs=2", *FAST,
+             "trial.seed=0,1,2", "trial.games=10"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    parent = subprocess.Popen([sys.executable, "-m", "evaluation.trial", *sweep], cwd=tmp_path,
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        files = list(tmp_path.glob("multirun/*/*/games.jsonl"))
+        if any(f.read_bytes().count(b"\n") >= 2 for f in files):
+            break
+        time.sleep(0.2)
+    else:
+        parent.kill()
+        pytest.fail("the sweep did not start")
+    workers = descendants(parent.pid)
+    assert workers
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    deadline = time.time() + 15
+    while time.time() < deadline and any(_alive(p) for p in workers):
+        time.sleep(0.2)
+    assert not [p for p in workers if _alive(p)]
+    folders = {f.parent.name: f.read_bytes() for f in tmp_path.glob("multirun/*/*/games.jsonl")}
+    done = {d.name for d in tmp_path.glob("multirun/*/*") if (d / "summary.json").exists()}
+    proc = _trial(*sweep, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    complete = len(done)
+    partial = sum(1 for name, data in folders.items() if name not in done and data.count(b"\n"))
+    assert f"resuming: {complete} of 3 trials complete, {partial} partial" in proc.stderr
+    runs = sorted(d for d in tmp_path.glob("multirun/*/*") if d.is_dir())
+    assert len(runs) == 3 and len(list(tmp_path.glob("multirun/*"))) == 1
+    for run in runs:
+        assert len(read_records(run / GAMES_FILE)) == 10
+        if run.name in done:  # finished trials were not played again
+            assert (run / GAMES_FILE).read_bytes() == folders[run.name]
+    again = _trial(*sweep, cwd=tmp_path)
+    assert "resuming: 3 of 3 trials complete, 0 partial" in again.stderr
+    assert "complete: all 3 trials" in again.stdout
+
+
+# --- invariants at scale ----------------------------------------------------------------------
+def test_check_runs_clean_and_writes_a_violation_with_its_command(tmp_path: Path, monkeypatch,
+                                                                  capsys) -> None:
+    assert check.main(["games=3", "seed=4", "progress=false", f"out={tmp_path}"]) == 0
+    assert '"violations": 0' in capsys.readouterr().out
+    import novelties.inject as inject
+
+    real = inject.check_state
+
+    def broken(rules, state):
+        found = real(rules, state)
+        return found + (["a planted violation"] if state.turn == 7 else [])
+
+    monkeypatch.setattr(inject, "check_state", broken)
+    assert check.main(["games=1", "seed=4", "start=2", "progress=false", f"out={tmp_path}"]) == 1
+    out = capsys.readouterr().out
+    assert "reproduce: python -m evaluation.check seed=4 start=2 games=1" in out
+    case = json.loads((tmp_path / "game2" / "case.json").read_text())
+    assert "a planted violation" in case["problems"][0]
+    lines = (tmp_path / "game2" / "game.jsonl").read_text().splitlines()
+    assert json.loads(lines[0])["type"] == "header" and json.loads(lines[-1])["type"] == "result"

@@ -1,0 +1,37 @@
+"""`evaluation.validate_gnome`: our side plays and summarises; a wrong GNOME path or a
+bad game count stops with a short message (GNOME-p3 itself is optional, not tested)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evaluation import validate_gnome as V
+
+
+def test_our_side_records_every_measure():
+    rows = V.play_ours(2, seed=0)
+    assert len(rows) == 2
+    for r in rows:
+        assert set(r) == {"turns", "end", "winner", "trades", "auctions", "bought", "built"}
+        assert r["end"] in ("bankruptcy", "cash_cap", "turn_limit") and 0 <= r["winner"] < 4
+        assert r["bought"] > 0 and r["turns"] > 0
+
+
+def test_compare_without_gnome_lists_our_side(capsys):
+    assert V.main(["games=2", "seed=3"]) == 0
+    out = capsys.readouterr().out
+    assert "| turns per game |" in out and "GNOME-p3 0" in out
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["games_ours"] == 2 and summary["games_gnome"] == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["games=0"], "games must be a positive integer"),
+    (["games=1", "gnome=/nonexistent"], "is not a GNOME-p3 checkout"),
+])
+def test_bad_input_is_one_line(args, message, capsys):
+    with pytest.raises(SystemExit):
+        V.main(args)
+    assert message in capsys.readouterr().err
