@@ -75,7 +75,7 @@ class InjectionReport:
 
 
 def _schema_and_hooks(novelty: Any, game: Game, keep_hooks: bool) -> tuple[GameSchema, Hooks]:
-    """Accept a Prepared / Applied (anything with .schema and .hooks)."""
+    """The novelty's schema and hooks (an `Applied`, or anything with .schema and .hooks)."""
     schema, hooks = novelty.schema, novelty.hooks
     if keep_hooks:
         hooks = game.hooks.combine(hooks)

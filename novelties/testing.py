@@ -91,7 +91,7 @@ def play_checked(schema: GameSchema, agents: Sequence[Any], seed: int = 0,
                  on_obs: Callable[[Any], None] | None = None) -> Checked:
     """Play one game with invariant checks at every turn boundary and at the end.
 
-    `inject` (a Prepared/Applied) is injected mid-game before turn `at_turn`.
+    `inject` (an `Applied`) is injected mid-game before turn `at_turn`.
     """
     problems: list[str] = []
     game = Game(schema, players=len(agents), seed=seed, hooks=hooks)
