@@ -169,10 +169,10 @@ def detection_delay(records: Sequence[Record], injected_at: int | None) -> int |
 # ------------------------------------------------------------------------------- NRP
 
 
-def reference_pre_win_rate(
+def reference_pre_games(
     reference_records: Sequence[Record], injected_at: int | None
-) -> float | None:
-    """Reference agent's win rate over its games without the novelty (see module doc)."""
+) -> list[Record]:
+    """The reference agent's games without the novelty (see module doc)."""
     pre = []
     for rec in reference_records:
         active = rec.get("novelty_active")
@@ -180,7 +180,14 @@ def reference_pre_win_rate(
             active = injected_at is not None and rec["game"] >= injected_at
         if not active:
             pre.append(rec)
-    return win_rate(pre)
+    return pre
+
+
+def reference_pre_win_rate(
+    reference_records: Sequence[Record], injected_at: int | None
+) -> float | None:
+    """Reference agent's win rate over its games without the novelty (see module doc)."""
+    return win_rate(reference_pre_games(reference_records, injected_at))
 
 
 def _check_common_seeds(records: Sequence[Record], reference_records: Sequence[Record]) -> None:
@@ -306,12 +313,8 @@ def summarize_trial(
     final = final_report_changes(records)
     accuracy, precision = characterization_scores(ground_truth, final)
     detected = nda(records, injected_at)
-    ref_pre: list[Record] | None = None
-    if reference_records is not None:
-        _check_common_seeds(records, reference_records)
-        ref_pre = [r for r in reference_records
-                   if not (r.get("novelty_active") if r.get("novelty_active") is not None
-                           else injected_at is not None and r["game"] >= injected_at)]
+    ref_pre = (None if reference_records is None
+               else reference_pre_games(reference_records, injected_at))
     return {
         "games": len(records),
         "injected_at": injected_at,

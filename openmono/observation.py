@@ -41,21 +41,6 @@ from openmono.compiled import Rules
 from openmono.events import event_to_json
 from openmono.schema import BankRules
 
-# The compiled-rules attributes an agent may see (everything else - dice, decks,
-# hooks, the schema, engine shortcuts - stays engine-side).
-PUBLIC_RULES_FIELDS = (
-    "n", "names", "kind_names", "kind", "is_property", "is_street", "properties", "streets",
-    "price", "rent", "house_cost", "mortgage", "unmortgage_cost", "transfer_fee",
-    "building_refund", "property_refund", "tax", "group_names", "group_of", "group_members",
-    "group_need", "group_buildable", "max_level", "hotel_level", "max_houses", "jail", "go",
-    "deck_names", "deck_of", "nearest",
-)
-
-# What an agent is told when a plugin's rule refuses an action: that it is refused, not
-# the plugin's parameters.
-PLUGIN_REFUSAL = legal.PLUGIN_REFUSAL
-
-
 def freeze(value: Any) -> Any:
     """An immutable copy of plain data; fails on anything that is not plain data."""
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -74,7 +59,12 @@ PublicBank = NamedTuple("PublicBank", [(name, Any) for name in BankRules.model_f
 
 
 class PublicRules(NamedTuple):
-    """The rules an agent may see: allow-listed, immutable, shared by every seat."""
+    """The rules an agent may see: allow-listed, immutable, shared by every seat.
+
+    Every field but the last two is copied from the compiled `Rules` attribute of the
+    same name (`PUBLIC_RULES_FIELDS`); anything not listed here - dice, decks, hooks,
+    the schema, engine shortcuts - stays engine-side.
+    """
 
     n: int
     names: tuple[str, ...]
@@ -119,7 +109,8 @@ class PublicRules(NamedTuple):
         return json.loads(self.public_json)
 
 
-assert PublicRules._fields[:len(PUBLIC_RULES_FIELDS)] == PUBLIC_RULES_FIELDS
+# The compiled-rules attributes an agent may see: all fields but `bank` and `public_json`.
+PUBLIC_RULES_FIELDS = PublicRules._fields[:-2]
 
 
 def make_public_rules(rules: Rules) -> PublicRules:
@@ -195,7 +186,7 @@ class Observation(NamedTuple):
             return f"{kind} is not legal now"
         if kind == "build" and action.square in self.refused:
             why = legal.check(self.rules, self, self.seat, self, action)
-            return why if why is not None else PLUGIN_REFUSAL
+            return why if why is not None else legal.PLUGIN_REFUSAL
         return legal.check(self.rules, self, self.seat, self, action)
 
     @property
