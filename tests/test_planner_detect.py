@@ -105,6 +105,23 @@ def test_dice_test_false_alarm_rate_is_controlled():
     assert alarms <= 2
 
 
+def test_a_dice_rejection_without_an_estimated_change_is_not_a_detection():
+    """The chi-square rejects (every face off by 3.9 standard deviations, alternating),
+    but no face is far enough from the others for the estimate to differ from fair
+    dice: a report whose changes say "all weights 1.0" has no evidence, so it must not
+    say detected (issue 14: the one false alarm in 100 control trials was such a report)."""
+    odd = {1: 139, 2: 61, 3: 139, 4: 61, 5: 139, 6: 61}
+    fair = {v: 100 for v in range(1, 7)}
+    det = NoveltyDetector()
+    assert B.chi_square(odd, {v: 1 / 6 for v in range(1, 7)})[0] > 80  # the test rejects
+    det._dice_hist.append([fair, odd])
+    det._test_dice()
+    report = det.report()
+    assert not report.detected, (report, det.evidence)
+    assert not [c for c in report.changes if c.entity.startswith("die")]
+    assert det.believed_schema.dice == STANDARD.dice
+
+
 def test_dice_test_finds_a_mild_bias_within_a_few_games():
     rng = np.random.default_rng(3)
     p = np.array([1, 1, 1, 1.6, 1, 1]) / 6.6

@@ -1210,6 +1210,12 @@ class NoveltyDetector(B.Characterizer):
                 stat, df, _ = B.chi_square(counts, p)
                 pv = _p_value(stat, df)
                 if pv < alpha_test:
+                    # A rejection is evidence only when the estimate it leads to differs
+                    # from the believed dice; otherwise the report would say "detected"
+                    # with nothing changed (issue 14), so the test goes on.
+                    _, changes = self._estimate_dice(hist[-w:], self._dice)
+                    if not changes:
+                        continue
                     self._dice_hist = hist[-w:]
                     self._dice_done = True
                     self._orig_dice = self._dice
@@ -1221,13 +1227,28 @@ class NoveltyDetector(B.Characterizer):
 
     def _refine_dice(self, confidence: float = 1.0) -> None:
         """Adopt the MAP dice from the data since the change, and report them."""
-        hist = self._dice_hist
-        nd = max(len(g) for g in hist)
-        new_dice = []
-        changed = False
         for key in [k for k in self._changes if k[0].startswith("die:")
                     and k[1] in ("faces", "weights", "exists")]:
             del self._changes[key]
+        orig = self._orig_dice or self._dice
+        new_dice, changes = self._estimate_dice(self._dice_hist, orig)
+        for entity, attribute, new, old, why in changes:
+            self._change(entity, attribute, new, old,
+                         confidence=confidence if attribute == "weights" else 1.0, why=why)
+        nd = len(new_dice)
+        changed = len(self._dice) != nd
+        if new_dice and (changed or _dice_moved(self._dice, tuple(new_dice))):
+            self._dice = tuple(new_dice)
+            self._rebuild()
+
+    def _estimate_dice(self, hist: list[list[dict[int, int]]], orig: tuple[Die, ...]
+                       ) -> tuple[list[Die], list[tuple[str, str, Any, Any, str]]]:
+        """The MAP dice from per-game face counts `hist`, and the changes from `orig`
+        (entity, attribute, new, old, why) they amount to - empty when the estimate is
+        the believed dice (then a test's rejection carries no evidence)."""
+        nd = max((len(g) for g in hist), default=0)
+        new_dice: list[Die] = []
+        changes: list[tuple[str, str, Any, Any, str]] = []
         for i in range(nd):
             counts: dict[int, int] = {}
             for game in hist:
@@ -1235,7 +1256,6 @@ class NoveltyDetector(B.Characterizer):
                     for v, c in game[i].items():
                         counts[v] = counts.get(v, 0) + c
             n = sum(counts.values())
-            orig = self._orig_dice or self._dice
             old = orig[i] if i < len(orig) else None
             old_faces = list(old.faces) if old is not None else None
             seen = sorted(counts)
@@ -1252,20 +1272,22 @@ class NoveltyDetector(B.Characterizer):
                 continue
             probs = {v: faces.count(v) / len(faces) for v in set(faces)}
             stat, df, _ = B.chi_square(counts, probs)
-            uniform = n == 0 or _p_value(stat, df) > 1e-3
-            weights = None if uniform else B.sparse_weights(counts, tuple(faces))
+            weights = None
+            if n and _p_value(stat, df) <= 1e-3:
+                weights = B.sparse_weights(counts, tuple(faces))
+                if len(set(weights)) <= 1:
+                    weights = None  # no face stands out: no estimated bias to report
             entity = f"die:{i}"
             if old is None:
-                self._change(entity, "exists", {"faces": faces, "weights": weights}, None,
-                             why=f"die {i} appeared")
+                changes.append((entity, "exists", {"faces": faces, "weights": weights}, None,
+                                f"die {i} appeared"))
             else:
                 if faces != old_faces:
-                    self._change(entity, "faces", faces, old_faces, why=f"die {i} faces")
+                    changes.append((entity, "faces", faces, old_faces, f"die {i} faces"))
                 old_w = list(old.weights) if old.weights is not None else None
                 if weights != old_w and (weights is not None or faces == old_faces):
-                    self._change(entity, "weights", weights, old_w, confidence=confidence,
-                                 why=f"die {i} weights")
-            if uniform:
+                    changes.append((entity, "weights", weights, old_w, f"die {i} weights"))
+            if weights is None:
                 die = Die(faces=tuple(faces))
             else:
                 prior = {v: faces.count(v) / len(faces) for v in set(faces)}
@@ -1273,11 +1295,7 @@ class NoveltyDetector(B.Characterizer):
                 w = tuple(post.get(f, 0.0) / faces.count(f) for f in faces)
                 die = Die(faces=tuple(faces), weights=w if sum(w) > 0 else None)
             new_dice.append(die)
-        orig = self._orig_dice or self._dice
         for i in range(nd, len(orig)):
-            self._change(f"die:{i}", "exists", None, orig[i].model_dump(mode="json"),
-                         why=f"die {i} is gone")
-        changed = len(self._dice) != nd
-        if new_dice and (changed or _dice_moved(self._dice, tuple(new_dice))):
-            self._dice = tuple(new_dice)
-            self._rebuild()
+            changes.append((f"die:{i}", "exists", None, orig[i].model_dump(mode="json"),
+                            f"die {i} is gone"))
+        return new_dice, changes
