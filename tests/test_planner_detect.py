@@ -334,3 +334,62 @@ def test_random_schemas_do_not_crash_the_detector():
         play(w, 2, start=rng.randrange(10**6), schema=prepared.schema, hooks=prepared.hooks)
         if any(c.visible for c in prepared.changes):
             assert w.det.report().detected, prepared.name
+
+
+# --- under `effects`: inference from outcomes, reported in the ground truth's vocabulary --------
+def play_effects(watched: Watched, prepared, games: int, start: int) -> int | None:
+    """Play under `effects`: the rules shown stay the standard ones."""
+    from novelties.observability import shown_schema
+
+    shown = shown_schema(STANDARD, prepared.schema)
+    first = None
+    for g in range(games):
+        play_game(prepared.schema, [watched, BaselineAgent(), BaselineAgent(), BaselineAgent()],
+                  seed=start + g, hooks=prepared.hooks, shown=shown)
+        if first is None and watched.det.report().detected:
+            first = g
+    return first
+
+
+# (novelty, difficulty, games): rent and tax charged differently from the board a printed
+# change (truth: `rent`/`tax`) or a hook (truth: `rent (charged)`), a fee or bonus at a
+# landing (truth: the square's `params`), a different starting cash (truth: `bank`).
+EFFECTS_CASES = [
+    ("rent_hike", "easy", 4),
+    ("rent_hike", "hard", 4),
+    ("tax_amounts", "easy", 6),
+    ("jail_visit_fee", "easy", 6),
+    ("go_landing_bonus", "easy", 8),
+    ("starting_cash", "easy", 1),
+]
+
+
+@pytest.mark.parametrize("name, difficulty, games", EFFECTS_CASES,
+                         ids=[f"{c[0]}-{c[1]}" for c in EFFECTS_CASES])
+def test_under_effects_the_report_names_a_true_change(name, difficulty, games):
+    from evaluation.metrics import names_a_true_change
+
+    prepared = apply_novelty(name, openmono.standard_schema(), difficulty=difficulty)
+    w = Watched()
+    first = play_effects(w, prepared, games, start=6_000)
+    assert first is not None, w.det.evidence
+    got = reported(w.det)
+    assert names_a_true_change(truth_of(prepared), got), (got, prepared.ground_truth)
+
+
+def test_an_unexpected_refusal_is_evidence_and_a_slow_answer_is_not():
+    """Under `effects` the actions listed as legal follow the rules shown; the engine
+    judges by the true ones. The agent's own refused action (a `Fault` naming an illegal
+    action) is an outcome the believed rules did not predict; a fault for a late answer
+    says nothing about the rules."""
+    from openmono.events import Fault
+
+    det = NoveltyDetector()
+    det._me = 0
+    det._process((Fault(0, "pre_roll", "took 0.600s, over the 0.5s budget"),
+                  Fault(1, "pre_roll", "illegal build: not allowed"),))
+    assert not det.report().detected
+    det._process((Fault(0, "pre_roll", "illegal build: not allowed"),))
+    report = det.report()
+    assert report.detected
+    assert ("action:build", "refused") in [(c.entity, c.attribute) for c in report.changes]

@@ -244,6 +244,11 @@ def face_layout(values: list[int], believed_faces: int) -> list[int]:
 
 
 # --- characterization from accumulated evidence ---------------------------------------------
+# A factor on what a square charges, seen only in payments, is reported under every
+# attribute it could be: the printed value, or a rule charging other than the board.
+CHARGED_ATTRIBUTES = {"rent": ("rent", "rent (charged)"), "tax": ("tax", "tax (charged)")}
+
+
 class Characterizer:
     """The report-time half of `agents.planner.detect.NoveltyDetector`: turns the
     evidence it accumulates (factor runs, tax payments by builders, card factors, deck
@@ -330,14 +335,19 @@ class Characterizer:
             for sq, f in rent.items():
                 if sq < len(schema.squares) and schema.squares[sq].rent:
                     s = schema.squares[sq]
-                    out[(f"square:{s.name}", "rent (charged)")] = NoveltyChange(
-                        f"square:{s.name}", "rent (charged)", [scale(v, f) for v in s.rent],
-                        list(s.rent))
+                    # From outcomes alone a new printed rent (`rent`) and a rule that
+                    # charges other than the board shows (`rent (charged)`) look the same
+                    # (under `effects` the board is never updated): both are named.
+                    for attr in CHARGED_ATTRIBUTES["rent"]:
+                        out[(f"square:{s.name}", attr)] = NoveltyChange(
+                            f"square:{s.name}", attr, [scale(v, f) for v in s.rent],
+                            list(s.rent))
         for sq, f in tax.items():
             if sq < len(schema.squares):
                 s = schema.squares[sq]
-                out[(f"square:{s.name}", "tax (charged)")] = NoveltyChange(
-                    f"square:{s.name}", "tax (charged)", scale(s.tax, f), s.tax)
+                for attr in CHARGED_ATTRIBUTES["tax"]:
+                    out[(f"square:{s.name}", attr)] = NoveltyChange(
+                        f"square:{s.name}", attr, scale(s.tax, f), s.tax)
         jail = self._runs.get("jail")
         jail_square = R.names[R.jail]
         if (jail is not None and not jail[0] <= 1.0 < jail[1] and not payments_hidden
@@ -403,6 +413,10 @@ class Characterizer:
                     rate = self._wealth_rate([(x[1], x[6], x[7]) for x in samples])
                     out[("rule:passing_go", words)] = NoveltyChange(
                         "rule:passing_go", words, rate, 0)
+                    # A charge for passing Go is a rule of the Go square (its `params`
+                    # when the board prints it).
+                    go = f"square:{R.names[R.go]}"
+                    out[(go, "params")] = NoveltyChange(go, "params", None, None)
                 continue
             if landed and name is not None:
                 amounts = {x[1] for x in landed}
@@ -415,6 +429,10 @@ class Characterizer:
                     attr = "visit fee" if pays else "landing bonus"
                     out[(f"square:{name}", attr)] = NoveltyChange(f"square:{name}", attr,
                                                                   fixed, 0)
+                    # A fee or bonus for landing is a parameter of the square (printed on
+                    # the board when announced).
+                    out[(f"square:{name}", "params")] = NoveltyChange(
+                        f"square:{name}", "params", None, None)
             if passing and pays:
                 amounts = {x[1] for x in passing}
                 fixed = next(iter(amounts)) if len(amounts) == 1 else None

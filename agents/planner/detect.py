@@ -148,6 +148,7 @@ class NoveltyDetector(B.Characterizer):
         self._text_origin: dict[tuple[str, str], str] = {}  # (deck, new text) -> first text
         self._orig_deck_texts: dict[str, dict[str, int]] = {}  # counts before a deck changed
         self._actions_turn = -1
+        self._cash_offset = 0  # believed starting cash minus the one shown
         self._rules_seen: Any = None
         self._me = -1
         self._fresh = True
@@ -340,6 +341,7 @@ class NoveltyDetector(B.Characterizer):
         self._max_sets = 0  # most sets one player held at a turn start in this game
         self._owners_moved = False
         self._game_draws: dict[str, list[tuple[int, str]]] = {}
+        self._first_compare = True
 
     def _start_game(self, obs: Any) -> None:
         self._fresh = False
@@ -354,7 +356,7 @@ class NoveltyDetector(B.Characterizer):
     def _init_replica(self, players: int) -> None:
         R = self._R
         n = R.n
-        self.cash = [int(self._public["bank"]["starting_cash"])] * players
+        self.cash = [int(self._public["bank"]["starting_cash"]) + self._cash_offset] * players
         self.pos = [R.go] * players
         self.jailed = [False] * players
         self.active = [True] * players
@@ -414,11 +416,24 @@ class NoveltyDetector(B.Characterizer):
                 pt = self._pending_tax
                 if pt is not None and pt[0] == e.seat:
                     self._pending_tax = None
+            elif k == "fault":
+                self._fault(e)
             elif k == "game_over":
                 if e.reason not in ("bankruptcy", "turn_limit"):
                     self._detect(1.0, f"the game ended by {e.reason!r}")
             elif k not in KNOWN_EVENTS:
                 self._detect(1.0, f"unknown event kind {k!r}")
+
+    def _fault(self, e: Any) -> None:
+        """My own action refused as illegal: the actions I was offered follow the rules
+        shown, the engine judges by the true ones, so a refusal is an outcome the believed
+        rules did not predict (under `effects`). Other faults (a late or malformed answer)
+        and other seats' faults say nothing about the rules."""
+        if e.seat != self._me or not e.reason.startswith("illegal "):
+            return
+        kind = e.reason[len("illegal "):].split(":", 1)[0].strip()
+        self._change(f"action:{kind}", "refused", None, None,
+                     why=f"my {kind} was refused as illegal")
 
     # --- turns and dice ---------------------------------------------------------------
     def _turn_started(self, e: Any) -> None:
@@ -1080,6 +1095,9 @@ class NoveltyDetector(B.Characterizer):
         if self._skip:
             return
         me = obs.seat
+        if self._first_compare:
+            self._first_compare = False
+            self._starting_cash(obs)
         if tuple(self.cash) != obs.cash:
             for s, (shown, true) in enumerate(zip(obs.cash, self.cash)):
                 if shown != true:
@@ -1117,6 +1135,21 @@ class NoveltyDetector(B.Characterizer):
         self.pos = list(obs.position)
         self.jailed = list(obs.in_jail)
         self.active = list(obs.active)
+
+    def _starting_cash(self, obs: Any) -> None:
+        """At the first comparison of a game every payment so far has been replayed: if
+        every player's cash is off by the same amount, the game started with other cash."""
+        diffs = {shown - mine for shown, mine in zip(obs.cash, self.cash)}
+        if len(diffs) != 1 or obs.turn > 1:
+            return
+        d = diffs.pop()
+        if d == 0:
+            return
+        old = int(self._public["bank"]["starting_cash"]) + self._cash_offset
+        self._cash_offset += d
+        self.cash = [c + d for c in self.cash]
+        self._change("bank", "starting_cash", old + d, old,
+                     why=f"every player started with {old + d}, not {old}")
 
     def _opponent_cash(self, shown: int, true: int) -> None:
         samples = self._cash_samples
