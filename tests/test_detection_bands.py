@@ -1,0 +1,77 @@
+"""Banding sweep trials by measured detectability, on a small hand-made table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evaluation import detection_bands as db
+from evaluation import metrics as m
+
+# A fake measured table: plugin x preset -> the one figure banding reads.
+CELLS = {
+    ("rent_hike", "easy"): {"detectability_decisions": 1.0},
+    ("rent_hike", "hard"): {"detectability_decisions": 40.0},
+    ("dice_weights", "hard"): {"detectability_decisions": 2500.0},
+    ("sticky_doubles", "hard"): {"detectability_decisions": None},
+}
+
+
+def trial(novelty, difficulty, detected: str, injected_at: int = 2, wins: str | None = None):
+    """A per-trial summary from a string of reports (one char per game)."""
+    n = len(detected)
+    records = [{"game": g, "seed": g, "won": (wins or "0" * n)[g] == "1",
+                "novelty_active": injected_at is not None and g >= injected_at,
+                "report": {"detected": detected[g] == "1", "changes": []}} for g in range(n)]
+    s = m.summarize_trial(records, injected_at)
+    s.update(novelty=novelty, sweep_difficulty=difficulty)
+    return s
+
+
+def test_band_of_each_kind_of_cell():
+    assert db.band_of(CELLS[("rent_hike", "easy")]) == "<= 10 decisions"
+    assert db.band_of({"detectability_decisions": 10.0}) == "<= 10 decisions"
+    assert db.band_of({"detectability_decisions": 10.5}).startswith("11-100")
+    assert db.band_of(CELLS[("dice_weights", "hard")]) == "> 1000 decisions"
+    assert db.band_of(CELLS[("sticky_doubles", "hard")]) == db.NEVER
+    assert db.band_of(None) == db.UNMEASURED
+    assert db.band_of({"games": 3}) == db.UNMEASURED
+
+
+def test_trials_are_pooled_per_band_in_order():
+    trials = [
+        trial("rent_hike", "easy", "00111"),       # delay 0
+        trial("rent_hike", "easy", "00011"),       # delay 1
+        trial("rent_hike", "hard", "00001"),       # delay 2
+        trial("dice_weights", "hard", "00000"),    # missed
+        trial("dice_weights", "hard", "01111"),    # false positive: not a detection
+        trial("sticky_doubles", "hard", "00000"),
+        trial("jail_fine", "easy", "00100"),       # not in the table
+        {**trial("rent_hike", "easy", "00000", injected_at=None), "novelty": None},  # control
+    ]
+    groups = db.by_band(trials, CELLS)
+    assert list(groups) == ["<= 10 decisions", "11-100 decisions (about a game)",
+                            "> 1000 decisions", db.NEVER, db.UNMEASURED]
+    assert [len(v) for v in groups.values()] == [2, 1, 2, 1, 1]
+    rows = {r["band"]: r for r in db.band_rows(trials, CELLS)}
+    easy = rows["<= 10 decisions"]
+    assert easy["nda"] == 1.0 and easy["detection_delay"] == pytest.approx(0.5)
+    assert rows["11-100 decisions (about a game)"]["detection_delay"] == 2.0
+    hard = rows["> 1000 decisions"]
+    assert hard["nda"] == 0.0 and hard["nda_n"] == 2 and hard["detection_delay"] is None
+    assert hard["false_positive_rate"] == 0.5
+    table = db.band_table(trials, CELLS)
+    assert table.count("\n") == 1 + 5
+    assert "| <= 10 decisions | 2 | 100.0 (" in table
+
+
+def test_load_cells_reads_the_data_file_schema(tmp_path: Path):
+    path = tmp_path / "measured.json"
+    path.write_text(json.dumps({"version": 1, "plugins": {
+        "rent_hike": {"easy": {"detectability_decisions": 3.5}, "hard": {}}}}))
+    cells = db.load_cells(path)
+    assert cells[("rent_hike", "easy")]["detectability_decisions"] == 3.5
+    assert db.band_of(cells[("rent_hike", "hard")]) == db.UNMEASURED
+    assert db.load_cells(tmp_path / "missing.json") == {}
