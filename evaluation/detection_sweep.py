@@ -36,6 +36,7 @@ from agents.base import Agent
 from agents.planner.detect import NoveltyDetector
 from agents.registry import AGENTS, make_agent
 from evaluation import metrics
+from evaluation.detection_bands import band_table, load_cells
 from evaluation.runner import GAMES_FILE, TrialConfig, read_records, run_trial
 
 CATEGORIES = ("class", "attribute", "representation")
@@ -46,6 +47,15 @@ PAPER_NDA = {  # planner paper, Table 1 (the agent's NDA, %)
     ("representation", "easy"): 52.0, ("representation", "medium"): 32.0,
     ("representation", "hard"): 32.0,
 }
+# The same table's "NRP" column: the agent's post-novelty win percentage (%), and its
+# pre-novelty win percentage (PNWP, no novelty) 76.48.
+PAPER_WIN = {
+    ("class", "easy"): 71.13, ("class", "medium"): 64.89, ("class", "hard"): 28.90,
+    ("attribute", "easy"): 70.47, ("attribute", "medium"): 94.43, ("attribute", "hard"): 61.50,
+    ("representation", "easy"): 74.99, ("representation", "medium"): 78.10,
+    ("representation", "hard"): 81.58,
+}
+PAPER_PNWP = 76.48
 SHORT = {"class": "CN", "attribute": "AN", "representation": "RN"}
 START, END = "<!-- detection-sweep:start -->", "<!-- detection-sweep:end -->"
 
@@ -198,16 +208,20 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def _row(label: str, agg: dict[str, Any], acc: float | None, paper: str) -> str:
+def _row(label: str, agg: dict[str, Any], acc: float | None, paper: str,
+         paper_win: str = "-") -> str:
     ci = f" ({_pct(agg['nda_lo'])}-{_pct(agg['nda_hi'])})" if agg["nda_lo"] is not None else ""
     delay = "-" if agg["detection_delay"] is None else f"{agg['detection_delay']:.2f}"
     nrp = "-" if agg["nrp"] is None else f"{agg['nrp']:.2f}"
     if agg["nrp_lo"] is not None:
         nrp += f" ({agg['nrp_lo']:.2f}-{agg['nrp_hi']:.2f})"
+    win = _pct(agg["post_win_rate"])
+    if agg.get("post_win_rate_lo") is not None:
+        win += f" ({_pct(agg['post_win_rate_lo'])}-{_pct(agg['post_win_rate_hi'])})"
     return (f"| {label} | {agg['novelty_trials']} | {_pct(agg['nda'])}{ci} | "
             f"{_pct(agg['nda_characterized'])} | {paper} | "
             f"{_pct(agg['false_positive_rate'])} | {delay} | {_pct(acc)} | {nrp} | "
-            f"{_pct(agg['post_win_rate'])} |")
+            f"{win} | {paper_win} |")
 
 
 def _accuracy(rs: list[dict[str, Any]]) -> float | None:
@@ -220,8 +234,9 @@ def tables(results: list[dict[str, Any]]) -> tuple[str, str, dict[str, Any]]:
     controls = [r for r in results if r["sweep_category"] == "control"]
     novelty_trials = [r for r in results if r["sweep_category"] != "control"]
     rows = ["| Class | Trials | NDA % (95% CI) | NDA+char. % | Paper NDA % | FP % "
-            "| Delay (games) | Char. acc. % | NRP, pooled (95% CI) | Post-novelty win % |",
-            "|---|---:|---|---:|---:|---:|---:|---:|---|---:|"]
+            "| Delay (games) | Char. acc. % | NRP, pooled (95% CI) | Post-novelty win % (95% CI) "
+            "| Paper win % |",
+            "|---|---:|---|---:|---:|---:|---:|---:|---|---|---:|"]
     totals: dict[str, Any] = {}
     for category in CATEGORIES:
         for difficulty in DIFFICULTIES:
@@ -231,14 +246,19 @@ def tables(results: list[dict[str, Any]]) -> tuple[str, str, dict[str, Any]]:
                 agg = metrics.aggregate(cell)
                 totals[f"{category}-{difficulty}"] = agg
                 rows.append(_row(f"{SHORT[category]}-{difficulty}", agg, _accuracy(cell),
-                                 f"{PAPER_NDA[(category, difficulty)]:.1f}"))
+                                 f"{PAPER_NDA[(category, difficulty)]:.1f}",
+                                 f"{PAPER_WIN[(category, difficulty)]:.1f}"))
     if novelty_trials:
         agg = totals["all"] = metrics.aggregate(novelty_trials)
         rows.append(_row("all novelties", agg, _accuracy(novelty_trials), "-"))
     if controls:
         agg = totals["control"] = metrics.aggregate(controls)
+        fp = _pct(agg["false_positive_rate"])
+        if agg.get("false_positive_rate_lo") is not None:
+            fp += f" ({_pct(agg['false_positive_rate_lo'])}-{_pct(agg['false_positive_rate_hi'])})"
         rows.append(f"| control (no novelty) | {agg['trials']} | - | - | - | "
-                    f"{_pct(agg['false_positive_rate'])} | - | - | - | - |")
+                    f"{fp} | - | - | - | pre-novelty {_pct(agg['pnwp'])} | "
+                    f"PNWP {PAPER_PNWP:.1f} |")
     if results:
         totals["fp_all_trials"] = metrics.aggregate(results)
     per = ["| Novelty | Category | Difficulty | Trials | Detected | Mean delay | Char. acc. % |",
@@ -270,28 +290,6 @@ def write_results(path: Path, text: str) -> None:
     path.write_text(new, encoding="utf-8")
 
 
-NOTES = """Notes:
-
-- Every catalogue novelty changes something the agent can observe, and most of them
-  change the public rules, which the detector diffs at the first decision of the
-  injected game (delay 0). The slowest are the statistical and rare ones: mild dice
-  biases (`dice_weights` hard, a few games), a building moratorium that only shows
-  when someone could build before the limit (`building_moratorium` easy), landing
-  bonuses and fees that need a landing on one square. The paper's agent faced unknown
-  novelties from an external evaluator, so the comparison is indicative only.
-- False alarms: the exact checks (payments, moves, draws, observation against the
-  event stream) never fire on the standard game (tests/test_planner_detect.py plays
-  320 standard games with baseline, random and fixed-policy agents; the detector has
-  also watched 70 planner games); the only source is the dice test, whose budget is 1%
-  per 100-game trial. In 300 simulated 100-game trials of fair dice it raised no alarm;
-  in a 200-trial sweep of `detect_baseline` (seed 0) it raised one (a die showed 53
-  ones in 166 throws, corrected p = 0.004).
-- The detector costs about 10 microseconds per decision (about 4 events), well under
-  1% of a planner decision.
-- NRP above 1 means the agent wins more after the novelty than `baseline` did before
-  it: the planner plays much stronger than `baseline` whatever the novelty."""
-
-
 def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str, Any],
                 results: list[dict[str, Any]], seconds: float,
                 command: str | None = None) -> str:
@@ -300,8 +298,9 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
     seeds = f"{args.seed}-{args.seed + n_trials - 1}"
     ctl = totals.get("control") or {}
     fp_all = totals.get("fp_all_trials") or {}
+    level = getattr(args, "observability", None) or "announced"
     lines = [
-        "## Novelty detection (planner detector, issue 6)",
+        f"### `{args.agent}`, novelties `{level}`",
         "",
         "```",
         command,
@@ -324,7 +323,9 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
         "rule), with a replica of the public state rebuilt from the events (hidden or "
         "noisy cash, hidden assets and events), and tests the dice with a "
         "Bonferroni-corrected chi-square at each game end (false-alarm budget 1% per "
-        "100-game trial). `planner` has the detector built in and, by default, adapts: it "
+        "100-game trial; a rejection counts only when the estimated dice differ from the "
+        "believed ones). Under `effects` it learns only from outcomes, and its own refused "
+        "actions are evidence too. `planner` has the detector built in and, by default, adapts: it "
         "values the game by the rules the detector believes. `detect_<agent>` plays as "
         "`<agent>` with the detector only watching and reporting (no adaptation).",
         "",
@@ -338,11 +339,13 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
         "",
         cell,
         "",
-        f"False positives: {_pct(ctl.get('false_positive_rate'))}% of control trials and "
-        f"{_pct(fp_all.get('false_positive_rate'))}% of all {fp_all.get('trials', 0)} trials "
-        "(target <= 5%).",
+        _fp_sentence(ctl, fp_all),
         "",
-        NOTES,
+        "Per measured-detectability band (`evaluation.detection_bands`, the ideal observer's "
+        "expected decisions until detection under `effects`, from "
+        "`novelties/data/measured.json`):",
+        "",
+        band_table(results, load_cells()),
         "",
         "<details><summary>Per novelty</summary>",
         "",
@@ -351,6 +354,40 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
         "</details>",
     ]
     return "\n".join(lines)
+
+
+def saved_args(saved: dict[str, Any], args: argparse.Namespace | None = None
+               ) -> argparse.Namespace:
+    """The arguments a saved sweep ran with (older files lack `observability`: it is
+    read off the trials)."""
+    args = args if args is not None else argparse.Namespace()
+    for key, value in saved["args"].items():
+        setattr(args, key, tuple(value) if key == "window" else value)
+    if "observability" not in saved["args"]:
+        levels = {t.get("observability") for t in saved["trials"]} - {None}
+        args.observability = levels.pop() if len(levels) == 1 else "announced"
+    return args
+
+
+def render_saved(saved: dict[str, Any], args: argparse.Namespace | None = None) -> str:
+    """The report of a saved sweep (`sweep.json`)."""
+    args = saved_args(saved, args)
+    cell, per, totals = tables(saved["trials"])
+    return report_text(args, cell, per, totals, saved["trials"], saved["seconds"],
+                       saved["command"])
+
+
+def _fp_sentence(ctl: dict[str, Any], fp_all: dict[str, Any]) -> str:
+    def rate(agg: dict[str, Any]) -> str:
+        n = agg.get("false_positive_rate_n", 0)
+        if not n:
+            return "-"
+        k = round(agg["false_positive_rate"] * n)
+        return (f"{k}/{n} = {_pct(agg['false_positive_rate'])}% (Wilson 95% "
+                f"{_pct(agg['false_positive_rate_lo'])}-{_pct(agg['false_positive_rate_hi'])}%)")
+
+    return (f"False positives: control trials {rate(ctl)}; all trials (a report before the "
+            f"injection) {rate(fp_all)}.")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -417,11 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out or f"outputs/detection_sweep/{args.agent}")
     if args.render:
         saved = json.loads((out / "sweep.json").read_text())
-        for key, value in saved["args"].items():
-            setattr(args, key, tuple(value) if key == "window" else value)
-        cell, per, totals = tables(saved["trials"])
-        text = report_text(args, cell, per, totals, saved["trials"], saved["seconds"],
-                           saved["command"])
+        text = render_saved(saved, args)
         print(text)
         if args.write_results:
             write_results(Path(__file__).resolve().parent.parent / "docs" / "results.md", text)
@@ -440,7 +473,8 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     saved = {"command": command, "seconds": seconds, "trials": results,
              "args": {k: getattr(args, k) for k in ("agent", "per_cell", "controls", "games",
-                                                     "window", "seed", "workers")}}
+                                                     "window", "seed", "workers",
+                                                     "observability")}}
     (out / "sweep.json").write_text(json.dumps(saved, indent=1, default=str) + "\n")
     (out / "sweep.md").write_text(text + "\n")
     if args.write_results:

@@ -75,3 +75,38 @@ def test_load_cells_reads_the_data_file_schema(tmp_path: Path):
     assert cells[("rent_hike", "easy")]["detectability_decisions"] == 3.5
     assert db.band_of(cells[("rent_hike", "hard")]) == db.UNMEASURED
     assert db.load_cells(tmp_path / "missing.json") == {}
+
+
+def test_the_study_puts_saved_sweeps_side_by_side(tmp_path: Path, capsys):
+    """Two hand-made saved sweeps (one per observability level, plus a control trial):
+    the summary has one row per sweep with the pooled values, the band table one row per
+    sweep x band, and a directory without a sweep is a one-line error."""
+    from evaluation import detection_study
+
+    def saved(level: str, detected: str) -> dict:
+        ts = [dict(trial("rent_hike", "easy", detected), observability=level,
+                   sweep_category="attribute", char_accuracy_values=None),
+              dict(trial("rent_hike", "hard", "00000"), observability=level,
+                   sweep_category="attribute", char_accuracy_values=None),
+              dict(trial("rent_hike", "easy", "00000", injected_at=None), novelty=None,
+                   sweep_category="control", sweep_difficulty=None)]
+        return {"command": "python -m evaluation.detection_sweep ...", "seconds": 1.0,
+                "trials": ts, "args": {"agent": "planner", "per_cell": 1, "controls": 1,
+                                       "games": 5, "window": [0.3, 0.6], "seed": 0,
+                                       "workers": 1, "observability": level}}
+
+    for level, det in (("announced", "00111"), ("effects", "00001")):
+        (tmp_path / level).mkdir()
+        (tmp_path / level / "sweep.json").write_text(json.dumps(saved(level, det)))
+    text = detection_study.study_text(
+        [json.loads((tmp_path / lv / "sweep.json").read_text()) for lv in ("announced", "effects")],
+        CELLS)
+    summary = [line for line in text.splitlines() if line.startswith("| `planner` |")]
+    # summary: 2 rows, then bands: 2 sweeps x 2 bands
+    assert len(summary) == 2 + 4
+    assert summary[0].startswith("| `planner` | announced | 2 | 5 | 50.0 (")
+    assert "| 0.00 (" in summary[0] and "| 2.00 (" in summary[1]  # delays 0 and 2
+    assert "### `planner`, novelties `effects`" in text
+    assert detection_study.main([str(tmp_path / "announced")]) == 0
+    assert detection_study.main([str(tmp_path / "nothing")]) == 2
+    assert "no sweep.json" in capsys.readouterr().err

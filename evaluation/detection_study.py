@@ -1,0 +1,112 @@
+"""The detection study of issue 14: several saved sweeps side by side.
+
+    python -m evaluation.detection_study OUT_DIR [OUT_DIR ...] [--write-results]
+
+Each OUT_DIR is the output of one `python -m evaluation.detection_sweep` run (its
+`sweep.json`: one agent at one observability level, or control trials only). Prints a
+summary (one row per sweep: NDA in both forms, delay, false positives, pooled NRP,
+post-novelty win rate, each with its sample size and interval), the same per
+measured-detectability band, and then each sweep's own report; with `--write-results`
+the whole text replaces the detection section of docs/results.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from evaluation import detection_bands, detection_sweep, metrics
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}"
+
+
+def _ci(agg: dict[str, Any], key: str, pct: bool = True) -> str:
+    v = agg.get(key)
+    if v is None:
+        return "-"
+    f = _pct if pct else (lambda x: f"{x:.2f}")
+    text = f(v)
+    if agg.get(f"{key}_lo") is not None:
+        text += f" ({f(agg[f'{key}_lo'])}-{f(agg[f'{key}_hi'])})"
+    return text
+
+
+def _label(saved: dict[str, Any]) -> tuple[str, str]:
+    args = detection_sweep.saved_args(saved)
+    novelty = [t for t in saved["trials"] if t.get("novelty") is not None]
+    return args.agent, (args.observability if novelty else "controls only")
+
+
+def summary_rows(sweeps: list[dict[str, Any]]) -> str:
+    rows = ["| Agent | Novelties | Novelty trials | Games/trial | NDA % (95% CI) | "
+            "NDA+char. % (95% CI) | Delay, games (95% CI) | FP % (95% CI), trials | "
+            "NRP, pooled (95% CI) | Post-novelty win % (95% CI) |",
+            "|---|---|---:|---:|---|---|---|---|---|---|"]
+    for saved in sweeps:
+        agent, level = _label(saved)
+        agg = metrics.aggregate(saved["trials"])
+        rows.append(
+            f"| `{agent}` | {level} | {agg['novelty_trials']} | {saved['args']['games']} | "
+            f"{_ci(agg, 'nda')} | {_ci(agg, 'nda_characterized')} | "
+            f"{_ci(agg, 'detection_delay', pct=False)} | "
+            f"{_ci(agg, 'false_positive_rate')}, {agg['false_positive_rate_n']} | "
+            f"{_ci(agg, 'nrp', pct=False)} | {_ci(agg, 'post_win_rate')} |")
+    return "\n".join(rows)
+
+
+def band_rows(sweeps: list[dict[str, Any]], cells: dict) -> str:
+    rows = ["| Agent | Novelties | Measured detectability | Trials | NDA % (95% CI) | "
+            "NDA+char. % | Delay, games (95% CI) |",
+            "|---|---|---|---:|---|---:|---|"]
+    for saved in sweeps:
+        agent, level = _label(saved)
+        for r in detection_bands.band_rows(saved["trials"], cells):
+            rows.append(f"| `{agent}` | {level} | {r['band']} | {r['novelty_trials']} | "
+                        f"{_ci(r, 'nda')} | {_pct(r['nda_characterized'])} | "
+                        f"{_ci(r, 'detection_delay', pct=False)} |")
+    return "\n".join(rows)
+
+
+def study_text(sweeps: list[dict[str, Any]], cells: dict, preface: str = "") -> str:
+    parts = ["## Novelty detection (issue 14: sealed observation, both observability levels)",
+             ""]
+    if preface:
+        parts += [preface.rstrip(), ""]
+    parts += ["Summary, one row per sweep:", "", summary_rows(sweeps), "",
+              "Per measured-detectability band:", "", band_rows(sweeps, cells), ""]
+    for saved in sweeps:
+        parts += [detection_sweep.render_saved(saved), ""]
+    return "\n".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("dirs", nargs="+", help="detection_sweep output directories")
+    p.add_argument("--preface", default=None, help="a markdown file to put under the title")
+    p.add_argument("--write-results", action="store_true",
+                   help="replace the detection section of docs/results.md")
+    args = p.parse_args(argv)
+    sweeps = []
+    for d in args.dirs:
+        path = Path(d) / "sweep.json"
+        if not path.exists():
+            print(f"error: no sweep.json in {d!r} (run python -m evaluation.detection_sweep "
+                  f"--out {d} first)", file=sys.stderr)
+            return 2
+        sweeps.append(json.loads(path.read_text(encoding="utf-8")))
+    preface = Path(args.preface).read_text(encoding="utf-8") if args.preface else ""
+    text = study_text(sweeps, detection_bands.load_cells(), preface)
+    print(text)
+    if args.write_results:
+        detection_sweep.write_results(
+            Path(__file__).resolve().parent.parent / "docs" / "results.md", text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
