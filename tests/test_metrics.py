@@ -482,3 +482,30 @@ def test_ground_truth_in_the_plugins_vocabulary_is_matched_by_value() -> None:
     assert change_matches({"entity": "bank", "attribute": "go_salary", "new_value": 100}, truth)
     assert not change_matches({"entity": "bank", "attribute": "go_salary", "new_value": 300},
                               truth)
+
+
+def test_one_hand_made_set_with_every_edge_case():
+    """Issue 14's acceptance set: NRP, NDA and FP over trials that hold each edge case at
+    once - a reference that won nothing before the novelty (A), a trial with no
+    post-novelty games (B), a report before the injection (C) - and a control (D),
+    against values worked out by hand."""
+    a = m.summarize_trial(recs("10 11", "00 01", 2), 2, recs("00 00", None, 2))
+    b = m.summarize_trial(recs("1100", None, 4), 4, recs("1010", None, 4))
+    c = m.summarize_trial(recs("01 00", "01 11", 2), 2, recs("11 00", None, 2))
+    d = m.summarize_trial(recs("0110"), None)
+    # per trial
+    assert (a["nda"], a["false_positive_rate"], a["detection_delay"], a["nrp"]) == (1, 0, 1, None)
+    assert (b["nda"], b["false_positive_rate"], b["post_games"], b["nrp"]) == (0, 0, 0, None)
+    assert (c["nda"], c["false_positive_rate"], c["detection_delay"]) == (0, 1, None)
+    assert c["nrp"] == 0.0  # no post wins over reference 2/2
+    assert (d["nda"], d["false_positive_rate"]) == (None, 0)
+    agg = m.aggregate([a, b, c, d])
+    # NDA over the novelty trials A, B, C: only A
+    assert (agg["nda"], agg["nda_n"]) == (pytest.approx(1 / 3), 3)
+    # FP over all four trials: only C
+    assert (agg["false_positive_rate"], agg["false_positive_rate_n"]) == (0.25, 4)
+    # pooled NRP: post wins (2 + 0 + 0) / (2 + 0 + 2) over reference pre-novelty wins
+    # (0 + 2 + 2) / (2 + 4 + 2) = (1/2) / (1/2); no trial dropped, two per-trial undefined
+    assert agg["nrp"] == pytest.approx(1.0) and agg["nrp_n"] == 3
+    assert agg["nrp_trial_undefined"] == 2 and agg["nrp_trial_mean"] == 0.0
+    assert agg["detection_delay"] == 1.0 and agg["detection_delay_n"] == 1
