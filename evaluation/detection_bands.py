@@ -36,13 +36,35 @@ ORDER = tuple(label for _, label in BANDS) + (NEVER, UNMEASURED)
 
 
 def load_cells(path: Path | str | None = None) -> dict[tuple[str, str], Mapping[str, Any]]:
-    """{(plugin, preset): measured cell} from the data file; empty when there is none."""
+    """{(plugin, preset): measured cell} from the data file, for the current presets
+    only (`current_cells`); empty when there is no file."""
     p = Path(path) if path is not None else DATA_FILE
     if not p.exists():
         return {}
     data = json.loads(p.read_text(encoding="utf-8"))
-    return {(name, preset): cell for name, cells in data.get("plugins", {}).items()
-            for preset, cell in cells.items() if isinstance(cell, Mapping)}
+    cells = {(name, preset): cell for name, cells in data.get("plugins", {}).items()
+             for preset, cell in cells.items() if isinstance(cell, Mapping)}
+    return current_cells(cells)
+
+
+def current_cells(cells: Mapping[tuple[str, str], Mapping[str, Any]]
+                  ) -> dict[tuple[str, str], Mapping[str, Any]]:
+    """The cells measured for the presets as they are now (a cell whose `params` differ
+    from the current preset's was measured for another novelty: presets get re-tuned)."""
+    from novelties.base import NoveltyError
+    from novelties.registry import load_novelty
+
+    out = {}
+    for (name, preset), cell in cells.items():
+        if "params" in cell:
+            try:
+                params = load_novelty(name, preset)[1].model_dump(mode="json")
+            except (NoveltyError, KeyError, ValueError):
+                continue
+            if params != cell["params"]:
+                continue
+        out[(name, preset)] = cell
+    return out
 
 
 def band_of(cell: Mapping[str, Any] | None) -> str:
@@ -65,7 +87,11 @@ def by_band(trials: Sequence[Mapping[str, Any]],
     for t in trials:
         if t.get("novelty") is None:
             continue
-        band = band_of(cells.get((t["novelty"], t.get("sweep_difficulty") or t.get("difficulty"))))
+        cell = cells.get((t["novelty"], t.get("sweep_difficulty") or t.get("difficulty")))
+        if cell is not None and "novelty_params" in t and "params" in cell and (
+                cell["params"] != t["novelty_params"]):
+            cell = None  # measured for another preset than the one the trial ran
+        band = band_of(cell)
         out.setdefault(band, []).append(t)
     return {b: out[b] for b in ORDER if b in out}
 

@@ -73,6 +73,7 @@ def band_rows(sweeps: list[dict[str, Any]], cells: dict) -> str:
 
 
 def study_text(sweeps: list[dict[str, Any]], cells: dict, preface: str = "") -> str:
+    """The whole section: title, preface, summary, bands, then each sweep's report."""
     parts = ["## Novelty detection (issue 14: sealed observation, both observability levels)",
              ""]
     if preface:
@@ -80,7 +81,7 @@ def study_text(sweeps: list[dict[str, Any]], cells: dict, preface: str = "") -> 
     parts += ["Summary, one row per sweep:", "", summary_rows(sweeps), "",
               "Per measured-detectability band:", "", band_rows(sweeps, cells), ""]
     for saved in sweeps:
-        parts += [detection_sweep.render_saved(saved), ""]
+        parts += [detection_sweep.render_saved(saved, cells=cells), ""]
     return "\n".join(parts)
 
 
@@ -88,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("dirs", nargs="+", help="detection_sweep output directories")
     p.add_argument("--preface", default=None, help="a markdown file to put under the title")
+    p.add_argument("--measured", default=None,
+                   help="measured-difficulty file (default novelties/data/measured.json)")
     p.add_argument("--write-results", action="store_true",
                    help="replace the detection section of docs/results.md")
     args = p.parse_args(argv)
@@ -100,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         sweeps.append(json.loads(path.read_text(encoding="utf-8")))
     preface = Path(args.preface).read_text(encoding="utf-8") if args.preface else ""
-    text = study_text(sweeps, detection_bands.load_cells(), preface)
+    text = study_text(sweeps, detection_bands.load_cells(args.measured), preface)
     print(text)
     if args.write_results:
         detection_sweep.write_results(

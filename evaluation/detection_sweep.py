@@ -165,6 +165,11 @@ def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
     t0 = time.perf_counter()
     summary = run_trial(cfg, where)
     summary["wall_seconds"] = time.perf_counter() - t0
+    if spec["novelty"] is not None:  # the preset as run (presets get re-tuned)
+        from novelties.registry import load_novelty
+
+        summary["novelty_params"] = load_novelty(
+            spec["novelty"], spec["difficulty"] or "medium")[1].model_dump(mode="json")
     summary["sweep_category"] = spec["category"]
     summary["sweep_difficulty"] = spec["difficulty"]
     if spec["novelty"] is not None:
@@ -292,7 +297,7 @@ def write_results(path: Path, text: str) -> None:
 
 def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str, Any],
                 results: list[dict[str, Any]], seconds: float,
-                command: str | None = None) -> str:
+                command: str | None = None, cells: dict | None = None) -> str:
     command = command or " ".join(["python -m evaluation.detection_sweep", *sys.argv[1:]])
     n_trials = len(results)
     seeds = f"{args.seed}-{args.seed + n_trials - 1}"
@@ -345,7 +350,7 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
         "expected decisions until detection under `effects`, from "
         "`novelties/data/measured.json`):",
         "",
-        band_table(results, load_cells()),
+        band_table(results, load_cells() if cells is None else cells),
         "",
         "<details><summary>Per novelty</summary>",
         "",
@@ -369,12 +374,13 @@ def saved_args(saved: dict[str, Any], args: argparse.Namespace | None = None
     return args
 
 
-def render_saved(saved: dict[str, Any], args: argparse.Namespace | None = None) -> str:
+def render_saved(saved: dict[str, Any], args: argparse.Namespace | None = None,
+                 cells: dict | None = None) -> str:
     """The report of a saved sweep (`sweep.json`)."""
     args = saved_args(saved, args)
     cell, per, totals = tables(saved["trials"])
     return report_text(args, cell, per, totals, saved["trials"], saved["seconds"],
-                       saved["command"])
+                       saved["command"], cells=cells)
 
 
 def _fp_sentence(ctl: dict[str, Any], fp_all: dict[str, Any]) -> str:

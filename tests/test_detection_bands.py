@@ -110,3 +110,24 @@ def test_the_study_puts_saved_sweeps_side_by_side(tmp_path: Path, capsys):
     assert detection_study.main([str(tmp_path / "announced")]) == 0
     assert detection_study.main([str(tmp_path / "nothing")]) == 2
     assert "no sweep.json" in capsys.readouterr().err
+
+
+def test_a_cell_measured_for_other_preset_parameters_is_not_used():
+    """Presets get re-tuned: a measured cell whose `params` differ from the preset the
+    trial ran with describes another novelty, so the trial is 'not measured'."""
+    from novelties.registry import load_novelty
+
+    current = load_novelty("rent_hike", "easy")[1].model_dump(mode="json")
+    cells = {("rent_hike", "easy"): {"params": current, "detectability_decisions": 1.0},
+             ("rent_hike", "hard"): {"params": {"factor": 99.0}, "detectability_decisions": 1.0},
+             ("jail_fine", "easy"): {"detectability_decisions": 1.0}}  # no params: trusted
+    fresh = db.current_cells(cells)
+    assert set(fresh) == {("rent_hike", "easy"), ("jail_fine", "easy")}
+
+
+def test_a_trial_run_with_other_parameters_than_measured_is_not_banded():
+    cells = {("rent_hike", "easy"): {"params": {"factor": 1.5}, "detectability_decisions": 1.0}}
+    same = dict(trial("rent_hike", "easy", "00111"), novelty_params={"factor": 1.5})
+    other = dict(trial("rent_hike", "easy", "00111"), novelty_params={"factor": 2.0})
+    assert list(db.by_band([same], cells)) == ["<= 10 decisions"]
+    assert list(db.by_band([other], cells)) == [db.UNMEASURED]
