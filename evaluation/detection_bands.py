@@ -36,35 +36,42 @@ ORDER = tuple(label for _, label in BANDS) + (NEVER, UNMEASURED)
 
 
 def load_cells(path: Path | str | None = None) -> dict[tuple[str, str], Mapping[str, Any]]:
-    """{(plugin, preset): measured cell} from the data file, for the current presets
-    only (`current_cells`); empty when there is no file."""
+    """{(plugin, preset): measured cell} from the data file; empty when there is none.
+    (Which cell belongs to a trial is `cell_of`'s job: by the parameters it ran.)"""
     p = Path(path) if path is not None else DATA_FILE
     if not p.exists():
         return {}
     data = json.loads(p.read_text(encoding="utf-8"))
-    cells = {(name, preset): cell for name, cells in data.get("plugins", {}).items()
-             for preset, cell in cells.items() if isinstance(cell, Mapping)}
-    return current_cells(cells)
+    return {(name, preset): cell for name, cells in data.get("plugins", {}).items()
+            for preset, cell in cells.items() if isinstance(cell, Mapping)}
 
 
-def current_cells(cells: Mapping[tuple[str, str], Mapping[str, Any]]
-                  ) -> dict[tuple[str, str], Mapping[str, Any]]:
-    """The cells measured for the presets as they are now (a cell whose `params` differ
-    from the current preset's was measured for another novelty: presets get re-tuned)."""
+def _preset_params(name: str, preset: str | None) -> dict[str, Any] | None:
+    """A preset's parameters as they are now (None for an unknown plugin or preset)."""
     from novelties.base import NoveltyError
     from novelties.registry import load_novelty
 
-    out = {}
-    for (name, preset), cell in cells.items():
-        if "params" in cell:
-            try:
-                params = load_novelty(name, preset)[1].model_dump(mode="json")
-            except (NoveltyError, KeyError, ValueError):
-                continue
-            if params != cell["params"]:
-                continue
-        out[(name, preset)] = cell
-    return out
+    try:
+        return load_novelty(name, preset or "medium")[1].model_dump(mode="json")
+    except (NoveltyError, KeyError, ValueError):
+        return None
+
+
+def cell_of(trial: Mapping[str, Any], cells: Mapping[tuple[str, str], Mapping[str, Any]]
+            ) -> Mapping[str, Any] | None:
+    """The measured cell of a trial's novelty: the one measured for the parameters the
+    trial ran with (`novelty_params`, whatever preset name the cell has now: presets get
+    re-tuned; a trial that did not record them ran the preset as it is now)."""
+    name = trial["novelty"]
+    preset = trial.get("sweep_difficulty") or trial.get("difficulty")
+    params = trial.get("novelty_params") or _preset_params(name, preset)
+    cell = cells.get((name, preset))
+    if params is None:
+        return cell
+    if cell is not None and cell.get("params", params) == params:
+        return cell
+    return next((c for (n, _), c in cells.items() if n == name and c.get("params") == params),
+                None)
 
 
 def band_of(cell: Mapping[str, Any] | None) -> str:
@@ -87,11 +94,7 @@ def by_band(trials: Sequence[Mapping[str, Any]],
     for t in trials:
         if t.get("novelty") is None:
             continue
-        cell = cells.get((t["novelty"], t.get("sweep_difficulty") or t.get("difficulty")))
-        if cell is not None and "novelty_params" in t and "params" in cell and (
-                cell["params"] != t["novelty_params"]):
-            cell = None  # measured for another preset than the one the trial ran
-        band = band_of(cell)
+        band = band_of(cell_of(t, cells))
         out.setdefault(band, []).append(t)
     return {b: out[b] for b in ORDER if b in out}
 

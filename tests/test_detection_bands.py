@@ -113,16 +113,17 @@ def test_the_study_puts_saved_sweeps_side_by_side(tmp_path: Path, capsys):
 
 
 def test_a_cell_measured_for_other_preset_parameters_is_not_used():
-    """Presets get re-tuned: a measured cell whose `params` differ from the preset the
-    trial ran with describes another novelty, so the trial is 'not measured'."""
+    """Presets get re-tuned: a measured cell whose `params` differ from the preset a trial
+    ran (recorded, or else the preset as it is now) describes another novelty."""
     from novelties.registry import load_novelty
 
     current = load_novelty("rent_hike", "easy")[1].model_dump(mode="json")
     cells = {("rent_hike", "easy"): {"params": current, "detectability_decisions": 1.0},
              ("rent_hike", "hard"): {"params": {"factor": 99.0}, "detectability_decisions": 1.0},
              ("jail_fine", "easy"): {"detectability_decisions": 1.0}}  # no params: trusted
-    fresh = db.current_cells(cells)
-    assert set(fresh) == {("rent_hike", "easy"), ("jail_fine", "easy")}
+    assert db.cell_of(trial("rent_hike", "easy", "00111"), cells) is cells[("rent_hike", "easy")]
+    assert db.cell_of(trial("rent_hike", "hard", "00111"), cells) is None
+    assert db.cell_of(trial("jail_fine", "easy", "00111"), cells) is cells[("jail_fine", "easy")]
 
 
 def test_a_trial_run_with_other_parameters_than_measured_is_not_banded():
@@ -131,3 +132,12 @@ def test_a_trial_run_with_other_parameters_than_measured_is_not_banded():
     other = dict(trial("rent_hike", "easy", "00111"), novelty_params={"factor": 2.0})
     assert list(db.by_band([same], cells)) == ["<= 10 decisions"]
     assert list(db.by_band([other], cells)) == [db.UNMEASURED]
+
+
+def test_a_trial_finds_its_cell_by_parameters_when_presets_were_swapped():
+    """Re-tuning may move a preset's parameters to another difficulty: a trial is banded
+    by the cell measured for the parameters it ran with, whatever that cell is called."""
+    cells = {("rent_hike", "easy"): {"params": {"factor": 3.0}, "detectability_decisions": 50.0},
+             ("rent_hike", "hard"): {"params": {"factor": 1.5}, "detectability_decisions": 1.0}}
+    ran_hard = dict(trial("rent_hike", "easy", "00111"), novelty_params={"factor": 3.0})
+    assert list(db.by_band([ran_hard], cells)) == ["11-100 decisions (about a game)"]
