@@ -35,6 +35,11 @@ UNMEASURED = "not measured"
 ORDER = tuple(label for _, label in BANDS) + (NEVER, UNMEASURED)
 
 
+def is_control(trial: Mapping[str, Any]) -> bool:
+    """A trial without a novelty (saved sweeps name its novelty "none")."""
+    return trial.get("novelty") in (None, "none") or trial.get("sweep_category") == "control"
+
+
 def load_cells(path: Path | str | None = None) -> dict[tuple[str, str], Mapping[str, Any]]:
     """{(plugin, preset): measured cell} from the data file; empty when there is none.
     (Which cell belongs to a trial is `cell_of`'s job: by the parameters it ran.)"""
@@ -92,7 +97,7 @@ def by_band(trials: Sequence[Mapping[str, Any]],
     """Novelty trials grouped by the band of their plugin x preset, in `ORDER`."""
     out: dict[str, list] = {}
     for t in trials:
-        if t.get("novelty") is None:
+        if is_control(t):
             continue
         band = band_of(cell_of(t, cells))
         out.setdefault(band, []).append(t)

@@ -38,7 +38,7 @@ def _ci(agg: dict[str, Any], key: str, pct: bool = True) -> str:
 
 def _label(saved: dict[str, Any]) -> tuple[str, str]:
     args = detection_sweep.saved_args(saved)
-    novelty = [t for t in saved["trials"] if t.get("novelty") is not None]
+    novelty = [t for t in saved["trials"] if not detection_bands.is_control(t)]
     return args.agent, (args.observability if novelty else "controls only")
 
 

@@ -50,6 +50,7 @@ def test_trials_are_pooled_per_band_in_order():
         trial("sticky_doubles", "hard", "00000"),
         trial("jail_fine", "easy", "00100"),       # not in the table
         {**trial("rent_hike", "easy", "00000", injected_at=None), "novelty": None},  # control
+        {**trial("rent_hike", "easy", "00000", injected_at=None), "novelty": "none"},  # as saved
     ]
     groups = db.by_band(trials, CELLS)
     assert list(groups) == ["<= 10 decisions", "11-100 decisions (about a game)",
@@ -88,7 +89,7 @@ def test_the_study_puts_saved_sweeps_side_by_side(tmp_path: Path, capsys):
                    sweep_category="attribute", char_accuracy_values=None),
               dict(trial("rent_hike", "hard", "00000"), observability=level,
                    sweep_category="attribute", char_accuracy_values=None),
-              dict(trial("rent_hike", "easy", "00000", injected_at=None), novelty=None,
+              dict(trial("rent_hike", "easy", "00000", injected_at=None), novelty="none",
                    sweep_category="control", sweep_difficulty=None)]
         return {"command": "python -m evaluation.detection_sweep ...", "seconds": 1.0,
                 "trials": ts, "args": {"agent": "planner", "per_cell": 1, "controls": 1,
@@ -107,6 +108,8 @@ def test_the_study_puts_saved_sweeps_side_by_side(tmp_path: Path, capsys):
     assert summary[0].startswith("| `planner` | announced | 2 | 5 | 50.0 (")
     assert "| 0.00 (" in summary[0] and "| 2.00 (" in summary[1]  # delays 0 and 2
     assert "### `planner`, novelties `effects`" in text
+    controls = dict(saved("effects", "00000"), trials=[saved("effects", "0")["trials"][2]])
+    assert "| `planner` | controls only | 0 | 5 |" in detection_study.summary_rows([controls])
     assert detection_study.main([str(tmp_path / "announced")]) == 0
     assert detection_study.main([str(tmp_path / "nothing")]) == 2
     assert "no sweep.json" in capsys.readouterr().err
