@@ -361,6 +361,7 @@ EFFECTS_CASES = [
     ("jail_visit_fee", "easy", 6),
     ("go_landing_bonus", "easy", 8),
     ("starting_cash", "easy", 1),
+    ("building_stock", "hard", 1),
 ]
 
 

@@ -149,6 +149,7 @@ class NoveltyDetector(B.Characterizer):
         self._orig_deck_texts: dict[str, dict[str, int]] = {}  # counts before a deck changed
         self._actions_turn = -1
         self._cash_offset = 0  # believed starting cash minus the one shown
+        self._stock_seen: set[tuple[str, int]] = set()
         self._rules_seen: Any = None
         self._me = -1
         self._fresh = True
@@ -352,6 +353,19 @@ class NoveltyDetector(B.Characterizer):
         self._init_replica(len(obs.cash))
         if obs.turn > 1:  # joined mid-game: take the state as shown
             self._resync(obs)
+        elif not any(obs.level):
+            self._building_stock(obs)
+
+    def _building_stock(self, obs: Any) -> None:
+        """Before anyone has built, the bank holds its whole stock: a different count
+        shown at the start of a game is a different stock."""
+        bank = self._public["bank"]
+        for field, shown in (("house_stock", obs.houses_left), ("hotel_stock", obs.hotels_left)):
+            believed = int(bank.get(field, shown))
+            if shown != believed and (field, shown) not in self._stock_seen:
+                self._stock_seen.add((field, shown))
+                self._change("bank", field, shown, believed,
+                             why=f"the bank starts with {shown}, not {believed} ({field})")
 
     def _init_replica(self, players: int) -> None:
         R = self._R
