@@ -404,11 +404,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="only re-render the tables from the output directory's sweep.json")
     args = p.parse_args(argv)
     register(args.agent)
-    if args.agent not in AGENTS:
-        from evaluation.trial_args import did_you_mean
+    from agents.registry import UnknownAgentError, resolve
 
-        print(f"error: unknown agent {args.agent!r}{did_you_mean(args.agent, AGENTS)}; "
-              f"available: {', '.join(sorted(AGENTS))}", file=sys.stderr)
+    try:
+        resolve(args.agent)
+    except UnknownAgentError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     problem = None if args.render else _check_args(args)
     if problem:

@@ -43,7 +43,7 @@ from openmono.hooks import NO_HOOKS, Hooks
 from openmono.play import play_game
 from openmono.schema import RULE_SETS, GameSchema, rules_schema
 
-from agents.registry import available_agents, make_agent
+from agents.registry import UnknownAgentError, make_agent, resolve
 from evaluation import metrics
 from evaluation.novelty_setup import Applied, prepare_novelty
 
@@ -95,9 +95,10 @@ class TrialConfig:
             raise TrialError("opponents must name at least one agent, e.g. [baseline,baseline]")
         names = [self.agent, *self.opponents] + ([self.reference] if self.reference else [])
         for name in names:
-            if name not in available_agents():
-                raise TrialError(
-                    f"unknown agent {name!r}; available agents: {', '.join(available_agents())}")
+            try:
+                resolve(name)
+            except UnknownAgentError as exc:
+                raise TrialError(str(exc)) from None
         lo, hi = self.window
         if not (0.0 <= lo <= hi <= 1.0):
             raise TrialError(f"trial.window must be two fractions 0 <= lo <= hi <= 1, got "

@@ -152,6 +152,8 @@ def expand(overrides: list[str], multirun: bool) -> list[list[str]]:
         if len(values) > 1 and not multirun:
             raise CommandError(f"{key} has several values ({','.join(values)}): add "
                                "--multirun to sweep them")
+        if key == "agent":
+            _outside_agents(values)
         if key in GROUPS:
             options = _options(key)
             for v in values:
@@ -222,6 +224,19 @@ def _group_choices(group: str) -> list[str]:
     except (OSError, ValueError, KeyError, AttributeError):
         pass
     return sorted(names)
+
+
+def _outside_agents(values: list[str]) -> None:
+    """`agent=module.path:ClassName`: load the class now (one line if it fails), so it
+    becomes a config option like a registered agent."""
+    from agents.registry import UnknownAgentError, resolve
+
+    for v in values:
+        if ":" in v:
+            try:
+                resolve(v)
+            except UnknownAgentError as exc:
+                raise CommandError(str(exc)) from None
 
 
 def _known_keys(agent: str, novelty: str) -> set[str]:
