@@ -339,6 +339,14 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         if not ok:
             raise CommandError(f"agent.{key} must be {type(want).__name__} like {want!r}, "
                                f"got {value!r}")
+    remote = dict(data.get("remote") or {})
+    if remote.get("tokens") is not None:
+        tokens = remote["tokens"]
+        if not isinstance(tokens, list) or not all(
+                isinstance(t, (str, int)) and not isinstance(t, bool) for t in tokens):
+            raise CommandError(f"remote.tokens must be a list of secrets like [s1,s2], got "
+                               f"{tokens!r}")
+        remote["tokens"] = [str(t) for t in tokens]
     novelty = dict(data["novelty"])
     nname = novelty.get("name")
     params = {k: v for k, v in (novelty.get("params") or {}).items() if v is not None}
@@ -350,7 +358,8 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         then=[str(t) for t in then], games=games, seed=seed,
         window=(float(window[0]), float(window[1])), inject_at=inject_at,
         detection=detection, reference=reference or None, progress=progress,
-        rules=str(data.get("rules") or "standard"))
+        rules=str(data.get("rules") or "standard"),
+        remote=remote if "remote" in opponents else {})
     if nname in (None, "none") and novelty.get("difficulty") is not None:
         raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
     try:
