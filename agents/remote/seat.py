@@ -122,6 +122,8 @@ class RemoteAgent:
     def wait_for_client(self, timeout: float | None = None) -> None:
         """Block until a client is admitted (at most `connect_timeout` s); RemoteError else."""
         self.listen()
+        assert self.server is not None
+        self.server.start()
         wait = self.connect_timeout if timeout is None else timeout
         with self._cond:
             if not self._cond.wait_for(lambda: self._next is not None or self._live(), wait):
@@ -174,6 +176,8 @@ class RemoteAgent:
 
     def begin_game(self, seat: int, observation: Any) -> None:
         self.listen()
+        assert self.server is not None
+        self.server.start()
         self.game_faults = Counter()
         self._game += 1
         self._adopt(self.connect_timeout if not self._ever else self.reconnect_timeout)
@@ -227,7 +231,8 @@ class RemoteAgent:
             answer = ActionAnswer.model_validate(data)
             action = action_from_wire(answer.action.model_dump())
         except _Fault as fault:
-            self.game_faults[fault.kind] += 1
+            if fault.kind != "disconnect":  # (a lost connection is counted once, by _lost)
+                self.game_faults[fault.kind] += 1
             return _agent_fault(f"{fault.kind}: {fault}")
         except ValueError as exc:
             self.game_faults["malformed"] += 1

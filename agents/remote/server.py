@@ -62,7 +62,13 @@ class SeatServer:
         self._pending: dict[socket.socket, _Pending] = {}
         self._thread = threading.Thread(target=self._run, name=f"remote-seats:{self.port}",
                                         daemon=True)
-        self._thread.start()
+
+    def start(self) -> None:
+        """Admit clients from now on. Seats register first, so that no client of a seat
+        not yet registered is refused; clients arriving before wait in the backlog."""
+        with self._lock:
+            if not self._thread.is_alive() and not self._stop.is_set():
+                self._thread.start()
 
     # --- the admission loop --------------------------------------------------------------
     def _run(self) -> None:
@@ -200,7 +206,11 @@ class SeatServer:
 
     def stop(self) -> None:
         self._stop.set()
-        self._thread.join(timeout=5.0)
+        if self._thread.is_alive():
+            self._thread.join(timeout=5.0)
+        else:  # never started: nothing else owns the sockets
+            self._sel.close()
+            self.listener.close()
 
 
 _SERVERS: dict[tuple[str, int], SeatServer] = {}
