@@ -45,7 +45,8 @@ from openmono.schema import RULE_SETS, GameSchema, rules_schema
 
 from agents.registry import UnknownAgentError, make_agent, resolve
 from evaluation import metrics
-from agents.remote.server import RemoteError
+from evaluation.remote_seats import (RemoteError, close_remote_seats, make_agents,
+                                     open_remote_seats, remote_faults)
 from evaluation.novelty_setup import Applied, prepare_novelty
 
 GAMES_FILE = "games.jsonl"
@@ -210,7 +211,7 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
         agent = make_agent(cfg.agent, **cfg.agent_params)
     except TypeError as exc:
         raise TrialError(f"bad parameters for agent {cfg.agent!r}: {exc}") from None
-    opponents = make_opponents(cfg.opponents, cfg.remote)
+    opponents = make_agents(cfg.opponents, cfg.remote)
     reference = make_agent(cfg.reference) if cfg.reference else None
     try:
         open_remote_seats([agent, *opponents])
@@ -222,38 +223,6 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
                     on_game)
     finally:
         close_remote_seats([agent, *opponents])
-
-
-def make_opponents(names: list[str], remote: dict[str, Any]) -> list[Any]:
-    """The opponents by name; `remote` seats take their tokens from `remote.tokens`."""
-    options = {k: v for k, v in remote.items() if k != "tokens"}
-    tokens = iter(list(remote.get("tokens") or []))
-    return [make_agent(n, token=str(next(tokens, "")), **options) if n == "remote"
-            else make_agent(n) for n in names]
-
-
-def open_remote_seats(agents: list[Any]) -> None:
-    """Every remote seat listens first, then each waits (bounded) for its client."""
-    seats = [a for a in agents if hasattr(a, "wait_for_client")]
-    for seat in seats:
-        seat.listen()
-    for seat in seats:
-        seat.wait_for_client()
-
-
-def close_remote_seats(agents: list[Any]) -> None:
-    for a in agents:
-        if hasattr(a, "wait_for_client"):
-            a.close()
-
-
-def remote_faults(agents: list[Any]) -> dict[str, int]:
-    """The faults of the remote seats among `agents` in their last game, by kind."""
-    total: dict[str, int] = {}
-    for a in agents:
-        for kind, n in (getattr(a, "game_faults", None) or {}).items():
-            total[kind] = total.get(kind, 0) + n
-    return dict(sorted(total.items()))
 
 
 def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], reference: Any,

@@ -148,3 +148,38 @@ def test_example_client_uses_the_standard_library_only(tmp_path: Path) -> None:
         sys.executable, "-I", "-S", "examples/random_client.py", "--port", str(port),
         "--token", "seat-secret"], port)
     assert all(r["remote_faults"] == {} for r in records)
+
+
+def test_bench_tournament_and_detection_sweep_seat_remote_agents(tmp_path: Path) -> None:
+    from evaluation import bench, detection_sweep, tournament
+    from evaluation.cli import parse_overrides
+
+    port = free_port()
+
+    def client() -> None:
+        serve(make_agent("baseline"), "127.0.0.1", port, "k")
+
+    cfg = parse_overrides(["games=2", "agents=[remote,baseline]", "progress=false",
+                           f"remote.port={port}", "remote.tokens=[k]"], bench.DEFAULTS)
+    out, _ = _with_client(lambda: bench.run(cfg), [client])
+    assert out["games"] == 2
+    summary, _ = _with_client(lambda: tournament.run_tournament(
+        ["remote", "random"], games=2, remote={"port": port, "tokens": ["k"]}), [client])
+    assert sum(summary["wins"]) == 2
+    spec = {"agent": "remote", "agent_params": {"port": port, "token": "k"}, "novelty": None,
+            "category": "control", "difficulty": None, "games": 2, "seed": 0,
+            "window": [0.3, 0.6]}
+    result, _ = _with_client(lambda: detection_sweep.run_one(spec, str(tmp_path)), [client])
+    assert result["games"] == 2 and result["agent_params"]["token"] == "***"
+
+
+def _with_client(fn, clients):  # type: ignore[no-untyped-def]
+    from remote_helpers import in_thread
+
+    threads = [in_thread(c) for c in clients]
+    try:
+        return fn(), None
+    finally:
+        for t in threads:
+            t.join(timeout=15)
+            assert not t.is_alive()

@@ -32,6 +32,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="the seat's token (default: $OPENMONO_TOKEN)")
     s.add_argument("--connect-timeout", type=float, default=30.0,
                    help="seconds to keep trying to reach the harness")
+    s.add_argument("--forever", action="store_true",
+                   help="after the harness says bye, connect again for its next trial (a "
+                        "sweep); stop when none comes within --connect-timeout")
     args = p.parse_args(argv)
     params = {}
     for opt in args.options:
@@ -51,9 +54,21 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from agents.remote.client import Refused, serve
 
+    games = trials = 0
     try:
-        games = serve(agent, args.host, args.port, args.token,
-                      connect_timeout=args.connect_timeout, name=args.agent)
+        while True:
+            try:
+                if trials:
+                    agent = make_agent(args.agent, **params)  # a fresh agent per trial
+                games += serve(agent, args.host, args.port, args.token,
+                               connect_timeout=args.connect_timeout, name=args.agent)
+            except OSError:
+                if args.forever and trials:
+                    break  # the sweep is over
+                raise
+            trials += 1
+            if not args.forever:
+                break
     except Refused as exc:
         print(f"error: the harness refused this client: {exc}", file=sys.stderr)
         return 1
