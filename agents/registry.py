@@ -46,7 +46,7 @@ def available_agents() -> list[str]:
 
 
 def _listing() -> str:
-    return f"Available agents: {', '.join(available_agents())} (or module.path:ClassName)"
+    return f"available agents: {', '.join(available_agents())} (or module.path:ClassName)"
 
 
 def resolve(name: str) -> Callable[..., Any]:
@@ -56,7 +56,7 @@ def resolve(name: str) -> Callable[..., Any]:
     if factory is not None:
         return factory
     if name in BROKEN:
-        raise UnknownAgentError(f"agent {name!r} is installed but broken: {BROKEN[name]}. "
+        raise UnknownAgentError(f"agent {name!r} is installed but broken: {BROKEN[name]}; "
                                 f"{_listing()}")
     if ":" in name:
         module, _, attr = name.partition(":")
@@ -66,14 +66,14 @@ def resolve(name: str) -> Callable[..., Any]:
                 obj = getattr(obj, part)
         except Exception as exc:  # noqa: BLE001 - any failure is a bad name, said in one line
             why = f"{type(exc).__name__}: {exc}".splitlines()[0]
-            raise UnknownAgentError(f"cannot load agent {name!r} ({why}). {_listing()}") from None
+            raise UnknownAgentError(f"cannot load agent {name!r} ({why}); {_listing()}") from None
         if not callable(obj):
-            raise UnknownAgentError(f"agent {name!r} is not a class or factory. {_listing()}")
+            raise UnknownAgentError(f"agent {name!r} is not a class or factory; {_listing()}")
         AGENTS[name] = obj  # so the configuration tools see its options
         return obj
     close = get_close_matches(name, AGENTS, n=3)
-    hint = f" Did you mean {', '.join(close)}?" if close else ""
-    raise UnknownAgentError(f"unknown agent {name!r}.{hint} {_listing()}")
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise UnknownAgentError(f"unknown agent {name!r}{hint}; {_listing()}")
 
 
 def is_agent(name: str) -> bool:

@@ -149,6 +149,7 @@ def expand(overrides: list[str], multirun: bool) -> list[list[str]]:
             raise CommandError(f"cannot delete {key!r} (~{key}); set it instead, e.g. "
                                f"{key}=null")
         values = [] if ov.is_delete() else _values(ov)
+        values = [v.replace("\\:", ":") for v in values]  # Hydra escapes a colon it prints
         if len(values) > 1 and not multirun:
             raise CommandError(f"{key} has several values ({','.join(values)}): add "
                                "--multirun to sweep them")
@@ -227,16 +228,16 @@ def _group_choices(group: str) -> list[str]:
 
 
 def _outside_agents(values: list[str]) -> None:
-    """`agent=module.path:ClassName`: load the class now (one line if it fails), so it
-    becomes a config option like a registered agent."""
+    """Unknown or broken agents fail here in one line listing the available ones, and
+    `agent=module.path:ClassName` is loaded now, so it becomes a config option like a
+    registered agent."""
     from agents.registry import UnknownAgentError, resolve
 
     for v in values:
-        if ":" in v:
-            try:
-                resolve(v)
-            except UnknownAgentError as exc:
-                raise CommandError(str(exc)) from None
+        try:
+            resolve(v)
+        except UnknownAgentError as exc:
+            raise CommandError(str(exc)) from None
 
 
 def _known_keys(agent: str, novelty: str) -> set[str]:
