@@ -148,6 +148,15 @@ def _bench(cfg: dict[str, Any], games: int, names: list[str], schema: Any, hooks
         "wins": wins,
         "python": platform.python_version(),
     }
+    seats = [a for a in agents if hasattr(a, "wire_seconds")]
+    if seats:
+        # Remote seats: decisions over the wire per second of waiting for them (the
+        # encoding, the round trip and the client's own thinking).
+        remote = sum(a.decisions for a in seats)
+        wire = sum(a.wire_seconds for a in seats)
+        out["remote_decisions"] = remote
+        out["remote_decisions_per_second"] = round(remote / wire, 1) if wire else None
+        out["remote_faults"] = sum(sum(a.game_faults.values()) for a in seats)
     if cfg["engine_only"]:
         # The timing wrapper itself costs a little per decision; measure and remove it.
         engine = elapsed - clock[0] - decisions * _wrapper_overhead()

@@ -27,6 +27,10 @@ class LineSocket:
     """A connected socket read and written one line at a time."""
 
     def __init__(self, sock: socket.socket, max_line: int, buffered: bytes = b"") -> None:
+        try:  # one small message each way per decision: never wait to batch them
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            pass
         self.sock = sock
         self.max_line = max_line
         self.buf = bytearray(buffered)

@@ -92,6 +92,8 @@ class RemoteAgent:
         self._ids = 0
         self._rules_obj: Any = None
         self._rules_id = 0
+        self.decisions = 0  # round trips made, and the seconds they took (benchmarks)
+        self.wire_seconds = 0.0
 
     @property
     def label(self) -> str:
@@ -214,6 +216,14 @@ class RemoteAgent:
             self._conn = None
 
     def act(self, obs: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return self._act(obs)
+        finally:
+            self.decisions += 1
+            self.wire_seconds += time.perf_counter() - t0
+
+    def _act(self, obs: Any) -> Any:
         if self._conn is None:
             self.game_faults["absent"] += 1
             return _agent_fault("absent: no client connected")
