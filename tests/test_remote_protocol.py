@@ -183,3 +183,21 @@ def _with_client(fn, clients):  # type: ignore[no-untyped-def]
         for t in threads:
             t.join(timeout=15)
             assert not t.is_alive()
+
+
+def test_the_examples_of_docs_protocol_are_valid_messages() -> None:
+    import re
+
+    from openmono.protocol import CLIENT_ADAPTER, CLIENT_TYPES, SERVER_ADAPTER
+
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    blocks = re.findall(r"```json\n(.*?)```", text, re.S)
+    seen = set()
+    for block in blocks:
+        for line in block.strip().splitlines():
+            msg = json.loads(line)
+            adapter = CLIENT_ADAPTER if msg["type"] in CLIENT_TYPES else SERVER_ADAPTER
+            adapter.validate_python(msg)
+            seen.add(msg["type"])
+    assert seen >= {"hello", "action", "report", "welcome", "refused", "begin_game",
+                    "decide", "end_game", "report_request", "bye"}
