@@ -201,3 +201,16 @@ def test_the_examples_of_docs_protocol_are_valid_messages() -> None:
             seen.add(msg["type"])
     assert seen >= {"hello", "action", "report", "welcome", "refused", "begin_game",
                     "decide", "end_game", "report_request", "bye"}
+
+
+def test_only_never_act_fixed_answers_are_taken() -> None:
+    from openmono.actions import CONCLUDE, DROP_OUT
+    from openmono.protocol import Hello
+
+    from agents.remote.seat import _fixed
+
+    hello = Hello.model_validate({"type": "hello", "version": 1, "token": "t", "fixed_answers": {
+        "post_roll": {"kind": "conclude"}, "buy": {"kind": "buy"},
+        "trade_response": {"kind": "accept_trade"}, "bid": {"kind": "drop_out"},
+        "no_such_phase": {"kind": "conclude"}}})
+    assert _fixed(hello) == {"post_roll": CONCLUDE, "bid": DROP_OUT}

@@ -27,6 +27,7 @@ import time
 from collections import Counter
 from typing import Any
 
+from openmono.actions import CONCLUDE, Conclude
 from openmono.legal import DEFAULT_ACTION, PHASES
 from openmono.protocol import (CLIENT_TYPES, DEFAULT_MAX_LINE, ActionAnswer, BeginGame, Bye,
                                Decide, EndGame, GameEnd, Hello, NoveltyAnnounced, ReportAnswer,
@@ -316,10 +317,16 @@ class RemoteAgent:
 def _fixed(hello: Hello) -> dict[str, Any] | None:
     """The answers the client declared for whole phases (only known phases)."""
     out = {}
-    for phase, action in hello.fixed_answers.items():
-        if phase in PHASES and phase in DEFAULT_ACTION:
-            try:
-                out[phase] = action_from_wire(action.model_dump())
-            except ValueError:
-                continue
+    for phase, answer in hello.fixed_answers.items():
+        if phase not in PHASES or phase not in DEFAULT_ACTION:
+            continue
+        try:
+            action = action_from_wire(answer.model_dump())
+        except ValueError:
+            continue
+        default = DEFAULT_ACTION[phase]
+        # Only "I never act in this phase": the default, or a (standing) conclude where
+        # concluding is the default; anything else is asked decision by decision.
+        if action == default or (isinstance(action, Conclude) and default == CONCLUDE):
+            out[phase] = action
     return out or None
