@@ -83,13 +83,24 @@ def test_unknown_and_broken_agents_are_one_line_errors(tmp_path: Path) -> None:
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-agent\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[openmono.agents]\nbroken = broken_agent:Agent\n")
-    for agent, says in (("agent=cautios", "cautious"), ("agent=broken", "needs a GPU"),
-                        ("agent=no_such.module:Agent", "No module named"),
+    for agent, says in (("agent=broken", "needs a GPU"),
                         ("agent=my_agent:Missing", "has no attribute")):
         done = _trial(tmp_path, site, agent)
         assert done.returncode == 2, (agent, done.stderr)
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and says in lines[0], (agent, lines)
-        if agent != "agent=cautios":
-            assert "available agents: baseline" in lines[0] and "cautious" in lines[0]
+        assert "available agents: baseline" in lines[0] and "cautious" in lines[0]
     assert not (tmp_path / "run").exists()
+
+
+def test_unknown_agents_in_process() -> None:
+    import pytest
+
+    from agents.registry import UnknownAgentError, make_agent
+
+    for name, says in (("cautios", "unknown agent"), ("no_such.module:Agent", "No module named"),
+                       ("agents.base:NO_NOVELTY", "not a class")):
+        with pytest.raises(UnknownAgentError, match=says) as info:
+            make_agent(name)
+        assert "available agents: baseline" in str(info.value)
+        assert "\n" not in str(info.value)
