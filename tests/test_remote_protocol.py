@@ -214,3 +214,19 @@ def test_only_never_act_fixed_answers_are_taken() -> None:
         "trade_response": {"kind": "accept_trade"}, "bid": {"kind": "drop_out"},
         "no_such_phase": {"kind": "conclude"}}})
     assert _fixed(hello) == {"post_roll": CONCLUDE, "bid": DROP_OUT}
+
+
+def test_every_action_travels_and_comes_back_equal() -> None:
+    from openmono import actions as A
+    from openmono.protocol import ACTION_ADAPTER
+    from openmono.wire import action_from_wire
+
+    samples = [A.Conclude(), A.Conclude(until_cash=300, watch="board"), A.BUY, A.DECLINE,
+               A.Bid(137), A.DROP_OUT, A.PAY_JAIL_FINE, A.USE_JAIL_CARD, A.Build(39),
+               A.SellBuilding(37), A.Mortgage(5), A.Unmortgage(15), A.SellProperty(25),
+               A.OfferTrade(2, (1, 3), (39,), 50, 10, 1, 0), A.ACCEPT, A.REJECT]
+    assert {a.kind for a in samples} == set(A.CORE_ACTION_KINDS)
+    for action in samples:
+        wire = json.loads(json.dumps(action.to_json()))
+        model = ACTION_ADAPTER.validate_python(wire)
+        assert action_from_wire(model.model_dump()) == action

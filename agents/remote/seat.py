@@ -115,9 +115,14 @@ class RemoteAgent:
     def listen(self) -> int:
         """Open (or join) the server on host:port; returns the port listened on."""
         if self.server is None:
-            self.server = server_for(self.host, self.port, self.max_line,
-                                     self.handshake_timeout, self.max_pending)
-            self.server.add(self)
+            server = server_for(self.host, self.port, self.max_line, self.handshake_timeout,
+                                self.max_pending)
+            try:
+                server.add(self)
+            except RemoteError:
+                release(server, self)  # (stops it if no other seat uses it)
+                raise
+            self.server = server
             if self.port == 0:
                 self.port = self.server.port
         return self.server.port
