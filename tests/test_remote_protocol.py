@@ -230,3 +230,25 @@ def test_every_action_travels_and_comes_back_equal() -> None:
         wire = json.loads(json.dumps(action.to_json()))
         model = ACTION_ADAPTER.validate_python(wire)
         assert action_from_wire(model.model_dump()) == action
+
+
+def test_hydra_trial_command_with_remote_seats(tmp_path: Path) -> None:
+    from remote_helpers import in_thread
+
+    port = free_port()
+    played: list[int] = []
+    client = in_thread(lambda: played.append(
+        serve(make_agent("random"), "127.0.0.1", port, "opp-secret", connect_timeout=60)))
+    done = subprocess.run(
+        [sys.executable, "-m", "evaluation.trial", "agent=baseline",
+         "opponents=[remote,baseline,baseline]", "remote.tokens=[opp-secret]",
+         f"remote.port={port}", "trial.games=2", "reference=null", "trial.progress=false",
+         "trial.plots=false", f"hydra.run.dir={tmp_path / 'run'}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180)
+    client.join(timeout=15)
+    assert done.returncode == 0, done.stderr
+    assert played == [2]
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["opponent_remote_faults"] == {}
+    assert "opp-secret" not in (tmp_path / "run" / "trial.json").read_text()
+    assert "opp-secret" not in (tmp_path / "run" / "summary.json").read_text()
