@@ -10,6 +10,7 @@ from agents.baseline_v0 import BaselineV0Agent
 from agents.fixed_policy import FPA, FPB, FPC
 from agents.planner.agent import PlannerAgent
 from agents.passive import PassiveAgent
+from agents.policy import PolicyAgent
 from agents.random_agent import RandomAgent
 
 AGENTS: dict[str, Callable[..., Any]] = {
@@ -21,6 +22,7 @@ AGENTS: dict[str, Callable[..., Any]] = {
     "fp_b": FPB,
     "fp_c": FPC,
     "planner": PlannerAgent,
+    "policy": PolicyAgent,  # a user's (state, mask) -> index function, see docs/env.md
 }
 
 
