@@ -281,3 +281,26 @@ def test_policy_agent_loads_a_users_function() -> None:
                       (None, "needs agent.policy=module:function")]:
         with pytest.raises(ValueError, match=why):
             make_agent("policy", policy=spec)
+
+
+# -- docs/env.md's examples run as written ---------------------------------------------------
+def _doc_blocks() -> list[str]:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "env.md").read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+def test_docs_random_loops_run(capsys) -> None:
+    blocks = _doc_blocks()
+    aec = next(b for b in blocks if "agent_iter" in b)
+    gym_loop = next(b for b in blocks if "action_space.sample" in b)
+    # The same loop on a game cut at 25 turns (four random players trade for long).
+    assert 'env(render_mode="ansi")' in aec
+    aec = aec.replace('env(render_mode="ansi")', 'env(render_mode="ansi", rules=SHORT)')
+    exec(compile(aec, "docs/env.md", "exec"), {"SHORT": short_rules(25)})
+    assert capsys.readouterr().out.split()[1] in ("bankruptcy", "turn_limit")
+    scope: dict = {}
+    exec(compile(gym_loop, "docs/env.md", "exec"), scope)
+    assert scope["done"] and "won" in scope["info"]
