@@ -10,7 +10,6 @@ from agents.baseline_v0 import BaselineV0Agent
 from agents.fixed_policy import FPA, FPB, FPC
 from agents.planner.agent import PlannerAgent
 from agents.passive import PassiveAgent
-from agents.policy import PolicyAgent
 from agents.random_agent import RandomAgent
 
 AGENTS: dict[str, Callable[..., Any]] = {
@@ -22,7 +21,6 @@ AGENTS: dict[str, Callable[..., Any]] = {
     "fp_b": FPB,
     "fp_c": FPC,
     "planner": PlannerAgent,
-    "policy": PolicyAgent,  # a user's (state, mask) -> index function, see docs/env.md
 }
 
 
@@ -49,6 +47,16 @@ def _drl(algo: str, variant: str) -> Callable[..., Any]:
 
 AGENTS.update({"ppo": _drl("ppo", "standard"), "hybrid_ppo": _drl("ppo", "hybrid"),
                "ddqn": _drl("ddqn", "standard"), "hybrid_ddqn": _drl("ddqn", "hybrid")})
+
+
+def _policy(policy: str | None = None, skip_forced: bool = True) -> Any:
+    """A user's `(state, mask) -> index` function as an agent (agents/policy.py,
+    docs/env.md); imported on use, like the DRL agents, to keep this module light."""
+    from agents.policy import PolicyAgent
+    return PolicyAgent(policy=policy, skip_forced=skip_forced)
+
+
+AGENTS["policy"] = _policy
 
 
 def available_agents() -> list[str]:

@@ -138,7 +138,7 @@ def test_aec_novelty_gives_the_events_of_four_policy_agents() -> None:
         hooks = novelty.hooks if episode else NO_HOOKS
         trial = _trial_game(schema, hooks, [PolicyAgent(hashed) for _ in range(4)],
                             game_seed(3, episode))
-        assert table.game.events == trial.events and table.result.winner == trial.winner
+        assert table.game.events == trial.events and table.result.winner_seat == trial.winner
 
 
 def test_the_episode_counter_lives_in_the_env() -> None:
