@@ -208,6 +208,17 @@ def test_an_action_outside_the_mask_is_a_fault_and_a_penalty() -> None:
     assert tables[0].result.agent_faults[0] > 0 and tables[0].over
 
 
+def test_aec_action_outside_the_mask_costs_the_penalty() -> None:
+    e = raw_env(invalid_penalty=-5.0)
+    e.reset(seed=6)
+    agent = e.agent_selection
+    e.step(outside(None, e.observe(agent)["action_mask"]))
+    # the penalty, plus eq. 4 (< 1 here) if the same player is asked again at once
+    assert e.infos[agent]["invalid_action"] and -5.0 <= e.rewards[agent] < -4.0
+    assert any(isinstance(ev, Fault) and "outside the action mask" in ev.reason
+               for ev in e.table.game.events)
+
+
 def test_raise_mode_refuses_and_leaves_the_game() -> None:
     for e in (raw_env(invalid_action="raise"), MonopolyEnv(invalid_action="raise")):
         e.reset(seed=6)
