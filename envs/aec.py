@@ -64,9 +64,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     metadata = {"render_modes": ["ansi", "human"], "name": "openmono_v0",
                 "is_parallelizable": False}
 
-    def __init__(self, players: int = 4, rules: str | GameSchema = "standard", terminal_c: float = 10.0,
-                 invalid_penalty: float = -1.0, invalid_action: str = "penalty",
-                 skip_forced: bool = True, render_mode: str | None = None) -> None:
+    def __init__(self, players: int = 4, rules: str | GameSchema = "standard",
+                 terminal_c: float = 10.0, invalid_penalty: float = -1.0,
+                 invalid_action: str = "penalty", skip_forced: bool = True,
+                 render_mode: str | None = None) -> None:
         super().__init__()
         if isinstance(players, bool) or players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4 (the encoding's seats), got {players!r}")
@@ -116,7 +117,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def _info(self, agent: str) -> dict[str, Any]:
         assert self.table is not None
-        return {"seat": self.table.seat_of(self._index[agent]), "episode": self.episodes.episode}
+        return {"seat": self.table.seat_of(self._index[agent]),
+                "episode_index": self.episodes.episode}
 
     def _settle(self, actor: str | None, penalty: float) -> None:
         """Rewards, terminations and the next agent after the game moved on."""

@@ -57,7 +57,8 @@ def bench_gym(steps: int, seed: int, opponent: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m envs.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m envs.bench",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("--env", choices=("aec", "gym"), default="aec")
     parser.add_argument("--steps", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=0)

@@ -108,7 +108,7 @@ class MonopolyEnv(gym.Env):
         table = self.table
         assert table is not None
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8),
-                                "seat": table.seat_of(0), "episode": self.episodes.episode}
+                                "seat": table.seat_of(0), "episode_index": self.episodes.episode}
         if table.over:
             info.update(winner=table.result.winner, won=table.result.winner == 0,
                         end_reason=table.result.end_reason, turns=table.result.turns)

@@ -147,12 +147,12 @@ def test_the_episode_counter_lives_in_the_env() -> None:
     for k in range(4):
         _, info = e.reset(seed=2 if k == 0 else None,
                           options={"novelty": "go_salary", "at_episode": 2} if k == 0 else None)
-        flags.append((info["episode"], info["novelty"]))
+        flags.append((info["episode_index"], info["novelty"]))
     assert flags == [(0, False), (1, False), (2, True), (3, True)]
     _, info = e.reset(seed=2)  # a seeded reset starts the trial again; the novelty stays
-    assert (info["episode"], info["novelty"]) == (0, False)
+    assert (info["episode_index"], info["novelty"]) == (0, False)
     _, info = e.reset(options={"novelty": None})
-    assert (info["episode"], info["novelty"]) == (1, False)
+    assert (info["episode_index"], info["novelty"]) == (1, False)
 
 
 def test_no_ground_truth_in_info_unless_asked() -> None:
