@@ -41,6 +41,16 @@ def _load_entry_points() -> None:
 _load_entry_points()
 
 
+def _policy(policy: str | None = None, skip_forced: bool = True) -> Any:
+    """A user's `(state, mask) -> index` function as an agent (agents/policy.py,
+    docs/env.md); imported on use, like the DRL agents, to keep this module light."""
+    from agents.policy import PolicyAgent
+    return PolicyAgent(policy=policy, skip_forced=skip_forced)
+
+
+AGENTS["policy"] = _policy
+
+
 def available_agents() -> list[str]:
     return sorted(AGENTS)
 
