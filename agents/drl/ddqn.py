@@ -35,7 +35,8 @@ class DDQNConfig:
     eps_end: float = 0.05
     eps_decay: float = 20_000.0  # transitions for epsilon to fall by a factor e
     huber_delta: float = 1.0
-    reward_scale: float = 1.0
+    reward: str = "delta"  # "delta" (change of the eq. 4 share) or "paper" (eq. 4 per step)
+    reward_scale: float = 0.1  # keeps the +-c = 10 targets near 1
     hidden: tuple[int, ...] = (1024, 512)
     terminal_c: float = 10.0  # the paper's c for DDQN
 
