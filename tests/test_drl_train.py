@@ -73,3 +73,17 @@ def test_cli_errors_are_one_line(tmp_path) -> None:
                        capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stderr.strip() == "error: unknown algo 'a2c'; valid: ppo, ddqn"
+
+
+def test_a_refused_start_leaves_no_run_behind(tmp_path) -> None:
+    """A wrong-shape `init` or an unknown reward writes nothing, so the corrected command
+    starts cleanly in the same directory."""
+    run = tmp_path / "run"
+    train(_cfg(games=1), run)
+    other = tmp_path / "other"
+    with pytest.raises(ValueError, match=r"weights\.npz.*shape"):
+        train(_cfg(games=1, init=str(run / "weights.npz"), ppo={"hidden": [8]}), other)
+    with pytest.raises(TrainError, match="unknown ppo.reward 'sparse'; valid: delta, paper"):
+        train(_cfg(games=1, ppo={**TINY, "reward": "sparse"}), other)
+    assert not other.exists() or not any(other.iterdir())
+    assert train(_cfg(games=1, init=str(run / "weights.npz")), other)["games"] == 1
