@@ -28,6 +28,10 @@ def test_net_worth_by_hand() -> None:
     assert nw[1] == pytest.approx(500 + 400 * 1.5)  # 1100
     assert nw[2] == pytest.approx(300)
     assert dense_reward(obs) == pytest.approx(1490 / 1400)
+    # lone_bonus 1.25 changes b outside the set only (Reading; Boardwalk alone)
+    nw125 = net_worths(obs, 1.25)
+    assert nw125[0] == pytest.approx(1000 + 60 * 2 + (60 * 2 + 2 * 50) + 100 * 1.25)
+    assert nw125[1] == pytest.approx(500 + 400 * 1.25)
     assert dense_reward(obs, seat=2) == pytest.approx(300 / 2590)
 
 

@@ -76,6 +76,7 @@ class DRLAgent(Agent):
         if self.shaping not in SHAPINGS:
             raise ValueError(f"unknown reward {self.shaping!r}; valid: {', '.join(SHAPINGS)}")
         self._share: float | None = None
+        self._bonus = float(getattr(self.learner.cfg, "lone_bonus", 1.5))
         if weights is not None:
             load_weights_file(self.learner, weights)
         self.training = training
@@ -119,7 +120,7 @@ class DRLAgent(Agent):
         learner = self.learner
         r = level = 0.0
         if self.training or self.detector is not None:
-            nw = net_worths(obs)
+            nw = net_worths(obs, self._bonus)
             level = dense_reward(obs, nw=nw)
             r = level if self.shaping == "paper" else self._step_reward(share(obs, nw=nw))
         if self.training:

@@ -37,6 +37,8 @@ class PPOConfig:
     rollout_steps: int = 1024  # update after the game that fills this many transitions
     reward: str = "delta"  # "delta" (change of the eq. 4 share) or "paper" (eq. 4 per step)
     reward_scale: float = 1.0  # use 0.05 with reward=paper (returns of 100s of rewards)
+    lone_bonus: float = 1.25  # b outside a complete set; the paper's 1.5 makes buying a
+    # lone property from an opponent at 1.25 x price look like a gain (docs/drl.md, Reward)
     norm_adv: bool = True
     target_kl: float = 0.02  # stop an update's epochs once approx. KL passes 1.5 x this (0: off)
     hidden: tuple[int, ...] = (1024, 512)

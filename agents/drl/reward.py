@@ -51,8 +51,9 @@ def _monopoly_owner(rules: Any, owner: tuple[int, ...]) -> dict[int, int]:
     return out
 
 
-def net_worths(obs: Any) -> list[float]:
-    """Eq. 2-3 for every seat (inactive seats included, as their last values)."""
+def net_worths(obs: Any, bonus: float = BONUS) -> list[float]:
+    """Eq. 2-3 for every seat (inactive seats included, as their last values); `bonus` is
+    b outside a complete set (the paper's 1.5; the learners' `lone_bonus` option)."""
     rules = obs.rules
     owner = obs.owner
     mono = _monopoly_owner(rules, owner)
@@ -63,7 +64,7 @@ def net_worths(obs: Any) -> list[float]:
             continue
         owed = rules.mortgage[sq] if obs.mortgaged[sq] else 0
         g = rules.group_of[sq]
-        b = MONOPOLY_BONUS if g >= 0 and mono.get(g) == o else BONUS
+        b = MONOPOLY_BONUS if g >= 0 and mono.get(g) == o else bonus
         nw[o] += (rules.price[sq] - owed) * b + obs.level[sq] * rules.house_cost[sq]
     return nw
 
