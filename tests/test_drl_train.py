@@ -87,3 +87,20 @@ def test_a_refused_start_leaves_no_run_behind(tmp_path) -> None:
         train(_cfg(games=1, ppo={**TINY, "reward": "sparse"}), other)
     assert not other.exists() or not any(other.iterdir())
     assert train(_cfg(games=1, init=str(run / "weights.npz")), other)["games"] == 1
+
+
+def test_curves_plot_runs_side_by_side(tmp_path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "curve.csv").write_text("game,seed,won,turns,end,entropy\n"
+                                   + "".join(f"{g},{g},{g % 2},100,bankruptcy,{0.5 if g == 3 else ''}\n"
+                                             for g in range(6)))
+    out = tmp_path / "c.png"
+    r = subprocess.run([sys.executable, "-m", "agents.drl.curves", str(out), f"{run}=mine",
+                        "--block", "4"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_size > 0
+    assert '"wins_per_4": [2, 1]' in r.stdout
+    bad = subprocess.run([sys.executable, "-m", "agents.drl.curves", str(out), str(tmp_path)],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and bad.stderr.strip() == f"error: no curve.csv in {tmp_path}"
