@@ -33,7 +33,8 @@ from openmono.observation import Observation, public_rules
 from openmono.schema import GameSchema
 from openmono.seeding import seed_sequence_words
 from openmono.state import (NOBODY, GameState, after_build, after_sell_building,
-                            has_monopoly, hotel_breakdown, net_worth, owned_in_group)
+                            has_monopoly, hotel_breakdown, net_worth, owned_in_group,
+                            sale_value)
 
 Request = tuple[int, "Decision"]
 _new_tuple = tuple.__new__  # builds a NamedTuple (observation, hot events) without its slow __new__
@@ -645,7 +646,10 @@ class Game:
             self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, False)))
         elif t is A.SellProperty:
             sq = action.square
-            self._pay(BANK, seat, rules.property_refund[sq], "sell_property", sq)
+            self._pay(BANK, seat, sale_value(rules, st, sq), "sell_property", sq)
+            if st.mortgaged[sq]:  # `BankRules.mortgaged_sellback`: foreclosed
+                st.set_mortgaged(sq, False)
+                self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, False)))
             self._transfer_property(sq, seat, NOBODY, "sold_to_bank")
         elif t is A.OfferTrade:
             d.count_offer()

@@ -165,7 +165,7 @@ def check_sell_property(rules: Rules, view, seat: int, sq: int) -> str | None:
         return "not a property"
     if view.owner[sq] != seat:
         return "you do not own it"
-    if view.mortgaged[sq]:
+    if view.mortgaged[sq] and not rules.bank.mortgaged_sellback:
         return "unmortgage it first"
     if _group_has_buildings(rules, view, seat, rules.group_of[sq]):
         return "sell the group's buildings first"

@@ -159,6 +159,16 @@ def net_worth(rules: Rules, view, seat: int) -> int:
     return total
 
 
+def sale_value(rules: Rules, view, sq: int) -> int:
+    """What the bank pays for property `sq` (`BankRules.property_sellback`); a mortgaged
+    one (`mortgaged_sellback`) brings its refund minus the cost of lifting the mortgage,
+    never less than nothing (GNOME's foreclosure)."""
+    refund = rules.property_refund[sq]
+    if view.mortgaged[sq]:
+        return max(0, refund - rules.unmortgage_cost[sq])
+    return refund
+
+
 def after_build(rules: Rules, level: int, houses_left: int,
                 hotels_left: int) -> tuple[int, int, int]:
     """(new level, houses left, hotels left) after one more building level: a hotel

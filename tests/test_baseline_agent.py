@@ -232,12 +232,38 @@ def test_debt_sells_cheapest_property_outside_sets_when_the_bank_buys():
     assert decide(g, 0, "debt", owed=500, creditor=1) == A.SellProperty(sq("Baltic Avenue"))
 
 
+def test_debt_forecloses_mortgaged_properties_first_under_gnome_rules():
+    """handle_negative_cash_balance values a mortgaged property at half its price minus
+    1.1 x its mortgage (negative), so it is 'sold' first (location.py
+    transfer_property_to_bank forecloses it for nothing): outside its sets, then in them."""
+    owner = {"Baltic Avenue": 0, "Oriental Avenue": 0}
+    g = make_game(3, schema=GNOME, owner=owner, mortgaged=["Oriental Avenue"], cash={0: 0})
+    assert decide(g, 0, "debt", owed=500, creditor=1) == A.SellProperty(sq("Oriental Avenue"))
+    g = make_game(3, schema=GNOME, owner={"Park Place": 0, "Boardwalk": 0},
+                  mortgaged=["Boardwalk"], cash={0: 0})
+    assert decide(g, 0, "debt", owed=500, creditor=1) == A.SellProperty(sq("Boardwalk"))
+
+
 def test_debt_sells_buildings_by_street_name_then_gives_up_without_mortgage_cover():
     owner = {n: 0 for n in ORANGE}
     g = make_game(3, owner=owner, level={n: 1 for n in ORANGE}, cash={0: 0})
     # New York < St. James < Tennessee by name
     assert decide(g, 0, "debt", owed=600, creditor=1) == A.SellBuilding(sq("New York Avenue"))
     g = make_game(3, owner={"Baltic Avenue": 0}, cash={0: 0})
+    assert decide(g, 0, "debt", owed=600, creditor=1) == A.CONCLUDE
+
+
+def test_debt_gives_up_when_its_building_sale_is_refused():
+    """handle_negative_cash_balance picks the first built street by name; when the
+    even-selling rule refuses that sale (action_choices.py sell_house_hotel), GNOME asks
+    again, gets the same refused sale, and after three failures (player.py
+    handle_negative_cash_balance, `unsuccessful_tries = 3`) the player is bankrupt."""
+    owner = {n: 0 for n in ORANGE}
+    levels = {"New York Avenue": 1, "St. James Place": 2, "Tennessee Avenue": 2}
+    g = make_game(3, owner=owner, level=levels, cash={0: 0})
+    assert decide(g, 0, "debt", owed=600, creditor=1) == A.CONCLUDE
+    g = make_game(3, schema=GNOME, owner=owner, cash={0: 0},
+                  level={"New York Avenue": 5, "St. James Place": 4, "Tennessee Avenue": 4})
     assert decide(g, 0, "debt", owed=600, creditor=1) == A.CONCLUDE
 
 
