@@ -26,7 +26,11 @@ from typing import Any
 from evaluation.cli import UsageError, fail, parse_overrides
 
 DEFAULTS: dict[str, Any] = {"games": 200, "seed": 0, "gnome": "", "out": ""}
-MEASURES = ("turns", "trades", "auctions", "bought", "built")
+MEASURES = ("turns", "trades", "auctions", "bought", "built", "mortgaged", "sold", "razed")
+LABELS = {"turns": "turns", "trades": "trades", "auctions": "auctions",
+          "bought": "properties bought from the bank", "built": "building levels added",
+          "mortgaged": "mortgages", "sold": "properties sold (or foreclosed) to the bank",
+          "razed": "building sales"}
 
 
 def play_ours(games: int, seed: int) -> list[dict[str, Any]]:
@@ -49,6 +53,10 @@ def play_ours(games: int, seed: int) -> list[dict[str, Any]]:
             "trades": game.trades, "auctions": game.auctions,
             "bought": sum(1 for e in evs if type(e) is E.Payment and e.reason == "buy"),
             "built": sum(1 for e in evs if type(e) is E.BuildingChanged and e.reason == "built"),
+            "mortgaged": sum(1 for e in evs if type(e) is E.MortgageChanged and e.mortgaged),
+            "sold": sum(1 for e in evs
+                        if type(e) is E.PropertyTransferred and e.reason == "sold_to_bank"),
+            "razed": sum(1 for e in evs if type(e) is E.BuildingChanged and e.reason == "sold"),
         })
     return out
 
@@ -79,6 +87,9 @@ counted(gameplay, "roll_die", "turns")
 counted(action_choices, "accept_trade_offer", "trades", success)
 counted(action_choices, "buy_property", "bought", success)
 counted(action_choices, "improve_property", "built", success)
+counted(action_choices, "mortgage_property", "mortgaged", success)
+counted(action_choices, "sell_property", "sold", success)
+counted(action_choices, "sell_house_hotel", "razed", success)
 inner_auction = Bank.auction
 def auction(*a, **k):
     count["auctions"] = count.get("auctions", 0) + 1
@@ -96,7 +107,8 @@ for g in range(games):
     winner = gameplay.simulate_game_instance(elements, np_seed=seed + g)
     names = [p.player_name for p in elements["players"]]
     lost = sum(p.status == "lost" for p in elements["players"])
-    row = {k: count.get(k, 0) for k in ("turns", "trades", "auctions", "bought", "built")}
+    row = {k: count.get(k, 0) for k in ("turns", "trades", "auctions", "bought", "built",
+                                        "mortgaged", "sold", "razed")}
     row["end"] = "bankruptcy" if lost == 3 else "cash_cap"
     row["winner"] = names.index(winner) if winner in names else -1
     print(json.dumps(row), flush=True)
@@ -126,7 +138,7 @@ def compare(ours: list[dict], theirs: list[dict]) -> list[dict[str, Any]]:
         a = np.array([r[m] for r in ours], float)
         b = np.array([r[m] for r in theirs], float)
         p = stats.mannwhitneyu(a, b).pvalue if len(b) else float("nan")
-        rows.append({"measure": f"{m} per game", "ours": _ms(a), "gnome": _ms(b) if len(b) else "-",
+        rows.append({"measure": f"{LABELS[m]} per game", "ours": _ms(a), "gnome": _ms(b) if len(b) else "-",
                      "test": "Mann-Whitney U", "p": p})
     for key, cats in (("end", ("bankruptcy", "cash_cap", "turn_limit")), ("winner", (0, 1, 2, 3))):
         ca = [sum(r[key] == c for r in ours) for c in cats]

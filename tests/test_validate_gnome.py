@@ -14,7 +14,8 @@ def test_our_side_records_every_measure():
     rows = V.play_ours(2, seed=0)
     assert len(rows) == 2
     for r in rows:
-        assert set(r) == {"turns", "end", "winner", "trades", "auctions", "bought", "built"}
+        assert set(r) == {"turns", "end", "winner", "trades", "auctions", "bought", "built",
+                          "mortgaged", "sold", "razed"}
         assert r["end"] in ("bankruptcy", "cash_cap", "turn_limit") and 0 <= r["winner"] < 4
         assert r["bought"] > 0 and r["turns"] > 0
 
