@@ -7,7 +7,10 @@ follows (module `monopoly_simulator.background_agent_v3_1` unless another is nam
   fine; otherwise stay.
 - Buy (`make_buy_property_decision`): when cash - price >= S, or when the price is
   within its cash and the property completes a set (`helpers.will_property_complete_set`:
-  a street group owned but this one; the 4th railroad; the 2nd utility).
+  a street group owned but this one; the 4th railroad; the 2nd utility). A
+  set-completing property it cannot afford (`make_post_roll_move`): mortgage the
+  cheapest property that is not lone and whose mortgage covers the price, else sell
+  one to the bank whose refund does, then decide again.
 - Bid (`make_bid`): below the list price, bid half way to it if that is below its cash;
   at or above it, only for a set-completing property and while the bid is below its
   cash, a quarter of the way to its cash; otherwise drop out.
@@ -55,8 +58,11 @@ Where the engine differs (said here, as the issue asks):
   skips it. When the building sale it picks is refused (even selling), it concludes
   the debt phase, bankrupt: GNOME would repeat the refused sale until
   `player.handle_negative_cash_balance` stops it after three failures.
-- The post-roll "mortgage or sell to afford a set-completing property" fallback is
-  omitted: our buy decision comes at landing, before the post-roll.
+- GNOME decides a purchase in the post-roll (`make_post_roll_move`), ours at landing;
+  its fallback for a set-completing property it cannot afford (mortgage, else sell, a
+  property that is not lone and covers the price) is made in our buy phase, which
+  allows raising cash. GNOME's `player._own_or_auction` would hand the property over
+  unpaid when its post-roll ran out of actions before the purchase; not reproduced.
 - GNOME's counter of failed actions (`UNSUCCESSFUL_LIMIT`) has no counterpart: our
   engine turns an illegal action into a conclusion.
 """
@@ -320,7 +326,31 @@ class BaselineAgent(PhaseAgent):
                      "bid": "_bid", "trade_response": "_answer", "debt": "_debt"}
 
     def _buy(self, obs: Observation) -> A.Action:
-        return A.BUY if self._buys(obs) else A.DECLINE
+        if self._buys(obs):
+            return A.BUY
+        rules = obs.rules
+        me = obs.seat
+        sq = obs.square
+        if not completes_set(rules, obs.owner, me, sq):
+            return A.DECLINE
+        # make_post_roll_move: raise the price by one mortgage (else one sale to the bank)
+        # of a property that is not lone, the cheapest that covers the price on its own
+        # (helpers.identify_potential_mortgage / identify_potential_sale, lone_constraint)
+        price = rules.price[sq]
+        owner = obs.owner
+        mine = sorted((s for s in rules.properties if owner[s] == me and not obs.mortgaged[s]
+                       and not is_lone(rules, owner, me, s)), key=rules.names.__getitem__)
+        mortgages = [s for s in mine if rules.mortgage[s] >= price
+                     and legal.check_mortgage(rules, obs, me, s) is None]
+        if mortgages:
+            return A.MORTGAGE[min(mortgages, key=lambda s: rules.mortgage[s])]
+        refund = rules.property_refund
+        if refund is not None:
+            sales = [s for s in mine if refund[s] >= price
+                     and legal.check_sell_property(rules, obs, me, s) is None]
+            if sales:
+                return A.SELL_PROPERTY[min(sales, key=lambda s: refund[s])]
+        return A.DECLINE
 
     def _answer(self, obs: Observation) -> A.Action:
         if obs.current == obs.seat and self._pre_roll_turn != obs.turn:

@@ -55,6 +55,27 @@ def test_make_buy_property_decision_buys_when_go_salary_remains_or_it_completes_
     assert decide(g, 0, "buy", square=16) == A.DECLINE
 
 
+def test_make_post_roll_move_mortgages_to_afford_a_set_completing_property():
+    """make_post_roll_move: when it cannot afford a property that completes a set, it
+    mortgages the cheapest property that is not lone (helpers.is_property_lone) whose
+    mortgage covers the price (helpers.identify_potential_mortgage), then buys. Our
+    engine asks to buy at landing, where cash may be raised, so it does this there."""
+    owner = {"Mediterranean Avenue": 0, "Reading Railroad": 0, "Pennsylvania Railroad": 0,
+             "Oriental Avenue": 0}  # Oriental is lone: never mortgaged for this
+    for schema in (STD, GNOME):
+        g = make_game(3, schema=schema, cash={0: 50}, owner=owner)
+        assert decide(g, 0, "buy", square=3) == A.Mortgage(sq("Pennsylvania Railroad"))
+        g = make_game(3, schema=schema, cash={0: 150}, owner=owner,
+                      mortgaged=["Pennsylvania Railroad"])
+        assert decide(g, 0, "buy", square=3) == A.BUY
+    # no property both not lone and with a mortgage of at least the price: decline
+    g = make_game(3, cash={0: 50}, owner={"Mediterranean Avenue": 0, "Oriental Avenue": 0})
+    assert decide(g, 0, "buy", square=3) == A.DECLINE
+    # not set-completing: decline
+    g = make_game(3, cash={0: 50}, owner=owner)
+    assert decide(g, 0, "buy", square=8) == A.DECLINE
+
+
 def test_will_property_complete_set_counts_the_fourth_railroad_and_second_utility():
     """helpers.will_property_complete_set."""
     g = make_game(owner={5: 0, 15: 0, 25: 0, 12: 0})
