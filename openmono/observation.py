@@ -153,6 +153,7 @@ class Observation(NamedTuple):
     mortgaged: tuple[bool, ...]
     houses_left: int
     hotels_left: int
+    bank_cash: int | None  # the bank's cash; None: it never runs short (`BankRules.bank_cash`)
     events: tuple  # events since this seat's previous decision
     square: int = -1  # buy / bid: the property concerned
     high_bid: int = 0  # bid: the highest bid so far
