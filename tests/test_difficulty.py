@@ -136,3 +136,17 @@ def test_novelties_list_shows_measured_columns_for_the_whole_catalogue(capsys):
     text = capsys.readouterr().out
     assert "detect e/m/h (games)" in text.splitlines()[0] and "Δturns e/m/h" in text
     assert "not measured" not in text
+
+
+def test_the_docs_table_is_written_once_and_replaced_in_place(tmp_path, standard):
+    from evaluation.difficulty import TABLE_BEGIN, write_docs
+
+    cells = {d: measure_cell("go_salary", d, standard) for d in ("easy", "medium", "hard")}
+    data = {"settings": {"games": 3, "seed": 0}, "plugins": {"go_salary": cells},
+            "order": {"go_salary": order_verdict(cells)}}
+    doc = tmp_path / "n.md"
+    doc.write_text("# Novelties\n")
+    write_docs(data, doc)
+    write_docs(data, doc)
+    text = doc.read_text()
+    assert text.count(TABLE_BEGIN) == 1 and text.count("| `go_salary` |") == 3
