@@ -10,9 +10,9 @@ approximation,
 
     E1[N] = ((1 - beta) ln((1 - beta) / alpha) + beta ln(beta / (1 - alpha))) / KL(P1 || P0)
 
-A roll P0 cannot produce (a face 7, three dice) proves the novelty with no error: with
-`q` = P1(roll impossible under P0) > 0 the test also stops at the first such roll, after
-1/q rolls on average; we take the smaller of the two figures.
+A roll P0 cannot produce (a face 7, three dice) proves the novelty with no error: when
+`q` = P1(roll impossible under P0) > 0 we take the first such roll, after 1/q rolls on
+average (the possible rolls' weaker evidence is left out: an upper bound).
 """
 
 from __future__ import annotations
@@ -80,15 +80,16 @@ def wald_numerator(alpha: float = ALPHA, beta: float = BETA) -> float:
 
 
 def compare(p0: Dist, p1: Dist) -> dict[str, float]:
-    """KL(P1||P0) and the variance of the per-roll log-likelihood ratio on P0's support,
-    and q, P1's mass outside P0's support."""
-    q = sum(p for k, p in p1.items() if p > 0 and p0.get(k, 0.0) <= 0)
+    """q, P1's mass outside P0's support; when q = 0, KL(P1||P0) and the variance of
+    the per-throw log-likelihood ratio (kl = var = 0 when q > 0: the test then waits for
+    an impossible throw and the weaker evidence of the others is left out)."""
+    q = min(1.0, sum(p for k, p in p1.items() if p > 0 and p0.get(k, 0.0) <= 0))
     kl = var = 0.0
-    inside = [(p, p0[k]) for k, p in p1.items() if p > 0 and p0.get(k, 0.0) > 0]
-    if inside and q < 1:
-        mass = sum(p for p, _ in inside)
-        kl = sum(p / mass * math.log(p / p0k) for p, p0k in inside)
-        var = sum(p / mass * math.log(p / p0k) ** 2 for p, p0k in inside) - kl ** 2
+    if q <= 1e-12:
+        q = 0.0
+        terms = [(p, math.log(p / p0[k])) for k, p in p1.items() if p > 0]
+        kl = sum(p * x for p, x in terms)
+        var = sum(p * x * x for p, x in terms) - kl ** 2
     return {"kl": kl, "var": max(var, 0.0), "q": q}
 
 
@@ -108,7 +109,7 @@ def detected_within(p0: Dist, p1: Dist, rolls: float, alpha: float = ALPHA,
     if rolls <= 0:
         return 0.0
     c = compare(p0, p1)
-    proof = 1 - (1 - c["q"]) ** rolls
+    proof = 1 - max(0.0, 1 - c["q"]) ** rolls
     if c["kl"] <= 1e-15:
         return proof
     bound = math.log((1 - beta) / alpha)
