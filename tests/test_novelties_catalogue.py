@@ -182,7 +182,7 @@ def test_auction_rules_and_trade_rules() -> None:
 
 
 def test_building_moratorium() -> None:
-    game, _ = novelty_game("building_moratorium", "easy",
+    game, _ = novelty_game("building_moratorium", "hard",
                            owner={"Mediterranean Avenue": 0, "Baltic Avenue": 0})
     assert game.rules.building_allowed(game.rules, game.state, 0, 1) == (
         "no building before turn 20")
@@ -210,7 +210,7 @@ def test_bank_loan_action() -> None:
     reasons = [e.reason for e in of(game, E.Payment)]
     assert "loan" in reasons and "loan_repayment" in reasons
     loans = [e for e in of(game, E.Payment) if e.reason == "loan"]
-    assert all(e.amount == 1000 for e in loans)
+    assert all(e.amount == 200 for e in loans)
 
 
 def test_ending_rules() -> None:
