@@ -73,22 +73,31 @@ class Played:
 
 
 class _Watch:
-    """Seat 0's agent, recording a hash of each observation it is shown. The rules are
-    left out of the hash: the shown rules are compared once per game."""
+    """Seat 0's agent, recording a hash of each observation it is shown. The public rules
+    (not hashable: read-only mappings) enter the hash through a digest of their JSON,
+    worked out once per rules object (an observation transform may change them)."""
 
     def __init__(self, inner: Any, seen: list[int]) -> None:
         self.inner, self.seen = inner, seen
         self.fixed_answers = getattr(inner, "fixed_answers", None)
+        self._rules: tuple[Any, int] = (None, 0)
+
+    def _hash(self, obs: Any) -> int:
+        rules = obs.rules
+        if self._rules[0] is not rules:
+            digest = hash(json.dumps(rules.public_schema, sort_keys=True, default=str))
+            self._rules = (rules, digest)
+        return hash((self._rules[1], obs[1:]))
 
     def seed(self, s: int) -> None:
         self.inner.seed(s)
 
     def begin_game(self, seat: int, obs: Any) -> None:
-        self.seen.append(hash(obs[1:]))
+        self.seen.append(self._hash(obs))
         self.inner.begin_game(seat, obs)
 
     def act(self, obs: Any) -> Any:
-        self.seen.append(hash(obs[1:]))
+        self.seen.append(self._hash(obs))
         return self.inner.act(obs)
 
     def end_game(self, result: Any) -> None:
