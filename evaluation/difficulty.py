@@ -368,11 +368,14 @@ def docs_table(data: dict[str, Any]) -> str:
              f"{s.get('games', '?')} games per cell (seeds {s.get('seed', '?')}.."
              f"{s.get('seed', 0) + s.get('games', 1) - 1}), 4 x `baseline` in fixed seats, "
              "`observability=effects`. *detect*: the median game of the ideal observer's "
-             "first detection (`-` never in the games played; `~` analytic, Wald's expected "
-             "games) and the share detected within 100 games; *impact*: mean change in game "
-             "length (turns, 95% CI) and in seat 0's win rate (percentage points).", "",
-             "| plugin | preset | method | detect | within 100 | Δ length (turns) | Δ win seat 0 | flags |",
-             "|---|---|---|---|---|---|---|---|"]
+             "first detection (`>N`: never in the N games played; `~`: analytic, Wald's "
+             "expected games), the share detected within 100 games, and the expected "
+             "decisions of seat 0 until detection (what orders presets); *impact*: mean "
+             "change in game length (turns, 95% CI) and in seat 0's win rate (percentage "
+             "points, 95% CI). Flags of the hard row end with the plugin's order verdict.", "",
+             "| plugin | preset | method | detect (game) | within 100 | decisions | "
+             "Δ length (turns) | Δ win seat 0 | flags |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for name, cells in sorted(data["plugins"].items()):
         for d in DIFFICULTIES:
             c = cells.get(d)
@@ -382,7 +385,10 @@ def docs_table(data: dict[str, Any]) -> str:
             if d == "hard":
                 flags.append(data.get("order", {}).get(name, ""))
             within = f"{100 * c['detected_within_100']:.0f}%"
+            dec = c.get("detectability_decisions")
+            dec_text = "never" if dec is None else f"{dec:.0f}"
             lines.append(f"| `{name}` | {d} | {c['method']} | {detect_text(c)} | {within} | "
+                         f"{dec_text} | "
                          f"{impact_text(c, 'length')} | {impact_text(c, 'winrate')} | "
                          f"{', '.join(f for f in flags if f)} |")
     lines += ["", TABLE_END]

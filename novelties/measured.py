@@ -105,9 +105,12 @@ def detect_text(cell: Mapping[str, Any]) -> str:
 
 def impact_text(cell: Mapping[str, Any], what: str) -> str:
     m, (lo, hi) = cell[f"impact_{what}"], cell[f"impact_{what}_ci"]
-    if what == "winrate":
-        return f"{100 * m:+.0f} [{100 * lo:+.0f},{100 * hi:+.0f}]"
-    return f"{m:+.0f} [{lo:+.0f},{hi:+.0f}]"
+    k = 100 if what == "winrate" else 1  # percentage points
+    return f"{_signed(k * m)} [{_signed(k * lo)},{_signed(k * hi)}]"
+
+
+def _signed(x: float) -> str:
+    return f"{round(x) + 0:+d}"  # (never "-0")
 
 
 def columns(name: str, presets: Mapping[str, Mapping[str, Any]] | None = None,
@@ -125,7 +128,7 @@ def columns(name: str, presets: Mapping[str, Mapping[str, Any]] | None = None,
         flags.append(verdict.split(":")[0])
     return {
         "detectability": " / ".join(detect_text(cells[d]) for d in PRESETS),
-        "impact": " / ".join(f"{cells[d]['impact_length']:+.0f}" for d in PRESETS),
+        "impact": " / ".join(_signed(cells[d]["impact_length"]) for d in PRESETS),
         "flags": flags,
         "note": None,
     }
