@@ -7,7 +7,10 @@ follows (module `monopoly_simulator.background_agent_v3_1` unless another is nam
   fine; otherwise stay.
 - Buy (`make_buy_property_decision`): when cash - price >= S, or when the price is
   within its cash and the property completes a set (`helpers.will_property_complete_set`:
-  a street group owned but this one; the 4th railroad; the 2nd utility).
+  a street group owned but this one; the 4th railroad; the 2nd utility). A
+  set-completing property it cannot afford (`make_post_roll_move`): mortgage the
+  cheapest property that is not lone and whose mortgage covers the price, else sell
+  one to the bank whose refund does, then decide again.
 - Bid (`make_bid`): below the list price, bid half way to it if that is below its cash;
   at or above it, only for a set-completing property and while the bid is below its
   cash, a quarter of the way to its cash; otherwise drop out.
@@ -34,9 +37,11 @@ follows (module `monopoly_simulator.background_agent_v3_1` unless another is nam
   next turn (GNOME blocks only a second batch within one turn).
 - Debt (`handle_negative_cash_balance`): mortgage the cheapest mortgage when mortgages
   alone cover the shortfall; else sell to the bank (when the rules allow it) the
-  cheapest property outside its full colour sets, then properties of its sets, each
-  after selling that group's buildings; then buildings by street name; then mortgage;
-  then sell anything. It never gives up early.
+  cheapest property outside its full colour sets (mortgaged ones first: their value is
+  the refund minus 110% of the mortgage), then properties of its sets, each after
+  selling that group's buildings (the first built street by name); then buildings by
+  street name; then mortgage; then sell anything. A building sale the rules refuse
+  ends it (bankrupt), as GNOME's three refused tries do.
 
 Where the engine differs (said here, as the issue asks):
 - GNOME makes offers from the player's own out-of-turn call; under the standard rules
@@ -47,11 +52,17 @@ Where the engine differs (said here, as the issue asks):
 - GNOME's amounts are floats (1.5 x price, half-way bids); ours are whole dollars
   (rounded down; a bid is raised to the least legal amount).
 - An exchange's cash both ways is netted into one payment (same effect).
-- Mortgaged properties cannot be sold to our bank (GNOME forecloses them for nothing),
-  so the debt order skips them; a building sale the even-selling rule refuses is
-  replaced by the group's legal one.
-- The post-roll "mortgage or sell to afford a set-completing property" fallback is
-  omitted: our buy decision comes at landing, before the post-roll.
+- A mortgaged property is valued at its refund minus 110% of its mortgage, as GNOME
+  does, so it is "sold" (foreclosed) first where the rules let the bank take it
+  (`mortgaged_sellback`, on under `rules=gnome`); where they do not, the debt order
+  skips it. When the building sale it picks is refused (even selling), it concludes
+  the debt phase, bankrupt: GNOME would repeat the refused sale until
+  `player.handle_negative_cash_balance` stops it after three failures.
+- GNOME decides a purchase in the post-roll (`make_post_roll_move`), ours at landing;
+  its fallback for a set-completing property it cannot afford (mortgage, else sell, a
+  property that is not lone and covers the price) is made in our buy phase, which
+  allows raising cash. GNOME's `player._own_or_auction` would hand the property over
+  unpaid when its post-roll ran out of actions before the purchase; not reproduced.
 - GNOME's counter of failed actions (`UNSUCCESSFUL_LIMIT`) has no counterpart: our
   engine turns an illegal action into a conclusion.
 """
@@ -315,7 +326,31 @@ class BaselineAgent(PhaseAgent):
                      "bid": "_bid", "trade_response": "_answer", "debt": "_debt"}
 
     def _buy(self, obs: Observation) -> A.Action:
-        return A.BUY if self._buys(obs) else A.DECLINE
+        if self._buys(obs):
+            return A.BUY
+        rules = obs.rules
+        me = obs.seat
+        sq = obs.square
+        if not completes_set(rules, obs.owner, me, sq):
+            return A.DECLINE
+        # make_post_roll_move: raise the price by one mortgage (else one sale to the bank)
+        # of a property that is not lone, the cheapest that covers the price on its own
+        # (helpers.identify_potential_mortgage / identify_potential_sale, lone_constraint)
+        price = rules.price[sq]
+        owner = obs.owner
+        mine = sorted((s for s in rules.properties if owner[s] == me and not obs.mortgaged[s]
+                       and not is_lone(rules, owner, me, s)), key=rules.names.__getitem__)
+        mortgages = [s for s in mine if rules.mortgage[s] >= price
+                     and legal.check_mortgage(rules, obs, me, s) is None]
+        if mortgages:
+            return A.MORTGAGE[min(mortgages, key=lambda s: rules.mortgage[s])]
+        refund = rules.property_refund
+        if refund is not None:
+            sales = [s for s in mine if refund[s] >= price
+                     and legal.check_sell_property(rules, obs, me, s) is None]
+            if sales:
+                return A.SELL_PROPERTY[min(sales, key=lambda s: refund[s])]
+        return A.DECLINE
 
     def _answer(self, obs: Observation) -> A.Action:
         if obs.current == obs.seat and self._pre_roll_turn != obs.turn:
@@ -419,12 +454,21 @@ class BaselineAgent(PhaseAgent):
         refund = rules.property_refund
         mine_full = full_sets(rules, owner, me)
         if refund is not None:
+            # GNOME's value of a sale: the refund, minus 110% of the mortgage when the
+            # property is mortgaged (negative: foreclosed first, when the rules allow it)
+            lifting = rules.unmortgage_cost
+
+            def value(s: int) -> int:
+                return refund[s] - lifting[s] if mortgaged[s] else refund[s]
+
             lone = [s for s in mine if rules.group_of[s] not in mine_full
                     and legal.check_sell_property(rules, obs, me, s) is None]
             if lone:
-                return A.SELL_PROPERTY[min(lone, key=lambda s: refund[s])]
-            rest = [s for s in mine if not mortgaged[s] and not (rules.is_street[s] and level[s])]
-            for s in sorted(rest, key=lambda s: refund[s]):
+                return A.SELL_PROPERTY[min(lone, key=value)]
+            foreclose = rules.bank.mortgaged_sellback
+            rest = [s for s in mine if (foreclose or not mortgaged[s])
+                    and not (rules.is_street[s] and level[s])]
+            for s in sorted(rest, key=value):
                 built = sorted((m for m in rules.group_members[rules.group_of[s]]
                                 if m != s and owner[m] == me and level[m]), key=names)
                 if rules.group_of[s] in mine_full and built:
@@ -443,11 +487,8 @@ class BaselineAgent(PhaseAgent):
 
     @staticmethod
     def _sell_building(rules, obs, me: int, sq: int) -> A.Action:
-        """GNOME's choice, or the group's legal sale when even selling refuses it."""
+        """GNOME's choice; when the rules refuse it, GNOME asks the same again until its
+        three failures end the debt phase (bankrupt): we give up at once."""
         if legal.check_sell_building(rules, obs, me, sq) is None:
             return A.SELL_BUILDING[sq]
-        group = rules.group_members[rules.group_of[sq]]
-        for m in sorted(group, key=rules.names.__getitem__):
-            if legal.check_sell_building(rules, obs, me, m) is None:
-                return A.SELL_BUILDING[m]
         return CONCLUDE

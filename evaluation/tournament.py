@@ -24,8 +24,10 @@ from openmono import standard_schema
 from openmono.hooks import NO_HOOKS
 from openmono.play import play_game
 
-from agents.registry import UnknownAgentError, make_agent
-from evaluation.cli import NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides
+from agents.registry import UnknownAgentError
+from evaluation.cli import (NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides,
+                            seated_or_usage)
+from evaluation.remote_seats import REMOTE_DEFAULTS, make_agents, remote_options
 
 DEFAULTS: dict[str, Any] = {
     "agents": ["fp_a", "fp_b", "fp_c", "baseline"],
@@ -34,6 +36,7 @@ DEFAULTS: dict[str, Any] = {
     "seed": 0,
     "progress": True,
     **NOVELTY_DEFAULTS,
+    **REMOTE_DEFAULTS,
 }
 
 
@@ -43,7 +46,8 @@ def game_seed(seed: int, run: int, game: int, games: int) -> int:
 
 
 def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 0,
-                   progress: bool = False, world: tuple[Any, Any] | None = None) -> dict[str, Any]:
+                   progress: bool = False, world: tuple[Any, Any] | None = None,
+                   remote: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play the tournament and return its summary (the JSON the CLI prints)."""
     names = list(names)
     if len(names) < 2:
@@ -52,7 +56,18 @@ def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 
         raise UsageError(f"games and runs must be positive, got games={games} runs={runs}")
     if seed < 0:
         raise UsageError(f"seed must be an integer >= 0, got {seed}")
-    agents = [make_agent(n) for n in names]  # raises UnknownAgentError
+    try:
+        agents = make_agents(names, remote or {})  # raises UnknownAgentError
+    except ValueError as exc:
+        if isinstance(exc, UnknownAgentError):
+            raise
+        raise UsageError(str(exc).splitlines()[0]) from None
+    with seated_or_usage(agents):
+        return _play(names, agents, games, runs, seed, progress, world)
+
+
+def _play(names: list[str], agents: list[Any], games: int, runs: int, seed: int,
+          progress: bool, world: tuple[Any, Any] | None) -> dict[str, Any]:
     schema, hooks = world if world is not None else (standard_schema(), NO_HOOKS)
     total = games * runs
     bar = None
@@ -134,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         names = [str(n) for n in cfg["agents"]]
         schema, hooks, label = novelty_world(cfg)
         summary = run_tournament(names, cfg["games"], cfg["runs"], cfg["seed"],
-                                 progress=cfg["progress"], world=(schema, hooks))
+                                 progress=cfg["progress"], world=(schema, hooks),
+                                 remote=remote_options(cfg))
         summary["novelty"] = label
     except (UsageError, UnknownAgentError) as exc:
         fail(str(exc))

@@ -10,7 +10,8 @@ trades and auctions, the winner's place in the playing order, the properties bou
 from the bank and the building levels added (`out=FILE` keeps them, a JSON line per game
 and side). The table compares the distributions with
 two-sample tests (Mann-Whitney U for counts, chi-square for categories) and is printed
-as Markdown; the last line is JSON. GNOME runs in a subprocess with the checkout on its
+as Markdown; the last line is JSON. GNOME has no turn limit: its games longer than ours
+(`turn_limit` of the gnome rules) are compared as reaching it (length and end reason). GNOME runs in a subprocess with the checkout on its
 path, its functions counted by wrapping, never changed.
 """
 
@@ -26,7 +27,11 @@ from typing import Any
 from evaluation.cli import UsageError, fail, parse_overrides
 
 DEFAULTS: dict[str, Any] = {"games": 200, "seed": 0, "gnome": "", "out": ""}
-MEASURES = ("turns", "trades", "auctions", "bought", "built")
+MEASURES = ("turns", "trades", "auctions", "bought", "built", "mortgaged", "sold", "razed")
+LABELS = {"turns": "turns", "trades": "trades", "auctions": "auctions",
+          "bought": "properties bought from the bank", "built": "building levels added",
+          "mortgaged": "mortgages", "sold": "properties sold (or foreclosed) to the bank",
+          "razed": "building sales"}
 
 
 def play_ours(games: int, seed: int) -> list[dict[str, Any]]:
@@ -49,6 +54,10 @@ def play_ours(games: int, seed: int) -> list[dict[str, Any]]:
             "trades": game.trades, "auctions": game.auctions,
             "bought": sum(1 for e in evs if type(e) is E.Payment and e.reason == "buy"),
             "built": sum(1 for e in evs if type(e) is E.BuildingChanged and e.reason == "built"),
+            "mortgaged": sum(1 for e in evs if type(e) is E.MortgageChanged and e.mortgaged),
+            "sold": sum(1 for e in evs
+                        if type(e) is E.PropertyTransferred and e.reason == "sold_to_bank"),
+            "razed": sum(1 for e in evs if type(e) is E.BuildingChanged and e.reason == "sold"),
         })
     return out
 
@@ -79,6 +88,9 @@ counted(gameplay, "roll_die", "turns")
 counted(action_choices, "accept_trade_offer", "trades", success)
 counted(action_choices, "buy_property", "bought", success)
 counted(action_choices, "improve_property", "built", success)
+counted(action_choices, "mortgage_property", "mortgaged", success)
+counted(action_choices, "sell_property", "sold", success)
+counted(action_choices, "sell_house_hotel", "razed", success)
 inner_auction = Bank.auction
 def auction(*a, **k):
     count["auctions"] = count.get("auctions", 0) + 1
@@ -96,7 +108,8 @@ for g in range(games):
     winner = gameplay.simulate_game_instance(elements, np_seed=seed + g)
     names = [p.player_name for p in elements["players"]]
     lost = sum(p.status == "lost" for p in elements["players"])
-    row = {k: count.get(k, 0) for k in ("turns", "trades", "auctions", "bought", "built")}
+    row = {k: count.get(k, 0) for k in ("turns", "trades", "auctions", "bought", "built",
+                                        "mortgaged", "sold", "razed")}
     row["end"] = "bankruptcy" if lost == 3 else "cash_cap"
     row["winner"] = names.index(winner) if winner in names else -1
     print(json.dumps(row), flush=True)
@@ -116,6 +129,13 @@ def play_gnome(checkout: str, games: int, seed: int) -> list[dict[str, Any]]:
     return rows
 
 
+def censor(rows: list[dict], turn_limit: int) -> list[dict]:
+    """GNOME's games as our turn limit would have ended them: a game longer than the
+    limit counts as reaching it (GNOME itself has no limit)."""
+    return [dict(r, turns=turn_limit, end="turn_limit") if r["turns"] > turn_limit else r
+            for r in rows]
+
+
 def compare(ours: list[dict], theirs: list[dict]) -> list[dict[str, Any]]:
     """Per measure: means (sd) both sides and a two-sample test."""
     import numpy as np
@@ -126,7 +146,7 @@ def compare(ours: list[dict], theirs: list[dict]) -> list[dict[str, Any]]:
         a = np.array([r[m] for r in ours], float)
         b = np.array([r[m] for r in theirs], float)
         p = stats.mannwhitneyu(a, b).pvalue if len(b) else float("nan")
-        rows.append({"measure": f"{m} per game", "ours": _ms(a), "gnome": _ms(b) if len(b) else "-",
+        rows.append({"measure": f"{LABELS[m]} per game", "ours": _ms(a), "gnome": _ms(b) if len(b) else "-",
                      "test": "Mann-Whitney U", "p": p})
     for key, cats in (("end", ("bankruptcy", "cash_cap", "turn_limit")), ("winner", (0, 1, 2, 3))):
         ca = [sum(r[key] == c for r in ours) for c in cats]
@@ -174,9 +194,13 @@ def main(argv: list[str] | None = None) -> int:
             for side, games in (("openmono", ours), ("gnome", theirs)):
                 for g, r in enumerate(games):
                     fh.write(json.dumps({"side": side, "seed": cfg["seed"] + g, **r}) + "\n")
-    rows = compare(ours, theirs)
+    from openmono import gnome_schema
+
+    longer = sum(1 for r in theirs if r["turns"] > gnome_schema().bank.turn_limit)
+    rows = compare(ours, censor(theirs, gnome_schema().bank.turn_limit))
     print(f"games: ours {len(ours)} ({t1 - t0:.0f} s), GNOME-p3 {len(theirs)} ({t2 - t1:.0f} s);"
-          f" seeds {cfg['seed']}..{cfg['seed'] + cfg['games'] - 1}\n")
+          f" seeds {cfg['seed']}..{cfg['seed'] + cfg['games'] - 1}; GNOME games past our turn"
+          f" limit ({longer}) count as reaching it\n")
     print("| measure | openmono baseline, rules=gnome | GNOME-p3 background_agent_v3_1 "
           "| test | p |")
     print("|---|---|---|---|---|")

@@ -31,15 +31,54 @@ def parse_value(text: str) -> Any:
 
 
 def _table(rows: list[dict[str, Any]]) -> str:
-    cols = ("name", "category", "difficulties", "description")
-    cells = [[r["name"], r["category"], ",".join(r["difficulties"]), r["description"]]
-             for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) if cells else len(c)
-              for i, c in enumerate(cols[:3])]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(cols[:3], widths)) + "  " + cols[3]]
+    """Name, category, difficulties, the measured columns (easy / medium / hard: the
+    median game of detection, the change in game length; flags of hard), description."""
+    cols = ("name", "category", "difficulties", "detect e/m/h (games)", "Δturns e/m/h",
+            "flags", "description")
+    cells = []
+    for r in rows:
+        m = r.get("measured") or {}
+        if m.get("note"):
+            measured = [m["note"], "", ""]
+        else:
+            measured = [m.get("detectability") or "", m.get("impact") or "",
+                        ",".join(m.get("flags") or ())]
+        cells.append([r["name"], r["category"], ",".join(r["difficulties"]), *measured,
+                      r["description"]])
+    n = len(cols) - 1
+    widths = [max([len(c), *(len(row[i]) for row in cells if not _note(row, i))])
+              for i, c in enumerate(cols[:n])]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(cols[:n], widths)) + "  " + cols[n]]
     for row in cells:
-        lines.append("  ".join(v.ljust(w) for v, w in zip(row[:3], widths)) + "  " + row[3])
+        if row[3].startswith("not measured") or row[3].startswith("stale"):
+            head = "  ".join(v.ljust(w) for v, w in zip(row[:3], widths[:3]))
+            lines.append(f"{head}  {row[3]}  {row[n]}")
+        else:
+            lines.append("  ".join(v.ljust(w) for v, w in zip(row[:n], widths)) + "  " + row[n])
     return "\n".join(lines)
+
+
+def _note(row: list[str], i: int) -> bool:
+    return i == 3 and (row[3].startswith("not measured") or row[3].startswith("stale"))
+
+
+def _with_measured(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each row with its measured columns (`novelties.measured.columns`)."""
+    from novelties.base import NoveltyError
+    from novelties.measured import columns
+    from novelties.registry import load_novelty
+
+    out = []
+    for r in rows:
+        try:
+            presets = {d: load_novelty(r["name"], d)[1].model_dump(mode="json")
+                       for d in r["difficulties"]}
+        except NoveltyError:
+            presets = None
+        if presets is not None and len(presets) < 3:
+            presets = None
+        out.append({**r, "measured": columns(r["name"], presets)})
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -57,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if cmd == "list":
             if rest:
                 raise NoveltyError(f"list takes no arguments (got {' '.join(rest)})")
-            rows = describe()
+            rows = _with_measured(describe())
             print(json.dumps(rows, indent=2) if as_json else _table(rows))
             for name, why in sorted(BROKEN.items()):
                 print(f"warning: novelty {name!r} could not be loaded: {why}", file=sys.stderr)

@@ -33,7 +33,8 @@ from openmono.observation import Observation, public_rules
 from openmono.schema import GameSchema
 from openmono.seeding import seed_sequence_words
 from openmono.state import (NOBODY, GameState, after_build, after_sell_building,
-                            has_monopoly, hotel_breakdown, net_worth, owned_in_group)
+                            has_monopoly, hotel_breakdown, net_worth, owned_in_group,
+                            sale_value)
 
 Request = tuple[int, "Decision"]
 _new_tuple = tuple.__new__  # builds a NamedTuple (observation, hot events) without its slow __new__
@@ -217,7 +218,7 @@ class Game:
             snap = self._snap()
         obs = _new_tuple(Observation, (self.public, seat, d.phase, st.turn, st.current,
                                        *snap[1], st.owner, st.level, st.mortgaged,
-                                       st.houses_left, st.hotels_left,
+                                       st.houses_left, st.hotels_left, st.bank_cash,
                                        tuple(evs[start:]) if start < now else (), *d.ctx))
         if self._extra_legality:
             obs = self._plugin_legality(obs, seat, d)
@@ -287,7 +288,7 @@ class Game:
                 obs = _new_tuple(Observation, (self.public, seat, d.phase, st.turn, st.current,
                                                *snap[1], st.owner, st.level, st.mortgaged,
                                                st.houses_left, st.hotels_left,
-                                               tuple(evs[start:]) if start < now else (),
+                                               st.bank_cash, tuple(evs[start:]) if start < now else (),
                                                *d.ctx))
                 if self._extra_legality:
                     obs = self._plugin_legality(obs, seat, d)
@@ -645,7 +646,10 @@ class Game:
             self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, False)))
         elif t is A.SellProperty:
             sq = action.square
-            self._pay(BANK, seat, rules.property_refund[sq], "sell_property", sq)
+            self._pay(BANK, seat, sale_value(rules, st, sq), "sell_property", sq)
+            if st.mortgaged[sq]:  # `BankRules.mortgaged_sellback`: foreclosed
+                st.set_mortgaged(sq, False)
+                self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, False)))
             self._transfer_property(sq, seat, NOBODY, "sold_to_bank")
         elif t is A.OfferTrade:
             d.count_offer()
@@ -878,11 +882,16 @@ class Game:
         if amount <= 0:
             return
         self._pv += 1
-        cash = self.state.cash
+        st = self.state
+        cash = st.cash
         if payer != BANK:
             cash[payer] -= amount
+        elif st.bank_cash is not None:
+            st.bank_cash -= amount
         if payee != BANK:
             cash[payee] += amount
+        elif st.bank_cash is not None:
+            st.bank_cash += amount
         self.events.append(_new_tuple(E.Payment, (payer, payee, amount, reason, sq)))
 
     def charge(self, payer: int, payee: int, amount: int, reason: str,
@@ -894,7 +903,8 @@ class Game:
         return self._charge(payer, payee, amount, reason, sq)
 
     def pay_from_bank(self, seat: int, amount: int, reason: str, sq: int = -1) -> None:
-        """The bank pays `seat` (it never runs short). For plugin effects and repairs."""
+        """The bank pays `seat`, past its reserve if it has one (`BankRules.bank_cash`).
+        For plugin effects and repairs."""
         self._pay(BANK, seat, amount, reason, sq)
 
     def _charge(self, payer: int, payee: int, amount: int, reason: str,
@@ -1077,6 +1087,10 @@ class Game:
                 salary = rules.bank.go_salary * passes
                 if self.hooks.passing_go is not None:
                     salary = self.hooks.passing_go(self.api, p, salary)
+                if salary > 0 and st.bank_cash is not None:  # the bank's reserve
+                    if st.bank_cash < salary:
+                        salary = 0
+                    st.bank_cash -= salary
                 if salary > 0:  # = self._pay(BANK, p, salary, "go_salary", go)
                     st.cash[p] += salary
                     self.events.append(_new_tuple(E.Payment, (BANK, p, salary, "go_salary", go)))
@@ -1243,7 +1257,8 @@ class Game:
             return
         order.append(ci)
         if kind == "collect":
-            self._pay(BANK, p, card.amount, "card")
+            if st.bank_cash is None or st.bank_cash >= card.amount:
+                self._pay(BANK, p, card.amount, "card")
         elif kind == "pay":
             yield from self._charge(p, BANK, card.amount, "card")
         elif kind == "advance_to":

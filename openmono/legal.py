@@ -23,6 +23,7 @@ from dataclasses import fields
 
 from openmono import actions as A
 from openmono.compiled import Rules
+from openmono.state import sale_value
 
 MANAGE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll"))
 RAISE_CASH_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt", "buy"))
@@ -32,6 +33,7 @@ PHASES = ("pre_roll", "out_of_turn", "post_roll", "buy", "bid", "trade_response"
 BID_PHASES = frozenset(("bid", "building_bid"))
 
 # What a plugin's refusal says to agents (its own text may name hidden parameters).
+BANK_SHORT = "the bank has not the cash to pay it"
 PLUGIN_REFUSAL = "a rule of this game forbids it now"
 
 # What a phase does when the agent faults: the harmless default.
@@ -126,11 +128,15 @@ def check_sell_building(rules: Rules, view, seat: int, sq: int) -> str | None:
     g = rules.group_of[sq]
     if rules.bank.even_build and lv < max(_own_group_levels(rules, view, seat, g)):
         return "sell evenly: another street of the group has more buildings"
-    if lv == rules.hotel_level and rules.bank.hotel_sale == "whole":
+    whole = lv == rules.hotel_level and rules.bank.hotel_sale == "whole"
+    if whole:
         for other in _own_group_levels(rules, view, seat, g):
             if other and other != lv:
                 return "a hotel is sold whole only when the group's other streets have " \
                        "hotels or nothing"
+    if view.bank_cash is not None and view.bank_cash < (
+            lv if whole else 1) * rules.building_refund[sq]:
+        return BANK_SHORT
     return None
 
 
@@ -143,6 +149,8 @@ def check_mortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
         return "already mortgaged"
     if _group_has_buildings(rules, view, seat, rules.group_of[sq]):
         return "sell the group's buildings first"
+    if view.bank_cash is not None and view.bank_cash < rules.mortgage[sq]:
+        return BANK_SHORT
     return None
 
 
@@ -165,10 +173,12 @@ def check_sell_property(rules: Rules, view, seat: int, sq: int) -> str | None:
         return "not a property"
     if view.owner[sq] != seat:
         return "you do not own it"
-    if view.mortgaged[sq]:
+    if view.mortgaged[sq] and not rules.bank.mortgaged_sellback:
         return "unmortgage it first"
     if _group_has_buildings(rules, view, seat, rules.group_of[sq]):
         return "sell the group's buildings first"
+    if view.bank_cash is not None and view.bank_cash < sale_value(rules, view, sq):
+        return BANK_SHORT
     return None
 
 

@@ -249,6 +249,16 @@ class BankRules(_Frozen):
         "`building_bid` decisions, the builder's request standing as a bid at the bank's "
         "price; another winner places it in a `place_building` decision). 'first_come': "
         "the bank sells to whoever asks first.")
+    mortgaged_sellback: bool = Field(
+        False, description="With `property_sellback`: False (official, and nothing to sell "
+        "when the bank never buys): a mortgaged property must be lifted before it is sold to "
+        "the bank. True (GNOME): the bank takes it, paying its refund minus the cost of "
+        "lifting the mortgage, or nothing when that is negative (a foreclosure).")
+    bank_cash: int | None = Field(
+        None, ge=0, description="None (official): the bank never runs out of money. A "
+        "number (GNOME: 10000): the bank starts with that cash and keeps what it is paid; "
+        "a payment it cannot make in full is not made (no Go salary, no card money) and it "
+        "takes no mortgage, property or building it cannot pay for.")
     jail_exit_roll_again: bool = Field(
         True, description="A player who leaves jail by fine or card before the roll and "
         "throws doubles rolls again (official: only doubles thrown to leave jail end the turn).")

@@ -18,7 +18,7 @@ class GameState:
         "players", "cash", "position", "in_jail", "jail_turns", "jail_cards", "active",
         "owner", "level", "mortgaged", "houses_left", "hotels_left", "decks",
         "turn", "current", "doubles", "phase", "holdings_version",
-        "board_version",
+        "board_version", "bank_cash",
     )
 
     def __init__(self, rules: Rules, players: int) -> None:
@@ -37,6 +37,8 @@ class GameState:
         self.mortgaged: tuple[bool, ...] = (False,) * n
         self.houses_left = b.house_stock
         self.hotels_left = b.hotel_stock
+        # The bank's cash (`BankRules.bank_cash`); None: it never runs short.
+        self.bank_cash: int | None = b.bank_cash
         # Per deck: card indices, top first. Drawn cards go to the bottom.
         self.decks: list[list[int]] = [list(range(len(d))) for d in rules.decks]
         self.turn = 0
@@ -63,6 +65,7 @@ class GameState:
         new.mortgaged = self.mortgaged
         new.houses_left = self.houses_left
         new.hotels_left = self.hotels_left
+        new.bank_cash = self.bank_cash
         new.decks = [d[:] for d in self.decks]
         new.turn = self.turn
         new.current = self.current
@@ -114,6 +117,7 @@ class GameState:
             "mortgaged": list(self.mortgaged),
             "houses_left": self.houses_left,
             "hotels_left": self.hotels_left,
+            "bank_cash": self.bank_cash,
             "decks": [list(d) for d in self.decks],
             "turn": self.turn,
             "current": self.current,
@@ -157,6 +161,16 @@ def net_worth(rules: Rules, view, seat: int) -> int:
             if lv:
                 total += lv * rules.house_cost[sq]
     return total
+
+
+def sale_value(rules: Rules, view, sq: int) -> int:
+    """What the bank pays for property `sq` (`BankRules.property_sellback`); a mortgaged
+    one (`mortgaged_sellback`) brings its refund minus the cost of lifting the mortgage,
+    never less than nothing (GNOME's foreclosure)."""
+    refund = rules.property_refund[sq]
+    if view.mortgaged[sq]:
+        return max(0, refund - rules.unmortgage_cost[sq])
+    return refund
 
 
 def after_build(rules: Rules, level: int, houses_left: int,

@@ -55,6 +55,27 @@ def test_make_buy_property_decision_buys_when_go_salary_remains_or_it_completes_
     assert decide(g, 0, "buy", square=16) == A.DECLINE
 
 
+def test_make_post_roll_move_mortgages_to_afford_a_set_completing_property():
+    """make_post_roll_move: when it cannot afford a property that completes a set, it
+    mortgages the cheapest property that is not lone (helpers.is_property_lone) whose
+    mortgage covers the price (helpers.identify_potential_mortgage), then buys. Our
+    engine asks to buy at landing, where cash may be raised, so it does this there."""
+    owner = {"Mediterranean Avenue": 0, "Reading Railroad": 0, "Pennsylvania Railroad": 0,
+             "Oriental Avenue": 0}  # Oriental is lone: never mortgaged for this
+    for schema in (STD, GNOME):
+        g = make_game(3, schema=schema, cash={0: 50}, owner=owner)
+        assert decide(g, 0, "buy", square=3) == A.Mortgage(sq("Pennsylvania Railroad"))
+        g = make_game(3, schema=schema, cash={0: 150}, owner=owner,
+                      mortgaged=["Pennsylvania Railroad"])
+        assert decide(g, 0, "buy", square=3) == A.BUY
+    # no property both not lone and with a mortgage of at least the price: decline
+    g = make_game(3, cash={0: 50}, owner={"Mediterranean Avenue": 0, "Oriental Avenue": 0})
+    assert decide(g, 0, "buy", square=3) == A.DECLINE
+    # not set-completing: decline
+    g = make_game(3, cash={0: 50}, owner=owner)
+    assert decide(g, 0, "buy", square=8) == A.DECLINE
+
+
 def test_will_property_complete_set_counts_the_fourth_railroad_and_second_utility():
     """helpers.will_property_complete_set."""
     g = make_game(owner={5: 0, 15: 0, 25: 0, 12: 0})
@@ -232,12 +253,38 @@ def test_debt_sells_cheapest_property_outside_sets_when_the_bank_buys():
     assert decide(g, 0, "debt", owed=500, creditor=1) == A.SellProperty(sq("Baltic Avenue"))
 
 
+def test_debt_forecloses_mortgaged_properties_first_under_gnome_rules():
+    """handle_negative_cash_balance values a mortgaged property at half its price minus
+    1.1 x its mortgage (negative), so it is 'sold' first (location.py
+    transfer_property_to_bank forecloses it for nothing): outside its sets, then in them."""
+    owner = {"Baltic Avenue": 0, "Oriental Avenue": 0}
+    g = make_game(3, schema=GNOME, owner=owner, mortgaged=["Oriental Avenue"], cash={0: 0})
+    assert decide(g, 0, "debt", owed=500, creditor=1) == A.SellProperty(sq("Oriental Avenue"))
+    g = make_game(3, schema=GNOME, owner={"Park Place": 0, "Boardwalk": 0},
+                  mortgaged=["Boardwalk"], cash={0: 0})
+    assert decide(g, 0, "debt", owed=500, creditor=1) == A.SellProperty(sq("Boardwalk"))
+
+
 def test_debt_sells_buildings_by_street_name_then_gives_up_without_mortgage_cover():
     owner = {n: 0 for n in ORANGE}
     g = make_game(3, owner=owner, level={n: 1 for n in ORANGE}, cash={0: 0})
     # New York < St. James < Tennessee by name
     assert decide(g, 0, "debt", owed=600, creditor=1) == A.SellBuilding(sq("New York Avenue"))
     g = make_game(3, owner={"Baltic Avenue": 0}, cash={0: 0})
+    assert decide(g, 0, "debt", owed=600, creditor=1) == A.CONCLUDE
+
+
+def test_debt_gives_up_when_its_building_sale_is_refused():
+    """handle_negative_cash_balance picks the first built street by name; when the
+    even-selling rule refuses that sale (action_choices.py sell_house_hotel), GNOME asks
+    again, gets the same refused sale, and after three failures (player.py
+    handle_negative_cash_balance, `unsuccessful_tries = 3`) the player is bankrupt."""
+    owner = {n: 0 for n in ORANGE}
+    levels = {"New York Avenue": 1, "St. James Place": 2, "Tennessee Avenue": 2}
+    g = make_game(3, owner=owner, level=levels, cash={0: 0})
+    assert decide(g, 0, "debt", owed=600, creditor=1) == A.CONCLUDE
+    g = make_game(3, schema=GNOME, owner=owner, cash={0: 0},
+                  level={"New York Avenue": 5, "St. James Place": 4, "Tennessee Avenue": 4})
     assert decide(g, 0, "debt", owed=600, creditor=1) == A.CONCLUDE
 
 

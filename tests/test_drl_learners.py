@@ -117,3 +117,22 @@ def test_ddqn_loss_decreases_on_a_tiny_bandit() -> None:
     x, kind = _tiny_states(40, rng)
     right = [dq.choose(xi, legal, rng, greedy=True)[0] == legal[k % 3] for xi, k in zip(x, kind)]
     assert np.mean(right) == 1.0
+
+
+@pytest.mark.parametrize("target_kl, expected", [(0.0, 4 * 4), (1e-9, 2)])
+def test_ppo_update_stops_early_once_the_policy_moved(target_kl: float, expected: int) -> None:
+    """The KL early stop: off, all epochs x minibatches run; a tiny target stops the
+    update after the first minibatch that moves the policy at all (the first has ratio 1)."""
+    cfg = PPOConfig(hidden=(32,), lr=3e-3, rollout_steps=10**9, minibatch_size=64,
+                    update_epochs=4, ent_coef=0.0, target_kl=target_kl)
+    ppo = PPO(cfg, seed=0)
+    rng = np.random.default_rng(0)
+    legal = np.array([10, 20, 30])
+    mask = np.zeros(ACTION_DIM, dtype=bool)
+    mask[legal] = True
+    x, kind = _tiny_states(256, rng)
+    for xi, k in zip(x, kind):
+        i, logp = ppo.choose(xi, legal, rng, greedy=False)
+        ppo.record(xi, mask, i, logp)
+        ppo.end_game(1.0 if i == legal[k % 3] else 0.0)
+    assert ppo.update()["minibatches"] == expected

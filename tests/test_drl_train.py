@@ -73,3 +73,34 @@ def test_cli_errors_are_one_line(tmp_path) -> None:
                        capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stderr.strip() == "error: unknown algo 'a2c'; valid: ppo, ddqn"
+
+
+def test_a_refused_start_leaves_no_run_behind(tmp_path) -> None:
+    """A wrong-shape `init` or an unknown reward writes nothing, so the corrected command
+    starts cleanly in the same directory."""
+    run = tmp_path / "run"
+    train(_cfg(games=1), run)
+    other = tmp_path / "other"
+    with pytest.raises(ValueError, match=r"weights\.npz.*shape"):
+        train(_cfg(games=1, init=str(run / "weights.npz"), ppo={"hidden": [8]}), other)
+    with pytest.raises(TrainError, match="unknown ppo.reward 'sparse'; valid: delta, paper"):
+        train(_cfg(games=1, ppo={**TINY, "reward": "sparse"}), other)
+    assert not other.exists() or not any(other.iterdir())
+    assert train(_cfg(games=1, init=str(run / "weights.npz")), other)["games"] == 1
+
+
+def test_curves_plot_runs_side_by_side(tmp_path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "curve.csv").write_text("game,seed,won,turns,end,entropy\n"
+                                   + "".join(f"{g},{g},{g % 2},100,bankruptcy,{0.5 if g == 3 else ''}\n"
+                                             for g in range(6)))
+    out = tmp_path / "c.png"
+    r = subprocess.run([sys.executable, "-m", "agents.drl.curves", str(out), f"{run}=mine",
+                        "--block", "4"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_size > 0
+    assert '"wins_per_4": [2, 1]' in r.stdout
+    bad = subprocess.run([sys.executable, "-m", "agents.drl.curves", str(out), str(tmp_path)],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and bad.stderr.strip() == f"error: no curve.csv in {tmp_path}"

@@ -30,7 +30,8 @@ def test_the_packaged_gnome_schema_sets_every_gnome_option():
     assert (b.card_draw, b.trade_jail_cards, b.trade_mortgaged, b.property_sellback) == (
         "random", False, False, 0.5)
     assert b.max_actions_per_phase == 4 and b.trade_answer == "next_turn"
-    assert b.building_shortage == "first_come"
+    assert b.building_shortage == "first_come" and b.mortgaged_sellback
+    assert b.bank_cash == 10000
     assert STANDARD.bank.jail == "official" and STANDARD.bank.cash_cap is None
     assert [len(d.cards) for d in GNOME.decks] == [16, 17]  # + crossword, + birthday
 
@@ -260,3 +261,87 @@ def test_an_offer_waits_for_the_receivers_next_phase_and_one_at_a_time():
     # p1 answered at the start of its out-of-turn call, after p0's pre-roll ended
     assert p1.phases()[:2] == ["trade_response", "out_of_turn"]
     assert g.state.owner[3] == 0 and g.state.cash == [1400 - 0, 1600]
+
+
+# --- location.py transfer_property_to_bank: a mortgaged property is foreclosed -----------------
+
+def test_a_mortgaged_property_sold_to_the_bank_is_foreclosed_for_nothing():
+    """location.py `transfer_property_to_bank`: the bank pays half the price minus the
+    cost of lifting the mortgage, and nothing when that is negative (a foreclosure);
+    the property goes back to the bank unmortgaged."""
+    g = make_game(rolls=[(1, 2)], schema=GNOME, owner={"Oriental Avenue": 0},
+                  mortgaged=["Oriental Avenue"], position={0: 10})
+    play(g, {0: Scripted(("pre_roll", A.SellProperty(6)))})
+    st = g.state
+    assert st.owner[6] == NOBODY and not st.mortgaged[6]
+    assert st.cash[0] == 1500 and payments(g, "sell_property") == []
+    assert of(g, E.PropertyTransferred)[-1] == E.PropertyTransferred(6, 0, NOBODY, "sold_to_bank")
+
+
+def test_a_mortgaged_property_pays_what_exceeds_the_lifting_cost():
+    schema = with_bank(GNOME, property_sellback=1.0)  # refund 100 > lifting 55
+    g = make_game(rolls=[(1, 2)], schema=schema, owner={"Oriental Avenue": 0},
+                  mortgaged=["Oriental Avenue"], position={0: 10})
+    play(g, {0: Scripted(("pre_roll", A.SellProperty(6)))})
+    assert payments(g, "sell_property") == [(BANK, 0, 45, "sell_property", 6)]
+
+
+def test_without_the_option_a_mortgaged_property_is_not_sold():
+    schema = with_bank(GNOME, mortgaged_sellback=False)
+    g = make_game(schema=schema, owner={"Oriental Avenue": 0}, mortgaged=["Oriental Avenue"])
+    assert legal.check_sell_property(g.rules, g.state, 0, 6) == "unmortgage it first"
+    g = make_game(schema=GNOME, owner={6: 0}, mortgaged=[6])
+    assert legal.check_sell_property(g.rules, g.state, 0, 6) is None
+
+
+# --- bank.py Bank.__init__ (`total_cash_with_bank = 10000`), player.py receive_cash -------------
+
+def test_the_bank_starts_with_10000_and_keeps_what_it_is_paid():
+    """bank.py Bank.__init__; player.py charge_player(bank_flag=True) adds to it."""
+    g = make_game(rolls=[(1, 2)], schema=GNOME, position={0: 1})  # Income Tax, $200
+    assert g.state.bank_cash == 10000
+    play(g, {})
+    assert payments(g, "tax") == [(0, BANK, 200, "tax", 4)]
+    assert g.state.bank_cash == 10200
+    assert make_game().state.bank_cash is None  # standard: the bank never runs short
+
+
+def test_a_dry_bank_pays_no_go_salary():
+    """player.py receive_cash(bank_flag=True): the bank pays only what it has, else
+    nothing (card_utility_actions.py: 'pass GO position without receiving go increment')."""
+    g = make_game(rolls=[(1, 2)], schema=GNOME, position={0: 37})
+    g.state.bank_cash = 150
+    play(g, {})
+    assert payments(g, "go_salary") == [] and g.state.cash[0] == 1500
+    assert g.state.bank_cash == 150
+
+
+def test_a_dry_bank_pays_no_card_money():
+    schema = with_bank(STANDARD, bank_cash=10000)
+    g = make_game(rolls=[(1, 2)], schema=schema, position={0: 4},
+                  deck_top={"chance": ["Bank pays you dividend"]})
+    g.state.bank_cash = 20
+    play(g, {})
+    assert payments(g, "card") == [] and g.state.cash[0] == 1500
+
+
+def test_a_dry_bank_takes_no_mortgage_no_property_and_no_building():
+    """action_choices.py mortgage_property (`total_cash_with_bank >= asset.mortgage`),
+    location.py transfer_property_to_bank, action_choices.py sell_house_hotel."""
+    g = make_game(schema=GNOME, owner={"Oriental Avenue": 0, "Park Place": 0, "Boardwalk": 0},
+                  level={37: 1, 39: 1})
+    g.state.bank_cash = 49
+    rules, st = g.rules, g.state
+    assert legal.check_mortgage(rules, st, 0, 6) == "the bank has not the cash to pay it"
+    assert legal.check_sell_property(rules, st, 0, 6) == "the bank has not the cash to pay it"
+    assert legal.check_sell_building(rules, st, 0, 39) == "the bank has not the cash to pay it"
+    g.state.bank_cash = 50
+    assert legal.check_mortgage(rules, st, 0, 6) is None
+    assert legal.check_sell_property(rules, st, 0, 6) is None
+
+
+def test_the_bank_reserve_is_public():
+    g = make_game(schema=GNOME)
+    g.state.bank_cash = 1234
+    assert g.observe(0, openmono.engine.Decision("pre_roll")).bank_cash == 1234
+    assert make_game().observe(0, openmono.engine.Decision("pre_roll")).bank_cash is None

@@ -2,7 +2,7 @@
 
 openmono imports nothing above it; novelties and agents import only openmono (and
 agents never novelties: an agent must not see a novelty's ground truth); evaluation may
-import everything.
+import everything but envs; envs (the RL environments, on top) may import everything.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ ALLOWED = {
     "openmono": {"openmono"},
     "novelties": {"openmono", "novelties"},
     "agents": {"openmono", "agents"},
+    "evaluation": {"openmono", "novelties", "agents", "evaluation", "conf"},
 }
-PROJECT = {"openmono", "novelties", "agents", "evaluation", "conf"}
+PROJECT = {"openmono", "novelties", "agents", "evaluation", "conf", "envs"}
 
 
 def _imports(path: Path) -> set[str]:

@@ -77,7 +77,7 @@ def test_smaller_bank_stock_sells_hotels_then_most_built_houses() -> None:
 def test_buildings_without_a_monopoly_are_sold() -> None:
     game = make_game(2, owner={"Mediterranean Avenue": 0, "Baltic Avenue": 0},
                      level={"Mediterranean Avenue": 2, "Baltic Avenue": 2})
-    inject_now(game, apply_novelty("group_merge", STD, "easy"))  # brown + light blue
+    inject_now(game, apply_novelty("group_merge", STD, "hard"))  # brown + light blue
     assert game.state.level[1] == game.state.level[3] == 0
     assert sum(_refunds(game).values()) == 4 * 25
     assert game.state.houses_left == 32 and check_state(game.rules, game.state) == []

@@ -162,12 +162,12 @@ CASES = [
     ("odd_faces", "medium", 2, True),
     ("dice_weights", "medium", 3, False),  # statistical
     ("card_amounts", "hard", 4, False),  # card effects
-    ("card_destinations", "hard", 4, False),
+    ("card_destinations", "easy", 4, False),
     ("deck_composition", "medium", 8, True),
     ("dividend_card", "easy", 4, True),
-    ("hidden_opponent_cash", "easy", 1, True),  # observation transforms
+    ("hidden_opponent_cash", "hard", 1, True),  # observation transforms
     ("noisy_opponent_cash", "hard", 1, True),
-    ("hidden_opponent_assets", "hard", 1, True),
+    ("hidden_opponent_assets", "easy", 1, True),
     ("hidden_opponent_moves", "easy", 1, True),
     # (building_moratorium: the detector sees only its own refused builds, see below)
     ("monopoly_victory", "hard", 3, True),  # game-ending rule

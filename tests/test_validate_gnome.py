@@ -14,7 +14,8 @@ def test_our_side_records_every_measure():
     rows = V.play_ours(2, seed=0)
     assert len(rows) == 2
     for r in rows:
-        assert set(r) == {"turns", "end", "winner", "trades", "auctions", "bought", "built"}
+        assert set(r) == {"turns", "end", "winner", "trades", "auctions", "bought", "built",
+                          "mortgaged", "sold", "razed"}
         assert r["end"] in ("bankruptcy", "cash_cap", "turn_limit") and 0 <= r["winner"] < 4
         assert r["bought"] > 0 and r["turns"] > 0
 
@@ -35,3 +36,14 @@ def test_bad_input_is_one_line(args, message, capsys):
     with pytest.raises(SystemExit):
         V.main(args)
     assert message in capsys.readouterr().err
+
+
+def test_gnome_games_past_our_turn_limit_count_as_reaching_it():
+    """GNOME has no turn limit: a GNOME game longer than ours is compared as one our
+    limit would have stopped (its length cut at the limit, its end 'turn_limit')."""
+    row = {"turns": 1500, "end": "cash_cap", "winner": 0, "trades": 1, "auctions": 1,
+           "bought": 1, "built": 1, "mortgaged": 0, "sold": 0, "razed": 0}
+    short = dict(row, turns=900, end="bankruptcy")
+    cut = V.censor([row, short], turn_limit=1000)
+    assert (cut[0]["turns"], cut[0]["end"]) == (1000, "turn_limit")
+    assert cut[1] == short and row["turns"] == 1500

@@ -23,7 +23,7 @@ from agents.drl import encoding as E
 from agents.drl.ddqn import DDQN, DDQNConfig
 from agents.drl.hybrid import accept_decision, buy_decision
 from agents.drl.ppo import PPO, PPOConfig
-from agents.drl.reward import dense_reward, terminal_reward
+from agents.drl.reward import SHAPINGS, dense_reward, net_worths, share, terminal_reward
 
 ALGOS = ("ppo", "ddqn")
 VARIANTS = ("standard", "hybrid")
@@ -72,6 +72,11 @@ class DRLAgent(Agent):
         self.name = f"{'hybrid_' if variant == 'hybrid' else ''}{algo}"
         self.hybrid = variant == "hybrid"
         self.learner = learner if learner is not None else make_learner(algo)
+        self.shaping = getattr(self.learner.cfg, "reward", "paper")
+        if self.shaping not in SHAPINGS:
+            raise ValueError(f"unknown reward {self.shaping!r}; valid: {', '.join(SHAPINGS)}")
+        self._share: float | None = None
+        self._bonus = float(getattr(self.learner.cfg, "lone_bonus", 1.5))
         if weights is not None:
             load_weights_file(self.learner, weights)
         self.training = training
@@ -88,6 +93,7 @@ class DRLAgent(Agent):
 
     def begin_game(self, seat: int, observation: Any) -> None:
         super().begin_game(seat, observation)
+        self._share = None
         if self.detector is not None:
             self.detector.begin_game()
 
@@ -112,7 +118,11 @@ class DRLAgent(Agent):
         self.network_decisions += 1
         x = self.enc.encode(obs, self.state)
         learner = self.learner
-        r = dense_reward(obs) if self.training or self.detector is not None else 0.0
+        r = level = 0.0
+        if self.training or self.detector is not None:
+            nw = net_worths(obs, self._bonus)
+            level = dense_reward(obs, nw=nw)
+            r = level if self.shaping == "paper" else self._step_reward(share(obs, nw=nw))
         if self.training:
             learner.add_reward(r)
             i, extra = learner.choose(x, idx, learner.rng, greedy=False)
@@ -120,8 +130,14 @@ class DRLAgent(Agent):
         else:
             i, extra = learner.choose(x, idx, self.rng, greedy=self.greedy)
         if self.detector is not None:
-            self.detector.observe(self._prediction(x, extra), r * learner.cfg.reward_scale)
+            self.detector.observe(self._prediction(x, extra), r * learner.cfg.reward_scale,
+                                  level)
         return self.enc.action_of(i, obs)
+
+    def _step_reward(self, s: float) -> float:
+        """`delta` shaping: the change of the share since the last network decision."""
+        prev, self._share = self._share, s
+        return 0.0 if prev is None else s - prev
 
     def _prediction(self, x: np.ndarray, extra: float) -> float:
         """The model's own estimate of this state's worth (critic value / chosen Q)."""
@@ -132,7 +148,10 @@ class DRLAgent(Agent):
     def end_game(self, result: Any) -> None:
         won = result.winner_seat == self.seat
         if self.training:
-            self.learner.end_game(terminal_reward(won, self.learner.cfg.terminal_c))
+            final = terminal_reward(won, self.learner.cfg.terminal_c)
+            if self.shaping == "delta" and self._share is not None:
+                final += (1.0 if won else 0.0) - self._share
+            self.learner.end_game(final)
         if self.detector is not None:
             self.detector.end_game(won)
 

@@ -35,7 +35,10 @@ class DDQNConfig:
     eps_end: float = 0.05
     eps_decay: float = 20_000.0  # transitions for epsilon to fall by a factor e
     huber_delta: float = 1.0
-    reward_scale: float = 1.0
+    reward: str = "delta"  # "delta" (change of the eq. 4 share) or "paper" (eq. 4 per step)
+    reward_scale: float = 0.1  # keeps the +-c = 10 targets near 1
+    lone_bonus: float = 1.25  # b outside a complete set; the paper's 1.5 makes buying a
+    # lone property from an opponent at 1.25 x price look like a gain (docs/drl.md, Reward)
     hidden: tuple[int, ...] = (1024, 512)
     terminal_c: float = 10.0  # the paper's c for DDQN
 

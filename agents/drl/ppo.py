@@ -28,15 +28,19 @@ class PPOConfig:
     gamma: float = 0.9999  # the starting point
     gae_lambda: float = 0.95
     clip_coef: float = 0.2
-    ent_coef: float = 0.01
+    ent_coef: float = 0.0  # 0.01 pushed hundreds of legal offers up: entropy 0.4 -> 2 in 80 games
     vf_coef: float = 0.5
-    lr: float = 1e-4
+    lr: float = 1e-4  # with 4 epochs: full-batch KL ~2e-3 per update (2e-4: 0.02-0.03)
     max_grad_norm: float = 0.5
-    update_epochs: int = 2
+    update_epochs: int = 4
     minibatch_size: int = 256
     rollout_steps: int = 1024  # update after the game that fills this many transitions
-    reward_scale: float = 0.05  # returns are ~100s of dense rewards: keep targets ~O(1)
+    reward: str = "delta"  # "delta" (change of the eq. 4 share) or "paper" (eq. 4 per step)
+    reward_scale: float = 1.0  # use 0.05 with reward=paper (returns of 100s of rewards)
+    lone_bonus: float = 1.25  # b outside a complete set; the paper's 1.5 makes buying a
+    # lone property from an opponent at 1.25 x price look like a gain (docs/drl.md, Reward)
     norm_adv: bool = True
+    target_kl: float = 0.02  # stop an update's epochs once approx. KL passes 1.5 x this (0: off)
     hidden: tuple[int, ...] = (1024, 512)
     terminal_c: float = 0.0  # the paper's c for PPO
     prior: bool = True  # start from a cautious policy (see `policy_prior`); not in the paper
@@ -187,9 +191,15 @@ class PPO:
         dones = np.array(self.dones)
         adv, returns = gae(rewards, values, dones, cfg.gamma, cfg.gae_lambda)
         stats: dict[str, float] = {}
+        steps = 0
+        moved = False  # the policy moved enough for this rollout (CleanRL's early stop)
         for _ in range(cfg.update_epochs):
+            if moved:
+                break
             order = self.rng.permutation(n)
             for start in range(0, n, cfg.minibatch_size):
+                if moved:
+                    break
                 mb = order[start:start + cfg.minibatch_size]
                 a = adv[mb]
                 if cfg.norm_adv and len(mb) > 1:
@@ -202,11 +212,14 @@ class PPO:
                 vl, gv = value_loss(v, returns[mb], cfg.vf_coef)
                 self.opt_critic.step(self.critic.backward(gv[:, None].astype(np.float32)))
                 stats["value_loss"] = vl
+                steps += 1
+                moved = cfg.target_kl > 0 and stats["approx_kl"] > 1.5 * cfg.target_kl
         self.actor.sync()
         self.critic.sync()
         self.updates += 1
         self._clear()
         stats["samples"] = float(n)
+        stats["minibatches"] = float(steps)
         return stats
 
     # -- persistence ----------------------------------------------------------------

@@ -12,6 +12,19 @@ At the end of a game (eq. 1): +c for a win, -c for a loss. The paper chose c = 0
 (an on-policy learner that relies on the dense reward; Fig. 2 shows c barely matters)
 and c = 10 for DDQN (fastest convergence and best win rate of c in {0,1,10,20,50,100},
 Fig. 4), so those are our defaults (`TERMINAL_C`).
+
+Two ways to hand eq. 4 to a learner (`SHAPINGS`, the learners' `reward` option):
+
+- `paper`: eq. 4 itself at every network decision. Its sum over a game grows with the
+  number of decisions the agent takes, so an action that keeps a phase open (another
+  trade offer, a mortgage then an unmortgage) earns one more positive reward per extra
+  step whatever it does to the position: the learner drifts to spamming offers.
+- `delta` (our default): the change of the share s = nw_x / (nw_x + sum of the others'),
+  the monotone map r/(1 + r) of eq. 4 into [0, 1], between consecutive network
+  decisions, and at the end of the game 1 (won) or 0 (lost) minus the last share, plus
+  +-c. Potential-based shaping (Ng et al. 1999): a game's return telescopes to
+  won - s_0 + (+-c), the number of steps earns nothing, and every step is still credited
+  at once with what it did to the relative net worth of eq. 2-4.
 """
 
 from __future__ import annotations
@@ -38,8 +51,9 @@ def _monopoly_owner(rules: Any, owner: tuple[int, ...]) -> dict[int, int]:
     return out
 
 
-def net_worths(obs: Any) -> list[float]:
-    """Eq. 2-3 for every seat (inactive seats included, as their last values)."""
+def net_worths(obs: Any, bonus: float = BONUS) -> list[float]:
+    """Eq. 2-3 for every seat (inactive seats included, as their last values); `bonus` is
+    b outside a complete set (the paper's 1.5; the learners' `lone_bonus` option)."""
     rules = obs.rules
     owner = obs.owner
     mono = _monopoly_owner(rules, owner)
@@ -50,18 +64,31 @@ def net_worths(obs: Any) -> list[float]:
             continue
         owed = rules.mortgage[sq] if obs.mortgaged[sq] else 0
         g = rules.group_of[sq]
-        b = MONOPOLY_BONUS if g >= 0 and mono.get(g) == o else BONUS
+        b = MONOPOLY_BONUS if g >= 0 and mono.get(g) == o else bonus
         nw[o] += (rules.price[sq] - owed) * b + obs.level[sq] * rules.house_cost[sq]
     return nw
 
 
-def dense_reward(obs: Any, seat: int | None = None) -> float:
+def dense_reward(obs: Any, seat: int | None = None, nw: list[float] | None = None) -> float:
     """Eq. 4 for `seat` (default: the deciding seat). The denominator is floored at 1 so a
     table of broke opponents gives a large, finite reward."""
     me = obs.seat if seat is None else seat
-    nw = net_worths(obs)
+    nw = net_worths(obs) if nw is None else nw
     others = sum(v for s, v in enumerate(nw) if s != me and obs.active[s])
     return nw[me] / max(others, 1.0)
+
+
+def share(obs: Any, seat: int | None = None, nw: list[float] | None = None) -> float:
+    """Eq. 4 mapped into [0, 1]: own net worth over the active table's (r / (1 + r))."""
+    me = obs.seat if seat is None else seat
+    nw = net_worths(obs) if nw is None else nw
+    mine = max(nw[me], 0.0)
+    others = sum(max(v, 0.0) for s, v in enumerate(nw) if s != me and obs.active[s])
+    total = mine + others
+    return mine / total if total > 0 else 0.0
+
+
+SHAPINGS = ("delta", "paper")
 
 
 def terminal_reward(won: bool, c: float) -> float:

@@ -51,12 +51,13 @@ class SurpriseDetector:
     def begin_game(self) -> None:
         self._errors, self._rewards, self._prev = [], [], None
 
-    def observe(self, prediction: float, reward: float) -> None:
-        """One network decision: the model's estimate now and the reward just seen."""
+    def observe(self, prediction: float, reward: float, level: float | None = None) -> None:
+        """One network decision: the model's estimate now, the (learning) reward just
+        seen and the level of eq. 4 (default: the reward) for the reward statistic."""
         if self._prev is not None:
             self._errors.append(abs(reward + prediction - self._prev))
         self._prev = prediction
-        self._rewards.append(reward)
+        self._rewards.append(reward if level is None else level)
 
     def end_game(self, won: bool) -> None:
         if not self._rewards:

@@ -59,6 +59,9 @@ def _hyper(algo: str, cfg: dict[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(given) - names)
     if unknown:
         raise TrainError(f"unknown {algo} hyperparameter(s) {unknown}; valid: {sorted(names)}")
+    from agents.drl.reward import SHAPINGS
+    if given.get("reward", "delta") not in SHAPINGS:
+        raise TrainError(f"unknown {algo}.reward {given['reward']!r}; valid: {', '.join(SHAPINGS)}")
     if "hidden" in given:
         given["hidden"] = tuple(int(h) for h in given["hidden"])
     return given

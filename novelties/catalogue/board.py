@@ -114,9 +114,10 @@ class GroupReassign(Novelty):
     name = "group_reassign"
     category = "representation"
     description = ("Pairs of streets swap colour groups (prices and rents stay with the "
-                   "street); hard swaps six pairs, so most sets are new.")
+                   "street); easy swaps six pairs (most sets are new), hard a single pair.")
     Params = _Reassign
-    presets = {"easy": {"swaps": 1}, "medium": {"swaps": 3}, "hard": {"swaps": 6}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"swaps": 6}, "medium": {"swaps": 3}, "hard": {"swaps": 1}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         rng = random.Random(params.seed)
@@ -177,12 +178,14 @@ class _Merge(NoveltyParams):
 class GroupMerge(Novelty):
     name = "group_merge"
     category = "representation"
-    description = ("Colour groups merge into bigger sets (named after the first); hard makes "
-                   "two sets of six streets, so monopolies become rare.")
+    description = ("Colour groups merge into bigger sets (named after the first); easy makes "
+                   "two sets of six streets (monopolies become rare), hard merges the two cheap "
+                   "groups only.")
     Params = _Merge
-    presets = {"easy": {"merges": [["brown", "light_blue"]]},
-               "medium": {"merges": [["brown", "light_blue"], ["green", "dark_blue"]]},
-               "hard": {"merges": [["light_blue", "pink"], ["red", "yellow"]]}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"merges": [["brown", "light_blue"], ["green", "dark_blue"]]},
+               "medium": {"merges": [["light_blue", "pink"], ["red", "yellow"]]},
+               "hard": {"merges": [["brown", "light_blue"]]}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         into: dict[str, str] = {}

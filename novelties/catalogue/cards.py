@@ -68,11 +68,12 @@ class _Destinations(NoveltyParams):
 class CardDestinations(Novelty):
     name = "card_destinations"
     category = "attribute"
-    description = ("'Advance to' cards send players to other properties; hard moves every such "
-                   "card and keeps the old texts, so only the moves reveal it.")
+    description = ("'Advance to' cards send players to other properties; easy moves every such "
+                   "card (keeping the old texts), hard a single one, seen only when it is drawn.")
     Params = _Destinations
-    presets = {"easy": {"changes": 1}, "medium": {"changes": 3},
-               "hard": {"changes": None, "update_text": False}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"changes": None, "update_text": False}, "medium": {"changes": 3},
+               "hard": {"changes": 1}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         rng = random.Random(params.seed)

@@ -174,11 +174,12 @@ class _Doubles(NoveltyParams):
 class DoublesRule(Novelty):
     name = "doubles_rule"
     category = "attribute"
-    description = ("Changes what doubles do (roll again; how many send you to jail); hard "
-                   "jails a player on the first double.")
+    description = ("Changes what doubles do (roll again; how many send you to jail); easy "
+                   "jails a player on the first double, hard on the second (seen only then).")
     Params = _Doubles
-    presets = {"easy": {"to_jail": 2}, "medium": {"roll_again": False, "to_jail": 0},
-               "hard": {"to_jail": 1}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"to_jail": 1}, "medium": {"roll_again": False, "to_jail": 0},
+               "hard": {"to_jail": 2}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         return set_bank(schema, doubles_roll_again=params.roll_again,

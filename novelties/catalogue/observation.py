@@ -45,11 +45,12 @@ class _Cash(NoveltyParams):
 class HiddenOpponentCash(Novelty):
     name = "hidden_opponent_cash"
     category = "representation"
-    description = ("Opponents' cash is shown rounded down to `granularity`; hard shows 0 and "
-                   "hides payments between others, so their cash must be guessed.")
+    description = ("Opponents' cash is shown rounded down to `granularity`; easy shows 0 and "
+                   "hides payments between others, hard rounds to 100.")
     Params = _Cash
-    presets = {"easy": {"granularity": 100}, "medium": {"granularity": 500},
-               "hard": {"granularity": 0, "hide_payments": True}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"granularity": 0, "hide_payments": True},
+               "medium": {"granularity": 500}, "hard": {"granularity": 100}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         g, hide = params.granularity, params.hide_payments
@@ -109,11 +110,12 @@ class _Assets(NoveltyParams):
 class HiddenOpponentAssets(Novelty):
     name = "hidden_opponent_assets"
     category = "representation"
-    description = ("Opponents' buildings (and mortgages, ownership) are not shown; hard hides "
-                   "all three and the events about them, so trades and rents are a guess.")
+    description = ("Opponents' buildings (and mortgages, ownership) are not shown; easy hides "
+                   "all three and the events about them, hard only the buildings.")
     Params = _Assets
-    presets = {"easy": {}, "medium": {"mortgages": True},
-               "hard": {"mortgages": True, "ownership": True, "hide_events": True}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"mortgages": True, "ownership": True, "hide_events": True},
+               "medium": {"mortgages": True}, "hard": {}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         p = params

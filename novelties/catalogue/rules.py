@@ -165,12 +165,15 @@ class _Loan(NoveltyParams):
 class BankLoan(Novelty):
     name = "bank_loan"
     category = "class"
-    description = ("A new 'borrow' action: a player short of cash borrows `amount`, repaid with "
-                   "`rate` interest after `term` of its turns; hard lends 1000 at 50% for 3 turns.")
+    description = ("A new 'borrow' action: a player holding less than `amount` borrows it, "
+                   "repaid with `rate` interest after `term` of its turns; hard lends 200 at "
+                   "50% for 3 turns, offered only to a player down to its last 200.")
     Params = _Loan
-    presets = {"easy": {"amount": 200, "rate": 0.1, "term": 10},
+    # Ordered by measured detectability: the action is offered below `amount`, so a
+    # smaller loan shows up later (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"amount": 1000, "rate": 0.1, "term": 10},
                "medium": {"amount": 500, "rate": 0.25, "term": 5},
-               "hard": {"amount": 1000, "rate": 0.5, "term": 3}}
+               "hard": {"amount": 200, "rate": 0.5, "term": 3}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         register_action_kind(Borrow, ("pre_roll", "out_of_turn", "post_roll", "debt"),
@@ -264,10 +267,12 @@ class BuildingMoratorium(Novelty):
     name = "building_moratorium"
     category = "class"
     description = ("Nobody may build before turn `until_turn` (counted over all players); "
-                   "hard waits until turn 150, so the early game is about cash and sets.")
+                   "hard lifts it at turn 20, so only a player with a set that early meets it.")
     Params = _Moratorium
-    presets = {"easy": {"until_turn": 20}, "medium": {"until_turn": 60},
-               "hard": {"until_turn": 150}}
+    # Ordered by measured detectability: a shorter moratorium is refused to fewer players
+    # (easy, until turn 150, also has the largest impact on the game).
+    presets = {"easy": {"until_turn": 150}, "medium": {"until_turn": 60},
+               "hard": {"until_turn": 20}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         until = params.until_turn

@@ -103,9 +103,11 @@ class FreeParkingJackpot(Novelty):
     name = "free_parking_jackpot"
     category = "class"
     description = ("Free Parking becomes a 'jackpot' square: `share` of every tax feeds a pot "
-                   "that the next player landing there collects; hard seeds it with 500.")
+                   "that the next player landing there collects; easy seeds it with 200, hard "
+                   "starts empty (seen once a tax has fed it).")
     Params = _Jackpot
-    presets = {"easy": {}, "medium": {"start": 200}, "hard": {"start": 500, "share": 0.5}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"start": 200}, "medium": {"start": 500, "share": 0.5}, "hard": {}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         register_square_kind("jackpot", _jackpot_land)

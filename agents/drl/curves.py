@@ -1,0 +1,68 @@
+"""`python -m agents.drl.curves OUT.png RUN_DIR[=LABEL] ...`: training curves side by side.
+
+Reads each run's `curve.csv` (written by `agents.drl.train`) and plots wins per block of
+`--block` games (default 25) and, where the learner logged it, the PPO policy entropy
+per update, so runs with different settings can be compared in one figure (as the
+paper's Fig. 2-5). Prints one JSON line per run with its wins per block.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from pathlib import Path
+
+
+def read_run(run: Path) -> list[dict[str, str]]:
+    path = run / "curve.csv"
+    if not path.is_file():
+        raise SystemExit(f"error: no curve.csv in {run}")
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def blocks(won: list[int], size: int) -> list[int]:
+    return [sum(won[i:i + size]) for i in range(0, len(won), size)]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out")
+    ap.add_argument("runs", nargs="+", help="RUN_DIR or RUN_DIR=LABEL")
+    ap.add_argument("--block", type=int, default=25)
+    args = ap.parse_args()
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax_w, ax_e) = plt.subplots(1, 2, figsize=(10, 3.6))
+    for spec in args.runs:
+        run, _, label = spec.partition("=")
+        rows = read_run(Path(run))
+        label = label or Path(run).name
+        won = [int(r["won"]) for r in rows]
+        per = blocks(won, args.block)
+        ends = [min(len(won), (i + 1) * args.block) for i in range(len(per))]
+        rate = [100 * w / (e - i * args.block) for i, (w, e) in enumerate(zip(per, ends))]
+        ax_w.plot(ends, rate, marker="o", ms=3, label=label)
+        ent = [(int(r["game"]), float(r["entropy"])) for r in rows if r.get("entropy")]
+        if ent:
+            ax_e.plot(*zip(*ent), label=label)
+        print(json.dumps({"run": run, "label": label, "games": len(won), "wins": sum(won),
+                          f"wins_per_{args.block}": per}))
+    ax_w.set_xlabel("training games")
+    ax_w.set_ylabel(f"wins per 100 games (blocks of {args.block})")
+    ax_w.set_ylim(0, 100)
+    ax_w.grid(alpha=0.3)
+    ax_w.legend(fontsize=7)
+    ax_e.set_xlabel("training games")
+    ax_e.set_ylabel("policy entropy (PPO updates)")
+    ax_e.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=90)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""Environment steps per second with random legal actions (figures in docs/results.md).
+
+    python -m envs.bench --env aec --steps 20000 --seed 0
+    python -m envs.bench --env gym --opponents baseline --steps 20000 --seed 0
+
+A step is one `step()` call of a learner (AEC: any of the four players; Gymnasium: the
+learner, the opponents' decisions running inside it). Episodes are played whole until
+`--steps` is reached; the last line is JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+
+def bench_aec(steps: int, seed: int) -> dict:
+    from envs.aec import env
+
+    e = env()
+    rng = np.random.default_rng(seed)
+    done = episodes = 0
+    t0 = time.perf_counter()
+    while done < steps:
+        e.reset(seed=seed if episodes == 0 else None)
+        episodes += 1
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            done += 1
+    return {"env": "aec", "steps": done, "episodes": episodes,
+            "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def bench_gym(steps: int, seed: int, opponent: str) -> dict:
+    from envs.gym_env import MonopolyEnv
+
+    e = MonopolyEnv(opponents=[opponent] * 3)
+    rng = np.random.default_rng(seed)
+    done = episodes = 0
+    t0 = time.perf_counter()
+    while done < steps:
+        _, info = e.reset(seed=seed if episodes == 0 else None)
+        episodes += 1
+        over = False
+        while not over:
+            _, _, over, _, info = e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            done += 1
+    return {"env": "gym", "opponents": opponent, "steps": done, "episodes": episodes,
+            "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m envs.bench",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--env", choices=("aec", "gym"), default="aec")
+    parser.add_argument("--steps", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--opponents", default="baseline", help="gym: the three opponents' agent")
+    args = parser.parse_args(argv)
+    if args.steps <= 0:
+        parser.error(f"--steps must be positive, got {args.steps}")
+    out = (bench_aec(args.steps, args.seed) if args.env == "aec"
+           else bench_gym(args.steps, args.seed, args.opponents))
+    out["steps_per_second"] = round(out["steps"] / out["seconds"], 1)
+    out["seconds_per_episode"] = round(out["seconds"] / out["episodes"], 3)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
