@@ -87,7 +87,8 @@ class _Outbox:
 
 
 def play_streaming(config: TrialConfig, plots: bool, home: dict[str, bytes],
-                   chunk_seconds: float = CHUNK_SECONDS) -> Iterator[dict[str, Any]]:
+                   chunk_seconds: float = CHUNK_SECONDS,
+                   home_dir: str = "") -> Iterator[dict[str, Any]]:
     """Resume the trial from `home`'s files in a scratch folder and yield what changes.
 
     Chunks are dicts: `lines` (new game lines), `files` (name -> bytes to replace at
@@ -122,7 +123,7 @@ def play_streaming(config: TrialConfig, plots: bool, home: dict[str, bytes],
                 try:
                     summary = run_trial(config, out, on_game=on_game)
                     write_report(str(out), summary, plots=plots)
-                    print_summary(summary, str(out))
+                    print_summary(summary, home_dir or str(out))
                 except TrialError as exc:
                     print(f"error: {exc}")
                     inbox.put(("error", str(exc)))
@@ -202,6 +203,7 @@ class RayOptions:
     cpus_per_trial: float = 1.0
     num_cpus: int | None = None     # a local cluster's CPUs (None: Ray counts the cores)
     max_resubmits: int = 3          # per trial, after its worker or node died
+    chunk_seconds: float = CHUNK_SECONDS  # how often a trial sends its new games home
     init: dict[str, Any] | None = None  # more ray.init arguments (runtime_env, ...)
 
 
@@ -255,7 +257,8 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
         def submit(trial: RemoteTrial, attempt: int) -> None:
             home = HomeFolder(trial.out_dir)
             trial.out_dir.mkdir(parents=True, exist_ok=True)
-            running.append((task.remote(trial.config, trial.plots, home.resume_files()),
+            running.append((task.remote(trial.config, trial.plots, home.resume_files(),
+                                        options.chunk_seconds, str(trial.out_dir)),
                             trial, attempt))
 
         for trial in todo:

@@ -131,8 +131,9 @@ def run_sweep(cmd: Any, hydra_main: Callable[[list[str]], None]) -> int:
     where.mkdir(parents=True, exist_ok=True)
     (where / "command.txt").write_text("python -m evaluation.trial " + " ".join(
         ["--multirun", *cmd.overrides]) + "\n", encoding="utf-8")
-    if any(o.replace(" ", "") in ("hydra/launcher=local", "hydra/launcher=joblib")
-           for o in cmd.overrides):
+    from evaluation.launchers import ON_THIS_MACHINE, chosen
+
+    if chosen(cmd.overrides) in ON_THIS_MACHINE:
         # Local workers only: a cluster job must not look for this process on its node.
         os.environ[PARENT_ENV] = f"{socket.gethostname()}:{os.getpid()}"
     signal.signal(signal.SIGINT, _end_children)
