@@ -288,8 +288,10 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
                         say(f"error: {trial.out_dir}: worker lost ({_one_line(exc)}), "
                             f"{attempt + 1} times; re-run the sweep to resume it")
                         continue
-                    say(f"{trial.out_dir}: worker lost ({type(exc).__name__}); resubmitted, "
-                        f"resuming from {home.games()} of {trial.config.games} games at home")
+                    note = (f"worker lost ({type(exc).__name__}); resubmitted, resuming from "
+                            f"{home.games()} of {trial.config.games} games at home")
+                    home.receive({"files": {LOG_FILE: f"{note}\n".encode()}})
+                    say(f"{trial.out_dir}: {note}")
                     submit(trial, attempt + 1)
                     continue
                 home.receive(chunk)

@@ -170,7 +170,8 @@ def test_a_killed_ray_worker_is_resubmitted_and_nothing_is_lost_or_twice(
     assert home.read_text() == expected  # every game once, as an uninterrupted run
     assert "1 of 1 trials complete" in out
     log = (home.parent / "trial.log").read_text()
-    assert log.count("playing on") == 2
+    assert "worker lost" in log and log.count("playing on") == 1  # the lost one's log is lost
+    assert "playing on" in log.split("worker lost")[1]
 
 
 @needs_submitit
