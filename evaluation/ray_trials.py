@@ -216,6 +216,9 @@ def start_ray(options: RayOptions) -> bool:
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                               "configure_logging": False}
     if options.address in (None, "", "local"):
+        from evaluation.sweep_guard import reap_when_gone
+
+        reap_when_gone()  # the local cluster goes with this process, even on SIGKILL
         kwargs["num_cpus"] = options.num_cpus
         kwargs["object_store_memory"] = LOCAL_OBJECT_STORE
     else:

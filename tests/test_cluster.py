@@ -185,3 +185,28 @@ def test_submitit_local_runs_a_two_trial_sweep(tmp_path: Path) -> None:
     summaries = sorted((tmp_path / "s").rglob("summary.json"))
     assert len(summaries) == 2
     assert all(json.loads(s.read_text())["games"] == 4 for s in summaries)
+
+
+def test_the_reaper_ends_what_a_sigkilled_driver_leaves(tmp_path: Path) -> None:
+    """A local Ray cluster's agents outlive a SIGKILLed driver; the reaper ends them."""
+    code = ("import subprocess, sys, time\n"
+            "from evaluation.sweep_guard import reap_when_gone\n"
+            "reap_when_gone()\n"
+            "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'])\n"
+            "print(child.pid, flush=True)\n"
+            "time.sleep(120)\n")
+    driver = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
+                              text=True)
+    child = int(driver.stdout.readline())
+    time.sleep(1.5)  # the reaper has seen the child
+    driver.kill()
+    driver.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(child, signal.SIGKILL)
+    pytest.fail("the orphaned child outlived its SIGKILLed parent")
