@@ -46,6 +46,7 @@ class RemoteTrial:
     out_dir: Path
     config: TrialConfig
     plots: bool = False
+    setup: Callable[[], Any] | None = None  # run on the worker first (e.g. register an agent)
 
 
 # --- on the worker -------------------------------------------------------------------------------
@@ -88,7 +89,8 @@ class _Outbox:
 
 def play_streaming(config: TrialConfig, plots: bool, home: dict[str, bytes],
                    chunk_seconds: float = CHUNK_SECONDS,
-                   home_dir: str = "") -> Iterator[dict[str, Any]]:
+                   home_dir: str = "",
+                   setup: Callable[[], Any] | None = None) -> Iterator[dict[str, Any]]:
     """Resume the trial from `home`'s files in a scratch folder and yield what changes.
 
     Chunks are dicts: `lines` (new game lines), `files` (name -> bytes to replace at
@@ -98,6 +100,8 @@ def play_streaming(config: TrialConfig, plots: bool, home: dict[str, bytes],
     from evaluation.report import print_summary, write_report
     from evaluation.runner import run_trial
 
+    if setup is not None:
+        setup()
     with tempfile.TemporaryDirectory(prefix="openmono-trial-") as tmp:
         out = Path(tmp)
         for name, data in home.items():
@@ -251,7 +255,12 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
             todo.append(trial)
     if not todo:
         return outcome
+    t0 = time.perf_counter()
     started = start_ray(options)
+    cpus = ray.cluster_resources().get("CPU", 0)
+    say(f"ray: {'started a local cluster' if started and options.address in (None, '', 'local') else 'connected'} "
+        f"in {time.perf_counter() - t0:.1f} s ({cpus:g} CPUs, {options.cpus_per_trial:g} per "
+        f"trial); {len(todo)} trials to play, {len(trials) - len(todo)} complete at home")
     try:
         task = ray.remote(play_streaming).options(num_cpus=options.cpus_per_trial,
                                                   max_retries=0)
@@ -261,9 +270,11 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
             home = HomeFolder(trial.out_dir)
             trial.out_dir.mkdir(parents=True, exist_ok=True)
             running.append((task.remote(trial.config, trial.plots, home.resume_files(),
-                                        options.chunk_seconds, str(trial.out_dir)),
+                                        options.chunk_seconds, str(trial.out_dir),
+                                        trial.setup),
                             trial, attempt))
 
+        traffic = [0, 0]  # chunks and bytes that came home
         for trial in todo:
             submit(trial, 0)
         while running:
@@ -298,11 +309,16 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
                     submit(trial, attempt + 1)
                     continue
                 home.receive(chunk)
+                traffic[0] += 1
+                traffic[1] += len(chunk.get("lines", b"")) + sum(
+                    len(v) for v in chunk.get("files", {}).values())
                 if "error" in chunk:
                     outcome[trial.out_dir] = f"error: {chunk['error']}"
                     say(f"error: {trial.out_dir}: {chunk['error']}")
                 elif chunk.get("done"):
                     outcome[trial.out_dir] = "complete"
+        say(f"ray: {len(todo)} trials in {time.perf_counter() - t0:.1f} s; {traffic[0]} chunks, "
+            f"{traffic[1] / 1e6:.2f} MB came home")
         return outcome
     finally:
         if started:

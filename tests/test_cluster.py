@@ -210,3 +210,20 @@ def test_the_reaper_ends_what_a_sigkilled_driver_leaves(tmp_path: Path) -> None:
         time.sleep(0.1)
     os.kill(child, signal.SIGKILL)
     pytest.fail("the orphaned child outlived its SIGKILLed parent")
+
+
+@needs_ray
+def test_detection_sweep_on_ray_matches_the_local_pool(tmp_path: Path) -> None:
+    from evaluation import detection_sweep
+
+    args = ["--agent", "detect_baseline", "--per-cell", "0", "--controls", "2", "--games", "3",
+            "--seed", "4"]
+    assert detection_sweep.main([*args, "--workers", "1", "--out", str(tmp_path / "pool")]) == 0
+    assert detection_sweep.main([*args, "--ray", "local", "--workers", "2",
+                                 "--out", str(tmp_path / "ray")]) == 0
+    pool = sorted((tmp_path / "pool").rglob("games.jsonl"))
+    ray = sorted((tmp_path / "ray").rglob("games.jsonl"))
+    assert len(pool) == 2 and [p.relative_to(tmp_path / "pool") for p in pool] == [
+        r.relative_to(tmp_path / "ray") for r in ray]
+    assert [p.read_text() for p in pool] == [r.read_text() for r in ray]
+    assert json.loads((tmp_path / "ray" / "sweep.json").read_text())["trials"][0]["games"] == 3
