@@ -212,18 +212,39 @@ def test_the_reaper_ends_what_a_sigkilled_driver_leaves(tmp_path: Path) -> None:
     pytest.fail("the orphaned child outlived its SIGKILLed parent")
 
 
+@pytest.fixture(scope="module")
+def ray_here():
+    """A real local Ray cluster of 2 CPUs in this process, shut down after the module."""
+    import ray
+
+    ray.init(num_cpus=2, object_store_memory=80 * 2**20, include_dashboard=False,
+             log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
 @needs_ray
-def test_detection_sweep_on_ray_matches_the_local_pool(tmp_path: Path) -> None:
+def test_detection_sweep_on_ray_matches_the_local_pool(tmp_path: Path, ray_here) -> None:
     from evaluation import detection_sweep
 
     args = ["--agent", "detect_baseline", "--per-cell", "0", "--controls", "2", "--games", "3",
             "--seed", "4"]
     assert detection_sweep.main([*args, "--workers", "1", "--out", str(tmp_path / "pool")]) == 0
-    assert detection_sweep.main([*args, "--ray", "local", "--workers", "2",
-                                 "--out", str(tmp_path / "ray")]) == 0
+    assert detection_sweep.main([*args, "--ray", "auto", "--out", str(tmp_path / "ray")]) == 0
     pool = sorted((tmp_path / "pool").rglob("games.jsonl"))
     ray = sorted((tmp_path / "ray").rglob("games.jsonl"))
     assert len(pool) == 2 and [p.relative_to(tmp_path / "pool") for p in pool] == [
         r.relative_to(tmp_path / "ray") for r in ray]
     assert [p.read_text() for p in pool] == [r.read_text() for r in ray]
     assert json.loads((tmp_path / "ray" / "sweep.json").read_text())["trials"][0]["games"] == 3
+
+
+@needs_ray
+def test_a_tournament_on_ray_plays_the_same_games(ray_here) -> None:
+    from evaluation import tournament
+
+    names = ["fp_a", "fp_b", "fp_c", "baseline"]
+    here = tournament.run_tournament(names, games=3, runs=3, seed=2)
+    there = tournament.run_tournament(names, games=3, runs=3, seed=2, ray="auto")
+    for key in ("wins", "wins_per_run", "end_reasons", "turns_per_game", "trades_per_game"):
+        assert here[key] == there[key], key
