@@ -33,6 +33,7 @@ from evaluation.runner import (CONFIG_FILE, GAMES_FILE, STATE_FILE, SUMMARY_FILE
                                TrialError, complete_summary)
 
 CHUNK_SECONDS = 1.0
+STATE_SECONDS = 30.0  # the agents' snapshot goes home at most this often (and at the end)
 LOG_FILE = "trial.log"
 # What a resumed trial needs from home (the rest is written again at its end).
 RESUME_FILES = (GAMES_FILE, STATE_FILE, CONFIG_FILE)
@@ -58,10 +59,12 @@ def _complete_lines(data: bytes) -> bytes:
 class _Outbox:
     """Collects what changed in the scratch folder since the last chunk."""
 
-    def __init__(self, out: Path, sent: int) -> None:
+    def __init__(self, out: Path, sent: int, state_seconds: float) -> None:
         self.out = out
         self.sent = sent  # bytes of games.jsonl already at home
         self.state_stamp = self._stamp(STATE_FILE)
+        self.state_seconds = state_seconds
+        self.state_sent = time.monotonic()
 
     def _stamp(self, name: str) -> tuple[int, int] | None:
         try:
@@ -77,8 +80,11 @@ class _Outbox:
         self.sent += len(lines)
         files: dict[str, bytes] = {}
         stamp = self._stamp(STATE_FILE)
-        if stamp is not None and stamp != self.state_stamp:
-            self.state_stamp = stamp
+        due = final or time.monotonic() - self.state_sent >= self.state_seconds
+        if stamp is not None and stamp != self.state_stamp and due:
+            # A snapshot is as large as the agents (200 kB for the planner); resuming
+            # from an older one only re-plays the games after it.
+            self.state_stamp, self.state_sent = stamp, time.monotonic()
             files[STATE_FILE] = (self.out / STATE_FILE).read_bytes()
         if final:
             for path in sorted(self.out.iterdir()):
@@ -90,7 +96,8 @@ class _Outbox:
 def play_streaming(config: TrialConfig, plots: bool, home: dict[str, bytes],
                    chunk_seconds: float = CHUNK_SECONDS,
                    home_dir: str = "",
-                   setup: Callable[[], Any] | None = None) -> Iterator[dict[str, Any]]:
+                   setup: Callable[[], Any] | None = None,
+                   state_seconds: float = STATE_SECONDS) -> Iterator[dict[str, Any]]:
     """Resume the trial from `home`'s files in a scratch folder and yield what changes.
 
     Chunks are dicts: `lines` (new game lines), `files` (name -> bytes to replace at
@@ -108,7 +115,7 @@ def play_streaming(config: TrialConfig, plots: bool, home: dict[str, bytes],
             (out / name).write_bytes(data)
         games = home.get(GAMES_FILE, b"")
         (out / GAMES_FILE).write_bytes(_complete_lines(games))
-        outbox = _Outbox(out, len(_complete_lines(games)))
+        outbox = _Outbox(out, len(_complete_lines(games)), state_seconds)
         inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         last = [time.monotonic()]
 
@@ -208,6 +215,7 @@ class RayOptions:
     num_cpus: int | None = None     # a local cluster's CPUs (None: Ray counts the cores)
     max_resubmits: int = 3          # per trial, after its worker or node died
     chunk_seconds: float = CHUNK_SECONDS  # how often a trial sends its new games home
+    state_seconds: float = STATE_SECONDS  # how often it sends the agents' snapshot
     init: dict[str, Any] | None = None  # more ray.init arguments (runtime_env, ...)
 
 
@@ -264,39 +272,43 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
     try:
         task = ray.remote(play_streaming).options(num_cpus=options.cpus_per_trial,
                                                   max_retries=0)
-        running: list[tuple[Any, RemoteTrial, int]] = []
+        running: dict[int, tuple[Any, RemoteTrial, int]] = {}  # id(generator) -> ...
 
         def submit(trial: RemoteTrial, attempt: int) -> None:
             home = HomeFolder(trial.out_dir)
             trial.out_dir.mkdir(parents=True, exist_ok=True)
-            running.append((task.remote(trial.config, trial.plots, home.resume_files(),
-                                        options.chunk_seconds, str(trial.out_dir),
-                                        trial.setup),
-                            trial, attempt))
+            gen = task.remote(trial.config, trial.plots, home.resume_files(),
+                              options.chunk_seconds, str(trial.out_dir), trial.setup,
+                              options.state_seconds)
+            running[id(gen)] = (gen, trial, attempt)
 
         traffic = [0, 0]  # chunks and bytes that came home
+        busy = 0.0  # the driver's own time per chunk: fetching and writing it
         for trial in todo:
             submit(trial, 0)
         while running:
-            ready, _ = ray.wait([r[0] for r in running], num_returns=1, timeout=5.0)
+            # One wait per round for every generator that has something: O(running) a
+            # round, not a chunk, so a thousand trials at once stay cheap for the driver.
+            ready, _ = ray.wait([r[0] for r in running.values()], num_returns=len(running),
+                                timeout=0.2)
             for gen in ready:
-                k = next(i for i, r in enumerate(running) if r[0] is gen)
-                _, trial, attempt = running[k]
+                _, trial, attempt = running[id(gen)]
                 home = HomeFolder(trial.out_dir)
+                t1 = time.perf_counter()
                 try:
                     chunk = ray.get(next(gen))
                 except StopIteration:
-                    running.pop(k)
+                    del running[id(gen)]
                     outcome.setdefault(trial.out_dir, "error: the task ended without a result")
                     continue
                 except RayTaskError as exc:  # our code raised on the worker
-                    running.pop(k)
+                    del running[id(gen)]
                     cause = exc.cause if getattr(exc, "cause", None) is not None else exc
                     outcome[trial.out_dir] = f"error: {_one_line(cause)}"
                     say(f"error: {trial.out_dir}: {_one_line(cause)}")
                     continue
                 except RayError as exc:  # the worker or its node is gone
-                    running.pop(k)
+                    del running[id(gen)]
                     if attempt >= options.max_resubmits:
                         outcome[trial.out_dir] = f"error: lost {attempt + 1} times"
                         say(f"error: {trial.out_dir}: worker lost ({_one_line(exc)}), "
@@ -309,6 +321,7 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
                     submit(trial, attempt + 1)
                     continue
                 home.receive(chunk)
+                busy += time.perf_counter() - t1
                 traffic[0] += 1
                 traffic[1] += len(chunk.get("lines", b"")) + sum(
                     len(v) for v in chunk.get("files", {}).values())
@@ -318,7 +331,8 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
                 elif chunk.get("done"):
                     outcome[trial.out_dir] = "complete"
         say(f"ray: {len(todo)} trials in {time.perf_counter() - t0:.1f} s; {traffic[0]} chunks, "
-            f"{traffic[1] / 1e6:.2f} MB came home")
+            f"{traffic[1] / 1e6:.2f} MB came home; the driver spent "
+            f"{1000 * busy / max(traffic[0], 1):.2f} ms per chunk")
         return outcome
     finally:
         if started:

@@ -74,16 +74,21 @@ def test_slurm_without_slurm_is_one_line_naming_local_and_ray(tmp_path: Path) ->
     assert not (tmp_path / "s").exists()
 
 
-def test_a_trial_resumes_from_what_reached_home(tmp_path: Path) -> None:
+@pytest.mark.parametrize("state_seconds,how", [(0.0, "agents restored"),
+                                               (3600.0, "re-playing them")])
+def test_a_trial_resumes_from_what_reached_home(tmp_path: Path, state_seconds: float,
+                                                how: str) -> None:
     """The Ray task's body without Ray: a worker that died after a few chunks is
-    replaced by one that starts from the home folder; nothing lost, nothing twice."""
+    replaced by one that starts from the home folder; nothing lost, nothing twice,
+    whether the agents' snapshot had reached home or not."""
     cfg = TrialConfig(agent="baseline", novelty="rent_hike", games=12, inject_at=5, seed=3,
                       progress=False)
     run_trial(cfg, tmp_path / "local")
     expected = (tmp_path / "local" / "games.jsonl").read_text()
 
     home = HomeFolder(tmp_path / "home")
-    chunks = list(play_streaming(cfg, False, {}, chunk_seconds=0.0))
+    chunks = list(play_streaming(cfg, False, {}, chunk_seconds=0.0,
+                                 state_seconds=state_seconds))
     assert chunks[-1].get("done") and len(chunks) > 6
     for chunk in chunks[:5]:  # the worker dies here: five chunks reached home
         home.receive(chunk)
@@ -91,12 +96,13 @@ def test_a_trial_resumes_from_what_reached_home(tmp_path: Path) -> None:
     assert 0 < reached < cfg.games
     with (home.out / "games.jsonl").open("ab") as fh:
         fh.write(b'{"game": 99, "cut sh')  # what a kill mid-write leaves
-    for chunk in play_streaming(cfg, False, home.resume_files(), chunk_seconds=0.0):
+    for chunk in play_streaming(cfg, False, home.resume_files(), chunk_seconds=0.0,
+                                state_seconds=state_seconds):
         home.receive(chunk)
     assert (home.out / "games.jsonl").read_text() == expected
     assert json.loads((home.out / "summary.json").read_text())["games"] == cfg.games
     log = (home.out / "trial.log").read_text()
-    assert f"{reached} games from home" in log and "agents restored" in log
+    assert f"{reached} games from home" in log and how in log
 
 
 @needs_ray

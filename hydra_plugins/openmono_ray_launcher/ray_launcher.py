@@ -24,10 +24,11 @@ from omegaconf import DictConfig, OmegaConf, open_dict
 class RayLauncher(Launcher):
     def __init__(self, address: str | None = None, cpus_per_trial: float = 1,
                  num_cpus: int | None = None, max_resubmits: int = 3,
-                 chunk_seconds: float = 1.0, init: Any = None) -> None:
+                 chunk_seconds: float = 1.0, state_seconds: float = 30.0,
+                 init: Any = None) -> None:
         self.options = dict(address=address, cpus_per_trial=cpus_per_trial,
                             num_cpus=num_cpus, max_resubmits=max_resubmits,
-                            chunk_seconds=chunk_seconds,
+                            chunk_seconds=chunk_seconds, state_seconds=state_seconds,
                             init=OmegaConf.to_container(init) if init is not None else None)
         self.config: DictConfig | None = None
         self.hydra_context: HydraContext | None = None
