@@ -324,8 +324,9 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
+@pytest.mark.parametrize("kill", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
 def test_a_killed_sweep_leaves_no_worker_and_resumes_only_what_is_missing(
-        tmp_path: Path) -> None:
+        tmp_path: Path, kill: signal.Signals) -> None:
     sweep = ["--multirun", "hydra/launcher=local", "hydra.launcher.n_jobs=2", *FAST,
              "trial.seed=0,1,2", "trial.games=10"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -342,8 +343,8 @@ def test_a_killed_sweep_leaves_no_worker_and_resumes_only_what_is_missing(
         pytest.fail("the sweep did not start")
     workers = descendants(parent.pid)
     assert workers
-    os.kill(parent.pid, signal.SIGKILL)
-    parent.wait()
+    os.kill(parent.pid, kill)
+    parent.wait(timeout=30)
     deadline = time.time() + 15
     while time.time() < deadline and any(_alive(p) for p in workers):
         time.sleep(0.2)
