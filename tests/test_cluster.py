@@ -169,6 +169,7 @@ def test_a_killed_ray_worker_is_resubmitted_and_nothing_is_lost_or_twice(
     finally:
         if driver.poll() is None:
             driver.kill()
+    (sweep / "driver.err").write_text(err)  # kept for a look (docs/scaling.md quotes it)
     assert killed is not None and killed < 16, f"the worker was not killed mid-trial: {err}"
     assert driver.returncode == 0, err[-2000:]
     assert "worker lost" in err and "resubmitted, resuming from" in err
