@@ -1,27 +1,19 @@
-"""Agent names -> factories. Unknown names fail with the list of valid ones."""
+"""Agent names -> factories, found through the `openmono.agents` entry-point group.
+
+The built-in agents register through that group (pyproject.toml) exactly as an agent
+from another installed package does, so `agent=NAME` works for both. An unpackaged
+class is named `module.path:ClassName` (the module must be importable, e.g. on
+PYTHONPATH). Unknown or broken names fail with one line listing the available agents.
+"""
 
 from __future__ import annotations
 
+import importlib
 from difflib import get_close_matches
+from importlib.metadata import entry_points
 from typing import Any, Callable
 
-from agents.baseline import BaselineAgent
-from agents.baseline_v0 import BaselineV0Agent
-from agents.fixed_policy import FPA, FPB, FPC
-from agents.planner.agent import PlannerAgent
-from agents.passive import PassiveAgent
-from agents.random_agent import RandomAgent
-
-AGENTS: dict[str, Callable[..., Any]] = {
-    "random": RandomAgent,
-    "passive": PassiveAgent,
-    "baseline": BaselineAgent,
-    "baseline_v0": BaselineV0Agent,
-    "fp_a": FPA,
-    "fp_b": FPB,
-    "fp_c": FPC,
-    "planner": PlannerAgent,
-}
+GROUP = "openmono.agents"
 
 
 class UnknownAgentError(ValueError):
@@ -32,34 +24,66 @@ class AgentLoadError(UnknownAgentError):
     """An agent's files (e.g. DRL weights) are missing or unreadable: one line naming them."""
 
 
-def _drl(algo: str, variant: str) -> Callable[..., Any]:
-    """The shipped DRL agents (agents/drl); `weights=PATH` loads a user's own file."""
-    def factory(weights: str | None = None, greedy: bool = False,
-                detector: str = "surprise") -> Any:
-        from agents.drl.agent import shipped_agent
+AGENTS: dict[str, Callable[..., Any]] = {}
+BROKEN: dict[str, str] = {}  # entry-point name -> why it could not be loaded
+
+
+def _load_entry_points() -> None:
+    for ep in sorted(entry_points(group=GROUP), key=lambda e: (e.name, e.value)):
+        if ep.name in AGENTS:
+            continue
         try:
-            return shipped_agent(algo, variant)(weights=weights, greedy=greedy,
-                                                detector=detector)
-        except ValueError as exc:
-            raise AgentLoadError(str(exc)) from None
-    return factory
+            AGENTS[ep.name] = ep.load()
+        except Exception as exc:  # noqa: BLE001 - a broken package must not hide the rest
+            BROKEN[ep.name] = f"cannot import {ep.value}: {type(exc).__name__}: {exc}"
 
 
-AGENTS.update({"ppo": _drl("ppo", "standard"), "hybrid_ppo": _drl("ppo", "hybrid"),
-               "ddqn": _drl("ddqn", "standard"), "hybrid_ddqn": _drl("ddqn", "hybrid")})
+_load_entry_points()
 
 
 def available_agents() -> list[str]:
     return sorted(AGENTS)
 
 
+def _listing() -> str:
+    return f"available agents: {', '.join(available_agents())} (or module.path:ClassName)"
+
+
+def resolve(name: str) -> Callable[..., Any]:
+    """The factory of `name` (registry name or `module.path:ClassName`); raises
+    UnknownAgentError with one line naming the problem and the available agents."""
+    factory = AGENTS.get(name)
+    if factory is not None:
+        return factory
+    if name in BROKEN:
+        raise UnknownAgentError(f"agent {name!r} is installed but broken: {BROKEN[name]}; "
+                                f"{_listing()}")
+    if ":" in name:
+        module, _, attr = name.partition(":")
+        try:
+            obj: Any = importlib.import_module(module)
+            for part in attr.split("."):
+                obj = getattr(obj, part)
+        except Exception as exc:  # noqa: BLE001 - any failure is a bad name, said in one line
+            why = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            raise UnknownAgentError(f"cannot load agent {name!r} ({why}); {_listing()}") from None
+        if not callable(obj):
+            raise UnknownAgentError(f"agent {name!r} is not a class or factory; {_listing()}")
+        AGENTS[name] = obj  # so the configuration tools see its options
+        return obj
+    close = get_close_matches(name, AGENTS, n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise UnknownAgentError(f"unknown agent {name!r}{hint}; {_listing()}")
+
+
+def is_agent(name: str) -> bool:
+    try:
+        resolve(name)
+        return True
+    except UnknownAgentError:
+        return False
+
+
 def make_agent(name: str, **params: Any) -> Any:
     """Build a fresh agent by name; `params` go to its constructor."""
-    factory = AGENTS.get(name)
-    if factory is None:
-        close = get_close_matches(name, AGENTS, n=3)
-        hint = f" Did you mean {', '.join(close)}?" if close else ""
-        raise UnknownAgentError(
-            f"unknown agent {name!r}.{hint} Available agents: {', '.join(available_agents())}"
-        )
-    return factory(**params)
+    return resolve(name)(**params)

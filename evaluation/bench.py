@@ -20,8 +20,10 @@ from typing import Any
 
 from openmono.play import play_game
 
-from agents.registry import UnknownAgentError, make_agent
-from evaluation.cli import NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides
+from agents.registry import UnknownAgentError
+from evaluation.cli import (NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides,
+                            seated_or_usage)
+from evaluation.remote_seats import REMOTE_DEFAULTS, make_agents, remote_options
 
 DEFAULTS: dict[str, Any] = {
     "games": 200,
@@ -30,6 +32,7 @@ DEFAULTS: dict[str, Any] = {
     "engine_only": False,
     "progress": True,
     **NOVELTY_DEFAULTS,
+    **REMOTE_DEFAULTS,
 }
 
 
@@ -92,7 +95,16 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
     if len(names) < 2:
         raise UsageError("agents needs at least two names, e.g. agents=[random,random]")
     schema, hooks, label = novelty_world(cfg)
-    agents = [make_agent(n) for n in names]
+    try:
+        agents = make_agents(names, remote_options(cfg))
+    except ValueError as exc:
+        raise UsageError(str(exc).splitlines()[0]) from None
+    with seated_or_usage(agents):
+        return _bench(cfg, games, names, schema, hooks, label, agents)
+
+
+def _bench(cfg: dict[str, Any], games: int, names: list[str], schema: Any, hooks: Any,
+           label: str, agents: list[Any]) -> dict[str, Any]:
     clock = [0.0]
     players = [_Timed(a, clock) for a in agents] if cfg["engine_only"] else agents
     turns = decisions = 0
@@ -136,6 +148,15 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
         "wins": wins,
         "python": platform.python_version(),
     }
+    seats = [a for a in agents if hasattr(a, "wire_seconds")]
+    if seats:
+        # Remote seats: decisions over the wire per second of waiting for them (the
+        # encoding, the round trip and the client's own thinking).
+        remote = sum(a.decisions for a in seats)
+        wire = sum(a.wire_seconds for a in seats)
+        out["remote_decisions"] = remote
+        out["remote_decisions_per_second"] = round(remote / wire, 1) if wire else None
+        out["remote_faults"] = sum(sum(a.game_faults.values()) for a in seats)
     if cfg["engine_only"]:
         # The timing wrapper itself costs a little per decision; measure and remove it.
         engine = elapsed - clock[0] - decisions * _wrapper_overhead()

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sys
 from difflib import get_close_matches
-from typing import Any, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
 
 
 class UsageError(ValueError):
@@ -70,6 +71,22 @@ def parse_overrides(argv: Sequence[str], defaults: dict[str, Any]) -> dict[str, 
             value = [value]
         out[key] = value
     return out
+
+
+@contextmanager
+def seated_or_usage(agents: Any) -> Iterator[None]:
+    """The remote seats among `agents` open for the block (a client that never comes
+    is a one-line UsageError), closed after it whatever happens."""
+    from evaluation.remote_seats import RemoteError, close_remote_seats, open_remote_seats
+
+    try:
+        try:
+            open_remote_seats(agents)
+        except RemoteError as exc:
+            raise UsageError(str(exc)) from None
+        yield
+    finally:
+        close_remote_seats(agents)
 
 
 def fail(message: str, code: int = 2) -> None:

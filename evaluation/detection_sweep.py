@@ -149,7 +149,8 @@ def trial_for(spec: dict[str, Any], out: str) -> tuple[Path, TrialConfig]:
     observability = spec.get("observability", "announced")
     where = Path(out) / spec["category"] / (spec["difficulty"] or "none") / (
         f"{spec['novelty'] or 'none'}-{spec['seed']}")
-    cfg = TrialConfig(agent=spec["agent"], novelty=spec["novelty"],
+    cfg = TrialConfig(agent=spec["agent"], agent_params=dict(spec.get("agent_params") or {}),
+                      novelty=spec["novelty"],
                       difficulty=spec["difficulty"] or "medium", observability=observability,
                       games=spec["games"],
                       seed=spec["seed"], window=tuple(spec["window"]), progress=False)
@@ -446,6 +447,11 @@ def main(argv: list[str] | None = None) -> int:
                         "auto (the running cluster) or host:port; results come home to --out")
     p.add_argument("--cpus-per-trial", type=float, default=1.0,
                    help="CPUs each trial asks of Ray (with --ray)")
+    p.add_argument("--remote-port", type=int, default=7300,
+                   help="--agent remote: the port its client connects to (trials in turn)")
+    p.add_argument("--remote-token", default=os.environ.get("OPENMONO_TOKEN", ""),
+                   help="--agent remote: the seat's token (default: $OPENMONO_TOKEN)")
+    p.add_argument("--remote-host", default="127.0.0.1", help="--agent remote: the address")
     p.add_argument("--out", default=None, help="output directory")
     p.add_argument("--fresh", action="store_true", help="delete the output directory first")
     p.add_argument("--write-results", action="store_true",
@@ -454,13 +460,18 @@ def main(argv: list[str] | None = None) -> int:
                    help="only re-render the tables from the output directory's sweep.json")
     args = p.parse_args(argv)
     register(args.agent)
-    if args.agent not in AGENTS:
-        from evaluation.trial_args import did_you_mean
+    from agents.registry import UnknownAgentError, resolve
 
-        print(f"error: unknown agent {args.agent!r}{did_you_mean(args.agent, AGENTS)}; "
-              f"available: {', '.join(sorted(AGENTS))}", file=sys.stderr)
+    try:
+        resolve(args.agent)
+    except UnknownAgentError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     problem = None if args.render else _check_args(args)
+    if args.agent == "remote" and not args.render:
+        if not args.remote_token:
+            problem = "--agent remote needs --remote-token (or $OPENMONO_TOKEN)"
+        args.workers = 1  # one port: the trials take turns with the client
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
@@ -482,6 +493,10 @@ def main(argv: list[str] | None = None) -> int:
                  args.agent, args.observability)
     print(f"{len(specs)} trials -> {out}", file=sys.stderr)
     t0 = time.perf_counter()
+    if args.agent == "remote":
+        for spec in specs:  # the client serves each trial in turn (serve --forever)
+            spec["agent_params"] = {"port": args.remote_port, "token": args.remote_token,
+                                    "host": args.remote_host}
     if args.ray is not None:
         results = run_on_ray(specs, str(out), args.ray, args.cpus_per_trial,
                              args.workers if args.ray == "local" else None)

@@ -43,8 +43,10 @@ from openmono.hooks import NO_HOOKS, Hooks
 from openmono.play import play_game
 from openmono.schema import RULE_SETS, GameSchema, rules_schema
 
-from agents.registry import available_agents, make_agent
+from agents.registry import UnknownAgentError, make_agent, resolve
 from evaluation import metrics
+from evaluation.remote_seats import (RemoteError, close_remote_seats, make_agents,
+                                     open_remote_seats, remote_faults)
 from evaluation.novelty_setup import Applied, prepare_novelty
 
 GAMES_FILE = "games.jsonl"
@@ -80,6 +82,9 @@ class TrialConfig:
     reference: str | None = "baseline"
     progress: bool = True
     rules: str = "standard"  # a packaged rule set: standard (official US) or gnome
+    # Seats named `remote` in `opponents`: `tokens` (one per such seat, in order) and the
+    # options of `agents.remote.seat.RemoteAgent` (port, host, budget, ...).
+    remote: dict[str, Any] = field(default_factory=dict)
 
     def validate(self) -> None:
         if not isinstance(self.games, int) or self.games <= 0:
@@ -95,9 +100,18 @@ class TrialConfig:
             raise TrialError("opponents must name at least one agent, e.g. [baseline,baseline]")
         names = [self.agent, *self.opponents] + ([self.reference] if self.reference else [])
         for name in names:
-            if name not in available_agents():
-                raise TrialError(
-                    f"unknown agent {name!r}; available agents: {', '.join(available_agents())}")
+            try:
+                resolve(name)
+            except UnknownAgentError as exc:
+                raise TrialError(str(exc)) from None
+        wanted = self.opponents.count("remote")
+        tokens = list(self.remote.get("tokens") or [])
+        if wanted != len(tokens):
+            raise TrialError(f"opponents name {wanted} remote seat(s) but remote.tokens gives "
+                             f"{len(tokens)} token(s): give one token per remote opponent")
+        if self.reference == "remote":
+            raise TrialError("reference cannot be remote: it replays the evaluated seat "
+                             "in process")
         lo, hi = self.window
         if not (0.0 <= lo <= hi <= 1.0):
             raise TrialError(f"trial.window must be two fractions 0 <= lo <= hi <= 1, got "
@@ -197,8 +211,23 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
         agent = make_agent(cfg.agent, **cfg.agent_params)
     except TypeError as exc:
         raise TrialError(f"bad parameters for agent {cfg.agent!r}: {exc}") from None
-    opponents = [make_agent(n) for n in cfg.opponents]
+    opponents = make_agents(cfg.opponents, cfg.remote)
     reference = make_agent(cfg.reference) if cfg.reference else None
+    try:
+        open_remote_seats([agent, *opponents])
+    except RemoteError as exc:
+        close_remote_seats([agent, *opponents])
+        raise TrialError(str(exc)) from None
+    try:
+        return _run(cfg, out, agent, opponents, reference, base, novelty, inject, shown,
+                    on_game)
+    finally:
+        close_remote_seats([agent, *opponents])
+
+
+def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], reference: Any,
+         base: GameSchema, novelty: Applied | None, inject: int | None, shown: Any,
+         on_game: Callable[[dict[str, Any]], None] | None) -> dict[str, Any]:
 
     _check_same_trial(cfg, out)
     path = out / GAMES_FILE
@@ -263,6 +292,12 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
     records = read_records(path)
     summary = summarize(cfg, records, inject, novelty)
     summary["seconds"] = round(time.perf_counter() - started, 3)
+    refusals: dict[str, int] = {}
+    for seat in [agent, *opponents]:
+        for kind, n in (seat.refusals() if hasattr(seat, "refusals") else {}).items():
+            refusals[kind] = max(refusals.get(kind, 0), n)  # one server counts for all
+    if refusals:
+        summary["remote_refused"] = dict(sorted(refusals.items()))
     (out / SUMMARY_FILE).write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     return summary
 
@@ -372,9 +407,22 @@ def _plugin_error(cfg: TrialConfig, g: int, hooks: Hooks | None, exc: BaseExcept
                        "command to resume (--debug shows the traceback)")
 
 
+SECRET_KEYS = ("token", "tokens")
+
+
+def redact(params: dict[str, Any]) -> dict[str, Any]:
+    """`params` with the remote seats' tokens hidden: secrets stay out of results."""
+    return {k: ("***" if k in SECRET_KEYS and v else v) for k, v in params.items()}
+
+
 def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     data = asdict(cfg)
     data.pop("progress")
+    data["agent_params"] = redact(cfg.agent_params)
+    if cfg.remote:
+        data["remote"] = redact(cfg.remote)
+    else:
+        data.pop("remote")  # trial folders from before remote seats match
     data["window"] = list(cfg.window)
     if cfg.observability == "announced":  # the default: trial folders from before it match
         data.pop("observability")
@@ -423,6 +471,10 @@ def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], refere
     }
     if report_fault:
         record["report_fault"] = report_fault
+    if hasattr(agent, "game_faults"):  # a remote seat: its faults by kind
+        record["remote_faults"] = remote_faults([agent])
+    if any(hasattr(o, "game_faults") for o in opponents):
+        record["opponent_remote_faults"] = remote_faults(opponents)
     if reference is not None and not active:
         # Same seed, same seats: the reference sits where the evaluated agent sat.
         ref = play_game(schema, [reference, *opponents], seed=seed, hooks=hooks,
@@ -443,7 +495,7 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
                                       ground_truth=truth)
     summary.update({
         "agent": cfg.agent,
-        "agent_params": dict(cfg.agent_params),
+        "agent_params": redact(cfg.agent_params),
         "agent_label": agent_label(cfg.agent, cfg.agent_params),
         "opponents": list(cfg.opponents),
         "novelty": (novelty.name if novelty is not None else cfg.novelty) or "none",
@@ -457,6 +509,13 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
         "wins": sum(1 for r in records if r["won"]),
         "faults": sum(r.get("faults", 0) for r in records),
     })
+    for key in ("remote_faults", "opponent_remote_faults"):
+        if any(key in r for r in records):
+            total: dict[str, int] = {}
+            for r in records:
+                for kind, n in r.get(key, {}).items():
+                    total[kind] = total.get(kind, 0) + n
+            summary[key] = dict(sorted(total.items()))
     return summary
 
 
@@ -467,7 +526,8 @@ def agent_label(name: str, params: dict[str, Any]) -> str:
     from evaluation.config_store import agent_defaults
 
     defaults = agent_defaults(AGENTS[name]) if name in AGENTS else {}
-    changed = {k: v for k, v in sorted(params.items()) if defaults.get(k, object()) != v}
+    changed = {k: v for k, v in sorted(redact(params).items())
+               if defaults.get(k, object()) != v}
     if not changed:
         return name
     return f"{name}({', '.join(f'{k}={v}' for k, v in changed.items())})"

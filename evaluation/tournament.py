@@ -25,8 +25,10 @@ from openmono import standard_schema
 from openmono.hooks import NO_HOOKS
 from openmono.play import play_game
 
-from agents.registry import UnknownAgentError, make_agent
-from evaluation.cli import NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides
+from agents.registry import UnknownAgentError
+from evaluation.cli import (NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides,
+                            seated_or_usage)
+from evaluation.remote_seats import REMOTE_DEFAULTS, make_agents, remote_options
 
 DEFAULTS: dict[str, Any] = {
     "agents": ["fp_a", "fp_b", "fp_c", "baseline"],
@@ -36,6 +38,7 @@ DEFAULTS: dict[str, Any] = {
     "progress": True,
     "ray": None,  # local, auto or host:port: every run is a Ray task
     **NOVELTY_DEFAULTS,
+    **REMOTE_DEFAULTS,
 }
 
 
@@ -88,7 +91,7 @@ def _runs_on_ray(names: list[str], games: int, runs: int, seed: int, address: st
 
 def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 0,
                    progress: bool = False, world: tuple[Any, Any] | None = None,
-                   ray: str | None = None,
+                   remote: dict[str, Any] | None = None, ray: str | None = None,
                    world_cfg: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play the tournament and return its summary (the JSON the CLI prints).
 
@@ -102,7 +105,21 @@ def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 
         raise UsageError(f"games and runs must be positive, got games={games} runs={runs}")
     if seed < 0:
         raise UsageError(f"seed must be an integer >= 0, got {seed}")
-    agents = [make_agent(n) for n in names]  # raises UnknownAgentError
+    if ray is not None and "remote" in names:
+        raise UsageError("ray= plays every run on a Ray worker: it cannot seat remote agents")
+    try:
+        agents = make_agents(names, remote or {})  # raises UnknownAgentError
+    except ValueError as exc:
+        if isinstance(exc, UnknownAgentError):
+            raise
+        raise UsageError(str(exc).splitlines()[0]) from None
+    with seated_or_usage(agents):
+        return _play(names, agents, games, runs, seed, progress, world, ray, world_cfg)
+
+
+def _play(names: list[str], agents: list[Any], games: int, runs: int, seed: int,
+          progress: bool, world: tuple[Any, Any] | None, ray: str | None = None,
+          world_cfg: dict[str, Any] | None = None) -> dict[str, Any]:
     schema, hooks = world if world is not None else (standard_schema(), NO_HOOKS)
     total = games * runs
     bar = None
@@ -190,8 +207,8 @@ def main(argv: list[str] | None = None) -> int:
             ray = str(ray)
         world_cfg = {k: cfg[k] for k in (*NOVELTY_DEFAULTS, "novelty.params")}
         summary = run_tournament(names, cfg["games"], cfg["runs"], cfg["seed"],
-                                 progress=cfg["progress"], world=(schema, hooks), ray=ray,
-                                 world_cfg=world_cfg)
+                                 progress=cfg["progress"], world=(schema, hooks),
+                                 remote=remote_options(cfg), ray=ray, world_cfg=world_cfg)
         summary["novelty"] = label
     except (UsageError, UnknownAgentError) as exc:
         fail(str(exc))

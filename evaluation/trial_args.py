@@ -149,9 +149,12 @@ def expand(overrides: list[str], multirun: bool) -> list[list[str]]:
             raise CommandError(f"cannot delete {key!r} (~{key}); set it instead, e.g. "
                                f"{key}=null")
         values = [] if ov.is_delete() else _values(ov)
+        values = [v.replace("\\:", ":") for v in values]  # Hydra escapes a colon it prints
         if len(values) > 1 and not multirun:
             raise CommandError(f"{key} has several values ({','.join(values)}): add "
                                "--multirun to sweep them")
+        if key == "agent":
+            _outside_agents(values)
         if key in GROUPS:
             options = _options(key)
             for v in values:
@@ -222,6 +225,19 @@ def _group_choices(group: str) -> list[str]:
     except (OSError, ValueError, KeyError, AttributeError):
         pass
     return sorted(names)
+
+
+def _outside_agents(values: list[str]) -> None:
+    """Unknown or broken agents fail here in one line listing the available ones, and
+    `agent=module.path:ClassName` is loaded now, so it becomes a config option like a
+    registered agent."""
+    from agents.registry import UnknownAgentError, resolve
+
+    for v in values:
+        try:
+            resolve(v)
+        except UnknownAgentError as exc:
+            raise CommandError(str(exc)) from None
 
 
 def _known_keys(agent: str, novelty: str) -> set[str]:
@@ -324,6 +340,14 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         if not ok:
             raise CommandError(f"agent.{key} must be {type(want).__name__} like {want!r}, "
                                f"got {value!r}")
+    remote = dict(data.get("remote") or {})
+    if remote.get("tokens") is not None:
+        tokens = remote["tokens"]
+        if not isinstance(tokens, list) or not all(
+                isinstance(t, (str, int)) and not isinstance(t, bool) for t in tokens):
+            raise CommandError(f"remote.tokens must be a list of secrets like [s1,s2], got "
+                               f"{tokens!r}")
+        remote["tokens"] = [str(t) for t in tokens]
     novelty = dict(data["novelty"])
     nname = novelty.get("name")
     params = {k: v for k, v in (novelty.get("params") or {}).items() if v is not None}
@@ -335,7 +359,8 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         then=[str(t) for t in then], games=games, seed=seed,
         window=(float(window[0]), float(window[1])), inject_at=inject_at,
         detection=detection, reference=reference or None, progress=progress,
-        rules=str(data.get("rules") or "standard"))
+        rules=str(data.get("rules") or "standard"),
+        remote=remote if "remote" in opponents else {})
     if nname in (None, "none") and novelty.get("difficulty") is not None:
         raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
     try:

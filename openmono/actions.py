@@ -7,8 +7,18 @@ kinds with `register_action_kind`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Callable, ClassVar, NamedTuple
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,8 +26,10 @@ class Action:
     kind: ClassVar[str] = "action"
 
     def to_json(self) -> dict[str, Any]:
+        # (Not `asdict`: it deep-copies, and remote agents get every legal action as JSON.)
         out: dict[str, Any] = {"kind": self.kind}
-        out.update(asdict(self))
+        for name in _field_names(type(self)):
+            out[name] = getattr(self, name)
         return out
 
 

@@ -197,10 +197,15 @@ class Observation(NamedTuple):
     def my_cash(self) -> int:
         return self.cash[self.seat]
 
-    def to_json(self) -> dict[str, Any]:
-        """Plain JSON data (what an agent in another process would receive)."""
+    def to_json(self, with_rules: bool = True) -> dict[str, Any]:
+        """Plain JSON data (what an agent in another process would receive; the remote
+        protocol sends `rules` and `deck_names` apart, only when they change)."""
         out = self._asdict()
-        out["rules"] = self.rules.public_schema
+        if with_rules:
+            out["rules"] = self.rules.public_schema
+            out["deck_names"] = list(self.rules.deck_names)  # the deck order (public too)
+        else:
+            del out["rules"]
         out["events"] = [event_to_json(e) for e in self.events]
         out["offer"] = None if self.offer is None else self.offer.to_json()
         out["refused"] = sorted(self.refused)

@@ -1,0 +1,84 @@
+"""`python -m agents.remote serve AGENT --port P --token T [--host H] [KEY=VALUE ...]`:
+play a registered agent (or `module.path:ClassName`) for one remote seat; KEY=VALUE
+pairs go to the agent's constructor, as `agent.KEY=VALUE` does in a trial."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from agents.registry import UnknownAgentError, make_agent
+
+
+def _value(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m agents.remote",
+                                description="Play an agent for a remote seat of the harness.")
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("serve", help="connect to the harness and play until it says bye")
+    s.add_argument("agent", help="a registered agent name or module.path:ClassName")
+    s.add_argument("options", nargs="*", metavar="KEY=VALUE", help="the agent's options")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=7300)
+    s.add_argument("--token", default=os.environ.get("OPENMONO_TOKEN", ""),
+                   help="the seat's token (default: $OPENMONO_TOKEN)")
+    s.add_argument("--connect-timeout", type=float, default=30.0,
+                   help="seconds to keep trying to reach the harness")
+    s.add_argument("--forever", action="store_true",
+                   help="after the harness says bye, connect again for its next trial (a "
+                        "sweep); stop when none comes within --connect-timeout")
+    args = p.parse_args(argv)
+    params = {}
+    for opt in args.options:
+        key, eq, raw = opt.partition("=")
+        if not eq:
+            print(f"error: expected KEY=VALUE for the agent's options, got {opt!r}",
+                  file=sys.stderr)
+            return 2
+        params[key] = _value(raw)
+    try:
+        agent = make_agent(args.agent, **params)
+    except UnknownAgentError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except TypeError as exc:
+        print(f"error: bad options for agent {args.agent!r}: {exc}", file=sys.stderr)
+        return 2
+    from agents.remote.client import Refused, serve
+
+    games = trials = 0
+    try:
+        while True:
+            try:
+                if trials:
+                    agent = make_agent(args.agent, **params)  # a fresh agent per trial
+                games += serve(agent, args.host, args.port, args.token,
+                               connect_timeout=args.connect_timeout, name=args.agent)
+            except OSError:
+                if args.forever and trials:
+                    break  # the sweep is over
+                raise
+            trials += 1
+            if not args.forever:
+                break
+    except Refused as exc:
+        print(f"error: the harness refused this client: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: cannot reach the harness at {args.host}:{args.port}: {exc}",
+              file=sys.stderr)
+        return 1
+    print(f"played {games} games", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,76 @@
+"""Remote seats in the evaluation entry points: build, open, and close them.
+
+Every entry point that seats agents (trial, tournament, bench, detection sweep) names a
+remote seat `remote`; its tokens and options come from `remote.*` (`remote.tokens`
+one per remote seat, in order). Each remote seat listens before any waits for its
+client, so clients may connect in any order.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
+
+from agents.registry import make_agent
+from agents.remote.server import RemoteError
+
+# The `remote.*` options of the small command-line tools (bench, tournament).
+REMOTE_DEFAULTS: dict[str, Any] = {"remote.tokens": [], "remote.port": 7300,
+                                   "remote.host": "127.0.0.1", "remote.budget": 2.0,
+                                   "remote.connect_timeout": 30.0}
+
+
+def remote_options(cfg: dict[str, Any]) -> dict[str, Any]:
+    """`remote.KEY` options of a parsed command line as {KEY: value}."""
+    return {k[len("remote."):]: v for k, v in cfg.items() if k.startswith("remote.")}
+
+
+def make_agents(names: Sequence[str], remote: dict[str, Any]) -> list[Any]:
+    """The agents by name; `remote` seats take their tokens from `remote["tokens"]`."""
+    options = {k: v for k, v in remote.items() if k != "tokens"}
+    tokens = [str(t) for t in (remote.get("tokens") or [])]
+    wanted = list(names).count("remote")
+    if wanted != len(tokens):
+        raise ValueError(f"{wanted} remote seat(s) but remote.tokens gives {len(tokens)} "
+                         "token(s): give one token per remote seat, e.g. remote.tokens=[s1,s2]")
+    given = iter(tokens)
+    return [make_agent(n, token=next(given), **options) if n == "remote" else make_agent(n)
+            for n in names]
+
+
+def open_remote_seats(agents: Sequence[Any]) -> None:
+    """Every remote seat listens first, then each waits (bounded) for its client."""
+    seats = [a for a in agents if hasattr(a, "wait_for_client")]
+    for seat in seats:
+        seat.listen()
+    for seat in seats:
+        seat.wait_for_client()
+
+
+def close_remote_seats(agents: Sequence[Any]) -> None:
+    for a in agents:
+        if hasattr(a, "wait_for_client"):
+            a.close()
+
+
+@contextmanager
+def seated(agents: Sequence[Any]) -> Iterator[None]:
+    """Open the remote seats among `agents` for the block, and always close them."""
+    try:
+        open_remote_seats(agents)
+        yield
+    finally:
+        close_remote_seats(agents)
+
+
+def remote_faults(agents: Sequence[Any]) -> dict[str, int]:
+    """The faults of the remote seats among `agents` in their last game, by kind."""
+    total: dict[str, int] = {}
+    for a in agents:
+        for kind, n in (getattr(a, "game_faults", None) or {}).items():
+            total[kind] = total.get(kind, 0) + n
+    return dict(sorted(total.items()))
+
+
+__all__ = ["REMOTE_DEFAULTS", "RemoteError", "close_remote_seats", "make_agents",
+           "open_remote_seats", "remote_faults", "remote_options", "seated"]

@@ -1,0 +1,169 @@
+"""Hostile and broken clients: the trial finishes, every game is recorded, the faults
+are counted by kind, and nothing leaks (threads, sockets, file descriptors)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+
+from remote_helpers import RawClient, free_port, run_with, trial_cfg
+
+
+def _faults(records: list[dict]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for r in records:
+        for k, n in r["remote_faults"].items():
+            total[k] = total.get(k, 0) + n
+    return total
+
+
+def _once(k: int, data: bytes):  # type: ignore[no-untyped-def]
+    return lambda msg, n: data if n == k else None
+
+
+def test_wrong_and_missing_token_refused_and_logged(tmp_path: Path) -> None:
+    port = free_port()
+    wrong = RawClient(port, token="not-the-secret")
+    missing = RawClient(port, token="")
+    good = RawClient(port)
+
+    def staggered() -> None:
+        wrong.run()
+        missing.run()
+        good.run()
+
+    summary, records = run_with(trial_cfg(port), tmp_path, [staggered])
+    assert wrong.first["type"] == "refused" and "token" in wrong.first["reason"]
+    assert missing.first["type"] == "refused"
+    assert summary["remote_refused"]["bad_token"] == 2
+    assert _faults(records) == {} and good.games == 2
+
+
+def test_garbage_bytes(tmp_path: Path) -> None:
+    port = free_port()
+    client = RawClient(port, answer=_once(5, b"\x00\xff\xfe garbage \x13\n"))
+    summary, records = run_with(trial_cfg(port), tmp_path, [client.run])
+    assert _faults(records) == {"malformed": 1}
+    assert summary["remote_faults"] == {"malformed": 1}
+    assert sum(r["faults"] for r in records) == 1  # the engine played the default
+
+
+def test_truncated_json(tmp_path: Path) -> None:
+    port = free_port()
+    client = RawClient(port, answer=_once(3, b'{"type": "action", "id": 3, "act\n'))
+    _, records = run_with(trial_cfg(port), tmp_path, [client.run])
+    assert _faults(records) == {"malformed": 1}
+
+
+def test_unknown_message_type(tmp_path: Path) -> None:
+    port = free_port()
+    client = RawClient(port, answer=_once(4, b'{"type": "gimme_the_dice"}\n'))
+    _, records = run_with(trial_cfg(port), tmp_path, [client.run])
+    assert _faults(records) == {"unknown_type": 1}
+
+
+def test_ten_mib_line(tmp_path: Path) -> None:
+    port = free_port()
+    client = RawClient(port, answer=_once(2, b"x" * (10 << 20) + b"\n"))
+    _, records = run_with(trial_cfg(port, budget=5.0), tmp_path, [client.run])
+    assert _faults(records) == {"oversize": 1}
+
+
+def test_line_limit_is_configurable(tmp_path: Path) -> None:
+    port = free_port()
+    big = {"type": "action", "id": 0, "action": {"kind": "conclude"}, "pad": "y" * 5000}
+    client = RawClient(port, answer=lambda m, n: (json.dumps({**big, "id": m["id"]}).encode()
+                                                  + b"\n") if n == 2 else None)
+    _, records = run_with(trial_cfg(port, max_line=4096), tmp_path, [client.run])
+    assert _faults(records) == {"oversize": 1}
+
+
+def test_illegal_action(tmp_path: Path) -> None:
+    port = free_port()
+
+    def answer(msg, n):  # type: ignore[no-untyped-def]
+        if n != 6:
+            return None
+        act = {"kind": "offer_trade", "to": msg["observation"]["seat"], "give_cash": 10**9}
+        return json.dumps({"type": "action", "id": msg["id"], "action": act}).encode() + b"\n"
+
+    _, records = run_with(trial_cfg(port), tmp_path, [RawClient(port, answer=answer).run])
+    assert _faults(records) == {"illegal": 1}
+
+
+def test_slow_answer_gets_the_default_and_its_late_answer_is_skipped(tmp_path: Path) -> None:
+    port = free_port()
+
+    def answer(msg, n):  # type: ignore[no-untyped-def]
+        if n == 3:
+            time.sleep(1.4)  # over the budget, but answers the next one in time
+        return None
+
+    t0 = time.monotonic()
+    _, records = run_with(trial_cfg(port, budget=1.0), tmp_path,
+                          [RawClient(port, answer=answer).run])
+    assert _faults(records) == {"timeout": 1}
+    assert time.monotonic() - t0 < 30
+
+
+def test_disconnect_mid_game_then_reconnect_between_games(tmp_path: Path) -> None:
+    port = free_port()
+    first = RawClient(port, answer=lambda m, n: "close" if n == 10 else None)
+    second = RawClient(port)
+
+    def leave_and_return() -> None:
+        first.run()
+        second.run()
+
+    _, records = run_with(trial_cfg(port, games=3), tmp_path, [leave_and_return])
+    game0 = records[0]["remote_faults"]
+    assert game0.get("disconnect") == 1 and game0.get("absent", 0) > 0
+    assert records[1]["remote_faults"] == {} and records[2]["remote_faults"] == {}
+    assert second.games >= 2
+
+
+def test_connection_flood_and_half_open_connections(tmp_path: Path) -> None:
+    port = free_port()
+    opened: list[socket.socket] = []
+
+    def flood() -> None:
+        deadline = time.monotonic() + 10
+        while len(opened) < 150 and time.monotonic() < deadline:
+            try:
+                s = socket.create_connection(("127.0.0.1", port), timeout=2)
+            except OSError:
+                time.sleep(0.01)
+                continue
+            if len(opened) % 3 == 0:
+                s.sendall(b'{"type": "hel')  # half a hello, then nothing
+            opened.append(s)
+
+    client = RawClient(port)
+
+    def flood_then_play() -> None:
+        try:
+            flood()
+            client.run()
+        finally:
+            for s in opened:
+                s.close()
+
+    summary, records = run_with(trial_cfg(port, max_pending=8, handshake_timeout=0.5),
+                                tmp_path, [flood_then_play])
+    assert client.games == 2 and _faults(records) == {}
+    refused = summary["remote_refused"]
+    assert refused.get("flood", 0) + refused.get("handshake_timeout", 0) >= 100
+
+
+def test_no_client_is_a_one_line_error(tmp_path: Path) -> None:
+    import pytest
+
+    from evaluation.runner import TrialError, run_trial
+
+    port = free_port()
+    with pytest.raises(TrialError, match="no client connected"):
+        run_trial(trial_cfg(port, connect_timeout=0.3), tmp_path)
+    with socket.socket() as s:  # the port is free again
+        s.bind(("127.0.0.1", port))
