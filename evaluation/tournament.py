@@ -25,7 +25,7 @@ from openmono import standard_schema
 from openmono.hooks import NO_HOOKS
 from openmono.play import play_game
 
-from agents.registry import UnknownAgentError
+from agents.registry import UnknownAgentError, make_agent
 from evaluation.cli import (NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides,
                             seated_or_usage)
 from evaluation.remote_seats import REMOTE_DEFAULTS, make_agents, remote_options
