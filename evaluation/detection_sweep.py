@@ -153,7 +153,8 @@ def _truth(novelty: str, difficulty: str) -> list[dict[str, Any]]:
     return list(setup.ground_truth)
 
 
-def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
+def trial_for(spec: dict[str, Any], out: str) -> tuple[Path, TrialConfig]:
+    """Where a spec's trial lives and what it plays."""
     register(spec["agent"])
     observability = spec.get("observability", "announced")
     where = Path(out) / spec["category"] / (spec["difficulty"] or "none") / (
@@ -163,9 +164,13 @@ def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
                       difficulty=spec["difficulty"] or "medium", observability=observability,
                       games=spec["games"],
                       seed=spec["seed"], window=tuple(spec["window"]), progress=False)
-    t0 = time.perf_counter()
-    summary = run_trial(cfg, where)
-    summary["wall_seconds"] = time.perf_counter() - t0
+    return where, cfg
+
+
+def finish(spec: dict[str, Any], summary: dict[str, Any], where: Path,
+           seconds: float) -> dict[str, Any]:
+    """The trial's summary with what the sweep's tables need."""
+    summary["wall_seconds"] = seconds
     if spec["novelty"] is not None:  # the preset as run (presets get re-tuned)
         from novelties.registry import load_novelty
 
@@ -180,6 +185,36 @@ def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
         summary["char_accuracy_values"] = acc
         summary["char_precision_values"] = prec
     return summary
+
+
+def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
+    where, cfg = trial_for(spec, out)
+    t0 = time.perf_counter()
+    summary = run_trial(cfg, where)
+    return finish(spec, summary, where, time.perf_counter() - t0)
+
+
+def run_on_ray(specs: list[dict[str, Any]], out: str, address: str,
+               cpus_per_trial: float = 1.0, num_cpus: int | None = None) -> list[dict[str, Any]]:
+    """The same trials as Ray tasks (`--ray ADDRESS`); their files come home into `out`."""
+    from functools import partial
+
+    from evaluation.ray_trials import RayOptions, RemoteTrial, run_trials, summary_at_home
+
+    placed = [trial_for(s, out) for s in specs]
+    trials = [RemoteTrial(where, cfg, setup=partial(register, cfg.agent))
+              for where, cfg in placed]
+    options = RayOptions(address=None if address == "local" else address,
+                         cpus_per_trial=cpus_per_trial, num_cpus=num_cpus)
+    outcome = run_trials(trials, options)
+    results = []
+    for spec, (where, _) in zip(specs, placed):
+        summary = summary_at_home(where)
+        if outcome.get(where) != "complete" or summary is None:
+            raise SystemExit(f"error: {where}: {outcome.get(where)}; re-run the same command "
+                             "to resume")
+        results.append(finish(spec, summary, where, summary.get("seconds", 0.0)))
+    return results
 
 
 def _run_one_star(args: tuple[dict[str, Any], str]) -> dict[str, Any]:
@@ -320,7 +355,8 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
         f"drawn from the catalogue in a seeded order that cycles through the category, plus "
         f"{args.controls} control trials; trial seeds {seeds} (in that order: CN, AN, RN x "
         f"easy, medium, hard, then controls). {n_trials} trials in {seconds:.0f} s wall clock "
-        f"with {args.workers} worker(s).",
+        + (f"on Ray (--ray {args.ray}, {args.workers} CPUs for a local cluster)."
+           if getattr(args, "ray", None) else f"with {args.workers} worker(s)."),
         "",
         "The detector (`agents/planner/detect.py`) compares the believed rules with the "
         "public rules shown (a visible change is reported at the first decision of the "
@@ -415,6 +451,14 @@ def _check_args(args: argparse.Namespace) -> str | None:
     lo, hi = args.window
     if not 0 <= lo <= hi <= 1:
         return f"--window must be two fractions 0 <= lo <= hi <= 1, got {lo} {hi}"
+    if args.ray is not None:
+        from evaluation.launchers import problem
+
+        why = problem("ray")
+        if why:
+            return why.replace("hydra/launcher=ray", "--ray")
+        if args.cpus_per_trial <= 0:
+            return f"--cpus-per-trial must be > 0, got {args.cpus_per_trial}"
     if args.per_cell + args.controls == 0:
         return "--per-cell and --controls are both 0: nothing to run"
     out = Path(args.out or f"outputs/detection_sweep/{args.agent}")
@@ -439,7 +483,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--observability", choices=("announced", "effects"), default="announced",
                    help="what agents are shown of a novelty (see docs/detection.md)")
     p.add_argument("--seed", type=int, default=0, help="first trial seed")
-    p.add_argument("--workers", type=int, default=2, help="processes (at most 2)")
+    p.add_argument("--workers", type=int, default=2,
+                   help="processes (at most 2); with --ray local, the local cluster's CPUs")
+    p.add_argument("--ray", metavar="ADDRESS", default=None,
+                   help="run the trials as Ray tasks: local (Ray starts a cluster here), "
+                        "auto (the running cluster) or host:port; results come home to --out")
+    p.add_argument("--cpus-per-trial", type=float, default=1.0,
+                   help="CPUs each trial asks of Ray (with --ray)")
     p.add_argument("--remote-port", type=int, default=7300,
                    help="--agent remote: the port its client connects to (trials in turn)")
     p.add_argument("--remote-token", default=os.environ.get("OPENMONO_TOKEN", ""),
@@ -486,7 +536,11 @@ def main(argv: list[str] | None = None) -> int:
         for spec in specs:  # the client serves each trial in turn (serve --forever)
             spec["agent_params"] = {"port": args.remote_port, "token": args.remote_token,
                                     "host": args.remote_host}
-    results = run_sweep(specs, str(out), max(1, min(args.workers, 2)))
+    if args.ray is not None:
+        results = run_on_ray(specs, str(out), args.ray, args.cpus_per_trial,
+                             args.workers if args.ray == "local" else None)
+    else:
+        results = run_sweep(specs, str(out), max(1, min(args.workers, 2)))
     seconds = time.perf_counter() - t0
     cell, per, totals = tables(results)
     command = " ".join(["python -m evaluation.detection_sweep", *sys.argv[1:]])

@@ -80,6 +80,47 @@ def watch_parent(interval: float = 0.5) -> None:
     threading.Thread(target=loop, name="sweep-parent-watch", daemon=True).start()
 
 
+def _started(pid: int) -> str | None:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def reap_when_gone(pid: int | None = None) -> None:
+    """Start a small watcher that ends every process below `pid` (default: this one) once
+    `pid` is gone. A local Ray cluster needs it: when its driver is SIGKILLed, Ray's
+    agents outlive their raylet, and no handler in the driver can run."""
+    import subprocess
+
+    subprocess.Popen([sys.executable, "-m", "evaluation.sweep_guard", "reap",
+                      str(pid or os.getpid())], stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     start_new_session=True)
+
+
+def _reap(pid: int, interval: float = 1.0) -> None:
+    me = os.getpid()
+    known: dict[int, str | None] = {}
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        except PermissionError:
+            pass
+        # Everything ever seen below pid: a dying pid (a zombie) has no children left.
+        known.update((p, _started(p)) for p in descendants(pid) if p != me and p not in known)
+        time.sleep(interval)
+    for p, started in known.items():
+        if started is not None and _started(p) == started:  # the same process, not a reuse
+            try:
+                os.kill(p, signal.SIGKILL)
+            except OSError:
+                pass
+
+
 def _lines(path: Path) -> int:
     try:
         with path.open("rb") as fh:
@@ -131,8 +172,9 @@ def run_sweep(cmd: Any, hydra_main: Callable[[list[str]], None]) -> int:
     where.mkdir(parents=True, exist_ok=True)
     (where / "command.txt").write_text("python -m evaluation.trial " + " ".join(
         ["--multirun", *cmd.overrides]) + "\n", encoding="utf-8")
-    if any(o.replace(" ", "") in ("hydra/launcher=local", "hydra/launcher=joblib")
-           for o in cmd.overrides):
+    from evaluation.launchers import ON_THIS_MACHINE, chosen
+
+    if chosen(cmd.overrides) in ON_THIS_MACHINE:
         # Local workers only: a cluster job must not look for this process on its node.
         os.environ[PARENT_ENV] = f"{socket.gethostname()}:{os.getpid()}"
     signal.signal(signal.SIGINT, _end_children)
@@ -156,3 +198,8 @@ def run_sweep(cmd: Any, hydra_main: Callable[[list[str]], None]) -> int:
     print(f"sweep: {complete} of {len(jobs)} trials complete in {where}"
           + (f"; {failed} not (see their trial.log)" if failed else ""))
     return 0 if not failed else 1
+
+
+if __name__ == "__main__":  # python -m evaluation.sweep_guard reap PID
+    if len(sys.argv) == 3 and sys.argv[1] == "reap" and sys.argv[2].isdigit():
+        _reap(int(sys.argv[2]))

@@ -10,7 +10,8 @@ II-VIII (a row of wins per run, then a Win Rate row), then, as its last line, on
 object: agents, wins (same order), games, games_per_second, plus per-run wins, win
 rates, accepted trades and auctions per game, how games ended (bankruptcy / turn
 limit) and turns per game. Options: `progress=false` hides the progress bar (shown on
-stderr by default when more than 200 games are played).
+stderr by default when more than 200 games are played); `ray=local|auto|host:port` plays
+every run as a Ray task (docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from openmono import standard_schema
 from openmono.hooks import NO_HOOKS
 from openmono.play import play_game
 
-from agents.registry import UnknownAgentError
+from agents.registry import UnknownAgentError, make_agent
 from evaluation.cli import (NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides,
                             seated_or_usage)
 from evaluation.remote_seats import REMOTE_DEFAULTS, make_agents, remote_options
@@ -35,6 +36,7 @@ DEFAULTS: dict[str, Any] = {
     "runs": 5,
     "seed": 0,
     "progress": True,
+    "ray": None,  # local, auto or host:port: every run is a Ray task
     **NOVELTY_DEFAULTS,
     **REMOTE_DEFAULTS,
 }
@@ -45,10 +47,57 @@ def game_seed(seed: int, run: int, game: int, games: int) -> int:
     return seed + run * games + game
 
 
+def _play_run(agents: list[Any], schema: Any, hooks: Any, seed: int, run: int, games: int,
+              bar: Any = None) -> dict[str, Any]:
+    """One run's tallies (the unit a Ray task plays with `ray=`)."""
+    row = [0] * len(agents)
+    ends: dict[str, int] = {}
+    trades = auctions = turns = faults = 0
+    for g in range(games):
+        res = play_game(schema, agents, seed=game_seed(seed, run, g, games), hooks=hooks)
+        row[res.winner] += 1
+        ends[res.end_reason] = ends.get(res.end_reason, 0) + 1
+        trades += res.stats.get("trades", 0)
+        auctions += res.stats.get("auctions", 0)
+        faults += res.stats.get("faults", 0)
+        turns += res.turns
+        if bar is not None:
+            bar.update(1)
+    return {"row": row, "ends": ends, "trades": trades, "auctions": auctions, "turns": turns,
+            "faults": faults}
+
+
+def remote_run(names: list[str], world_cfg: dict[str, Any], seed: int, run: int,
+               games: int) -> dict[str, Any]:
+    """A run on a Ray worker: fresh agents, the world rebuilt from the options."""
+    schema, hooks, _ = novelty_world(world_cfg)
+    return _play_run([make_agent(n) for n in names], schema, hooks, seed, run, games)
+
+
+def _runs_on_ray(names: list[str], games: int, runs: int, seed: int, address: str,
+                 world_cfg: dict[str, Any]) -> list[dict[str, Any]]:
+    import ray
+
+    from evaluation.ray_trials import RayOptions, start_ray
+
+    started = start_ray(RayOptions(address=None if address == "local" else address))
+    try:
+        task = ray.remote(remote_run).options(num_cpus=1, max_retries=3)
+        return ray.get([task.remote(names, world_cfg, seed, r, games) for r in range(runs)])
+    finally:
+        if started:
+            ray.shutdown()
+
+
 def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 0,
                    progress: bool = False, world: tuple[Any, Any] | None = None,
-                   remote: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Play the tournament and return its summary (the JSON the CLI prints)."""
+                   remote: dict[str, Any] | None = None, ray: str | None = None,
+                   world_cfg: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play the tournament and return its summary (the JSON the CLI prints).
+
+    With `ray=ADDRESS` (`local`, `auto`, `host:port`) every run is a Ray task with its own
+    agents: the same games as one process for agents that carry nothing from one game to
+    the next (the fixed-policy, baseline and random agents)."""
     names = list(names)
     if len(names) < 2:
         raise UsageError("agents needs at least two names, e.g. agents=[baseline,random]")
@@ -56,6 +105,8 @@ def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 
         raise UsageError(f"games and runs must be positive, got games={games} runs={runs}")
     if seed < 0:
         raise UsageError(f"seed must be an integer >= 0, got {seed}")
+    if ray is not None and "remote" in names:
+        raise UsageError("ray= plays every run on a Ray worker: it cannot seat remote agents")
     try:
         agents = make_agents(names, remote or {})  # raises UnknownAgentError
     except ValueError as exc:
@@ -63,42 +114,40 @@ def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 
             raise
         raise UsageError(str(exc).splitlines()[0]) from None
     with seated_or_usage(agents):
-        return _play(names, agents, games, runs, seed, progress, world)
+        return _play(names, agents, games, runs, seed, progress, world, ray, world_cfg)
 
 
 def _play(names: list[str], agents: list[Any], games: int, runs: int, seed: int,
-          progress: bool, world: tuple[Any, Any] | None) -> dict[str, Any]:
+          progress: bool, world: tuple[Any, Any] | None, ray: str | None = None,
+          world_cfg: dict[str, Any] | None = None) -> dict[str, Any]:
     schema, hooks = world if world is not None else (standard_schema(), NO_HOOKS)
     total = games * runs
     bar = None
-    if progress:
+    if progress and ray is None:
         from tqdm import tqdm
 
         bar = tqdm(total=total, desc="games", unit="game", file=sys.stderr,
                    disable=total <= 200, leave=False)
-    per_run = [[0] * len(names) for _ in range(runs)]
-    ends: dict[str, int] = {}
-    trades = auctions = turns = faults = 0
     t0 = time.perf_counter()
     c0 = time.process_time()
     try:
-        for r in range(runs):
-            row = per_run[r]
-            for g in range(games):
-                res = play_game(schema, agents, seed=game_seed(seed, r, g, games), hooks=hooks)
-                row[res.winner] += 1
-                ends[res.end_reason] = ends.get(res.end_reason, 0) + 1
-                trades += res.stats.get("trades", 0)
-                auctions += res.stats.get("auctions", 0)
-                faults += res.stats.get("faults", 0)
-                turns += res.turns
-                if bar is not None:
-                    bar.update(1)
+        if ray is not None:
+            parts = _runs_on_ray(names, games, runs, seed, ray,
+                                 world_cfg or dict(NOVELTY_DEFAULTS))
+        else:
+            parts = [_play_run(agents, schema, hooks, seed, r, games, bar) for r in range(runs)]
     finally:
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - t0
     cpu = time.process_time() - c0
+    per_run = [p["row"] for p in parts]
+    ends: dict[str, int] = {}
+    for p in parts:
+        for k, v in p["ends"].items():
+            ends[k] = ends.get(k, 0) + v
+    trades, auctions, turns, faults = (sum(p[k] for p in parts)
+                                       for k in ("trades", "auctions", "turns", "faults"))
     wins = [sum(row[i] for row in per_run) for i in range(len(names))]
     return {
         "agents": names,
@@ -148,9 +197,18 @@ def main(argv: list[str] | None = None) -> int:
         cfg = parse_overrides(sys.argv[1:] if argv is None else argv, DEFAULTS)
         names = [str(n) for n in cfg["agents"]]
         schema, hooks, label = novelty_world(cfg)
+        ray = cfg["ray"]
+        if ray is not None:
+            from evaluation.launchers import problem
+
+            why = problem("ray")
+            if why:
+                raise UsageError(why.replace("hydra/launcher=ray", "ray=ADDRESS"))
+            ray = str(ray)
+        world_cfg = {k: cfg[k] for k in (*NOVELTY_DEFAULTS, "novelty.params")}
         summary = run_tournament(names, cfg["games"], cfg["runs"], cfg["seed"],
                                  progress=cfg["progress"], world=(schema, hooks),
-                                 remote=remote_options(cfg))
+                                 remote=remote_options(cfg), ray=ray, world_cfg=world_cfg)
         summary["novelty"] = label
     except (UsageError, UnknownAgentError) as exc:
         fail(str(exc))

@@ -439,6 +439,12 @@ def check_command(argv: list[str]) -> Command:
     cmd = split_argv(argv)
     if cmd.info:
         return cmd
+    if cmd.multirun:
+        from evaluation.launchers import chosen, problem
+
+        why = problem(chosen(cmd.overrides))
+        if why:
+            raise CommandError(why)
     hydra_part = [o for o in cmd.overrides if o.lstrip("+~").startswith("hydra")]
     if cmd.multirun and not _given(cmd.overrides, "hydra.sweep.dir"):
         cmd.sweep_dir = sweep_dir_for(cmd.overrides)
