@@ -21,25 +21,15 @@ import itertools
 import math
 from typing import Any, Mapping
 
-from openmono.schema import Die, GameSchema
+from openmono.schema import GameSchema
 
 Dist = dict[tuple[int, ...], float]
 ALPHA = BETA = 0.01
 
 
-def die_dist(die: Die) -> dict[int, float]:
-    """Face -> probability of one die (a face printed twice counts twice)."""
-    weights = die.weights or (1.0,) * len(die.faces)
-    total = float(sum(weights))
-    out: dict[int, float] = {}
-    for face, w in zip(die.faces, weights):
-        out[face] = out.get(face, 0.0) + w / total
-    return out
-
-
 def roll_dist(schema: GameSchema) -> Dist:
     """The exact distribution of one throw of all the schema's dice (faces in order)."""
-    dists = [die_dist(d) for d in schema.dice]
+    dists = [d.probabilities() for d in schema.dice]
     out: Dist = {}
     for combo in itertools.product(*(d.items() for d in dists)):
         faces = tuple(f for f, _ in combo)

@@ -111,6 +111,15 @@ class Die(_Frozen):
                 raise ValueError("die weights must be non-negative with a positive sum")
         return self
 
+    def probabilities(self) -> dict[int, float]:
+        """P(value) of one throw (a value printed on several faces adds up)."""
+        weights = self.weights or (1.0,) * len(self.faces)
+        total = float(sum(weights))
+        out: dict[int, float] = {}
+        for face, w in zip(self.faces, weights):
+            out[face] = out.get(face, 0.0) + w / total
+        return out
+
 
 class Card(_Frozen):
     """One card of a deck. `kind` picks the effect; the other fields parametrise it.

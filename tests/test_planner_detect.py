@@ -253,9 +253,9 @@ def test_biased_dice_are_adopted():
     prepared = apply_novelty("dice_weights", openmono.standard_schema(), difficulty="easy")
     w = Watched()
     play(w, 4, start=5_000, schema=prepared.schema, hooks=prepared.hooks)
-    probs = B.die_probabilities(w.det.believed_schema.dice[0])
+    probs = w.det.believed_schema.dice[0].probabilities()
     assert probs[6] > 0.3 and max(probs, key=probs.get) == 6
-    assert B.die_probabilities(w.det.believed_schema.dice[1])[6] == pytest.approx(1 / 6)
+    assert w.det.believed_schema.dice[1].probabilities()[6] == pytest.approx(1 / 6)
 
 
 def test_a_new_die_is_adopted():

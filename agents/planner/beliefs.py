@@ -160,16 +160,6 @@ def nice_factor(lo: float, hi: float) -> float:
 
 
 # --- dice ---------------------------------------------------------------------------------
-def die_probabilities(die: Die) -> dict[int, float]:
-    """P(value) for one die (faces may repeat a value)."""
-    w = die.weights or (1.0,) * len(die.faces)
-    total = float(sum(w))
-    out: dict[int, float] = {}
-    for f, x in zip(die.faces, w):
-        out[f] = out.get(f, 0.0) + x / total
-    return out
-
-
 def chi_square(counts: dict[int, int], probs: dict[int, float]) -> tuple[float, int, int]:
     """Pearson's statistic of `counts` against `probs`, its degrees of freedom and the
     sample size. Values with probability 0 are handled elsewhere (exact evidence)."""

@@ -84,7 +84,7 @@ def _dice_moved(old: tuple[Die, ...], new: tuple[Die, ...], tol: float = 0.01) -
     for a, b in zip(old, new):
         if a.faces != b.faces:
             return True
-        pa, pb = B.die_probabilities(a), B.die_probabilities(b)
+        pa, pb = a.probabilities(), b.probabilities()
         if any(abs(pa.get(v, 0.0) - pb.get(v, 0.0)) > tol for v in set(pa) | set(pb)):
             return True
     return False
@@ -240,7 +240,7 @@ class NoveltyDetector(B.Characterizer):
             self._deck_texts.append(counts)
             goojs = sum(1 for c in cards if c.kind == "get_out_of_jail")
             self._deck_cycle.append(len(cards) - goojs)
-        self._die_probs = [B.die_probabilities(d) for d in self._dice]
+        self._die_probs = [d.probabilities() for d in self._dice]
         self._die_faces = [frozenset(d.faces) for d in self._dice]
 
     def _rebuild(self) -> None:
@@ -1309,7 +1309,7 @@ class NoveltyDetector(B.Characterizer):
             if old is not None:
                 # A believed face never shown is gone only when it should have come up
                 # often by now.
-                p_old = B.die_probabilities(old)
+                p_old = old.probabilities()
                 seen = sorted(set(seen) | {v for v, p in p_old.items() if n * p < 20})
             if old is not None and set(seen) == set(old.faces):
                 faces = old_faces
