@@ -253,8 +253,9 @@ def _group_build_candidates(rules, owner, level, mortgaged, seat: int,
     max_level = rules.max_level
     mine = [m for m in rules.group_members[g] if owner[m] == seat]
     lo = max_level
+    beside = rules.bank.build_beside_mortgaged  # GNOME: a mortgage bars only its street
     for m in mine:
-        if mortgaged[m]:
+        if mortgaged[m] and not beside:
             return ()
         if level[m] < lo:
             lo = level[m]
@@ -265,7 +266,7 @@ def _group_build_candidates(rules, owner, level, mortgaged, seat: int,
     out = []
     for sq in mine:
         lv = level[sq]
-        if lv >= max_level or (even and lv > lo):
+        if lv >= max_level or (even and lv > lo) or mortgaged[sq]:
             continue
         cost = house_cost[sq]
         out.append((sq, cost, rent_gain(rules, level, sq) / (cost or 1)))
@@ -359,7 +360,11 @@ def raise_cash_action(rules, obs, seat: int, need: int, order_key=None, mine=Non
         if lv and built.get(group_of[sq], 0) < lv:
             built[group_of[sq]] = lv
     built.pop(-1, None)
-    mortgageable = [sq for sq in mine if not mortgaged[sq] and group_of[sq] not in built]
+    # Official: no mortgage in a group with buildings; GNOME
+    # (`mortgage_beside_buildings`): only the street itself must be unbuilt.
+    barred = () if rules.bank.mortgage_beside_buildings else built
+    mortgageable = [sq for sq in mine if not mortgaged[sq] and group_of[sq] not in barred
+                    and not level[sq]]
     if mortgageable and legal.check_mortgage(rules, obs, seat, mortgageable[0]) is not None:
         mortgageable = [sq for sq in mine if legal.check_mortgage(rules, obs, seat, sq) is None]
     sellback = rules.property_refund is not None

@@ -103,7 +103,12 @@ def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
     if view.cash[seat] < rules.house_cost[sq]:
         return "not enough cash"
     if blocked:
-        return "a property of the group is mortgaged"
+        # `BankRules.build_beside_mortgaged` (GNOME): only the street itself is barred;
+        # the mortgaged street's level (0) still counts for even building below.
+        if not rules.bank.build_beside_mortgaged:
+            return "a property of the group is mortgaged"
+        if mortgaged[sq]:
+            return "it is mortgaged"
     if rules.bank.even_build and lv > low:
         return "build evenly: another street of the group has fewer buildings"
     if lv + 1 == rules.hotel_level:
@@ -148,7 +153,11 @@ def check_mortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
     if view.mortgaged[sq]:
         return "already mortgaged"
     if _group_has_buildings(rules, view, seat, rules.group_of[sq]):
-        return "sell the group's buildings first"
+        # `BankRules.mortgage_beside_buildings` (GNOME): only the street itself must be bare
+        if not rules.bank.mortgage_beside_buildings:
+            return "sell the group's buildings first"
+        if view.level[sq]:
+            return "sell its buildings first"
     if view.bank_cash is not None and view.bank_cash < rules.mortgage[sq]:
         return BANK_SHORT
     return None

@@ -268,6 +268,15 @@ class BankRules(_Frozen):
         "number (GNOME: 10000): the bank starts with that cash and keeps what it is paid; "
         "a payment it cannot make in full is not made (no Go salary, no card money) and it "
         "takes no mortgage, property or building it cannot pay for.")
+    mortgage_beside_buildings: bool = Field(
+        False, description="False (official): no street of a colour group can be mortgaged "
+        "while any street of the group carries buildings. True (GNOME): only the street "
+        "itself must be unbuilt.")
+    build_beside_mortgaged: bool = Field(
+        False, description="False (official): nothing is built in a colour group with a "
+        "mortgaged street. True (GNOME): only the mortgaged street itself cannot be built "
+        "on; the monopoly stands, and even building counts the mortgaged street's empty "
+        "lot (so the others get at most one house each).")
     jail_exit_roll_again: bool = Field(
         True, description="A player who leaves jail by fine or card before the roll and "
         "throws doubles rolls again (official: only doubles thrown to leave jail end the turn).")

@@ -306,3 +306,56 @@ def test_make_pre_roll_move_ignores_an_offer_waiting_at_its_pre_roll():
     assert agent.act(observe(g, 0, "trade_response", offer=offer, offerer=1)) == A.REJECT
     agent.act(observe(g, 0, "pre_roll"))
     assert agent.act(observe(g, 0, "trade_response", offer=offer, offerer=1)) == A.ACCEPT
+
+
+# --- mortgages and buildings side by side in a colour group (rules=gnome) ----------------------
+LIGHT_BLUE = ("Oriental Avenue", "Vermont Avenue", "Connecticut Avenue")
+
+
+def test_debt_mortgage_step_counts_unbuilt_streets_of_built_groups_under_gnome_rules():
+    """handle_negative_cash_balance's first step lists every unmortgaged asset without
+    houses or hotels of its own (buildings on the group's other streets do not matter,
+    as in action_choices.py mortgage_property) and mortgages the cheapest when their
+    mortgages cover the shortfall. Official rules refuse that mortgage: it sells a
+    building instead."""
+    owner = {n: 0 for n in LIGHT_BLUE}
+    levels = {"Oriental Avenue": 1, "Vermont Avenue": 1}
+    g = make_game(3, schema=GNOME, owner=owner, level=levels, cash={0: 0})
+    assert decide(g, 0, "debt", owed=50, creditor=1) == A.Mortgage(sq("Connecticut Avenue"))
+    g = make_game(3, owner=owner, level=levels, cash={0: 0})
+    assert decide(g, 0, "debt", owed=50, creditor=1) == A.SellBuilding(sq("Oriental Avenue"))
+
+
+def test_post_roll_fallback_mortgages_an_unbuilt_street_of_a_built_group_under_gnome_rules():
+    """make_post_roll_move -> helpers.identify_potential_mortgage(lone_constraint=True):
+    the cheapest unmortgaged, unimproved, not lone asset whose mortgage covers the price,
+    whatever stands on its group's other streets."""
+    owner = {**{n: 0 for n in LIGHT_BLUE}, "Baltic Avenue": 0}  # Baltic is lone
+    levels = {"Oriental Avenue": 1, "Vermont Avenue": 1}
+    g = make_game(3, schema=GNOME, owner=owner, level=levels, cash={0: 40})
+    assert decide(g, 0, "buy", square=1) == A.Mortgage(sq("Connecticut Avenue"))
+    g = make_game(3, owner=owner, level=levels, cash={0: 40})
+    assert decide(g, 0, "buy", square=1) == A.DECLINE
+
+
+def test_improvement_beside_a_mortgaged_street_under_gnome_rules():
+    """helpers.identify_improvement_opportunity over `full_color_sets_possessed`
+    (ownership only) with helpers.can_asset_be_improved (a mortgaged asset is never
+    improved; an unbuilt one always may be): the first house goes on the best unbuilt
+    unmortgaged street (ties: the later name), then on the other; a second house would
+    need the mortgaged street's level, so it stops. Official rules build nothing."""
+    owner = {n: 0 for n in LIGHT_BLUE}
+    mortgaged = ["Connecticut Avenue"]
+    g = not_my_turn(make_game(3, schema=GNOME, owner=owner, mortgaged=mortgaged,
+                              cash={0: 1000}))
+    # Oriental and Vermont: 30 - 2 x 6 - 50 = -32 each; Vermont is the later name
+    assert decide(g, 0, "out_of_turn") == A.Build(sq("Vermont Avenue"))
+    g = not_my_turn(make_game(3, schema=GNOME, owner=owner, mortgaged=mortgaged,
+                              cash={0: 1000}, level={"Vermont Avenue": 1}))
+    assert decide(g, 0, "out_of_turn") == A.Build(sq("Oriental Avenue"))
+    g = not_my_turn(make_game(3, schema=GNOME, owner=owner, mortgaged=mortgaged, cash={0: 1000},
+                              level={"Vermont Avenue": 1, "Oriental Avenue": 1}))
+    assert best_improvement(g.rules, g.state, 0) == -1
+    assert type(decide(g, 0, "out_of_turn")) is not A.Build
+    g = not_my_turn(make_game(3, owner=owner, mortgaged=mortgaged, cash={0: 1000}))
+    assert type(decide(g, 0, "out_of_turn")) is not A.Build

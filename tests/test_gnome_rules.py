@@ -12,6 +12,7 @@ import openmono
 from openmono import actions as A
 from openmono import events as E
 from openmono import legal
+from openmono.engine import Decision
 from openmono.events import BANK
 from openmono.schema import SchemaError, rules_schema
 from openmono.state import NOBODY, net_worth
@@ -345,3 +346,59 @@ def test_the_bank_reserve_is_public():
     g.state.bank_cash = 1234
     assert g.observe(0, openmono.engine.Decision("pre_roll")).bank_cash == 1234
     assert make_game().observe(0, openmono.engine.Decision("pre_roll")).bank_cash is None
+
+
+# --- action_choices.py mortgage_property / improve_property: mortgages and buildings in a group --
+
+LIGHT_BLUE = {"Oriental Avenue": 0, "Vermont Avenue": 0, "Connecticut Avenue": 0}
+
+
+def test_a_street_is_mortgaged_beside_built_streets_of_its_group():
+    """action_choices.py `mortgage_property` refuses only a mortgaged or improved asset
+    (`asset.num_houses > 0 or asset.num_hotels > 0`): the group's other streets may
+    carry buildings. Official: sell the group's buildings first."""
+    built = {"Oriental Avenue": 1, "Vermont Avenue": 1}
+    s = make_game(owner=LIGHT_BLUE, level=built)
+    assert legal.check_mortgage(s.rules, s.state, 0, 9) == "sell the group's buildings first"
+    for schema in (GNOME, with_bank(STANDARD, mortgage_beside_buildings=True)):
+        g = make_game(rolls=[(1, 2)], schema=schema, owner=LIGHT_BLUE, level=built,
+                      position={0: 20})
+        assert legal.check_mortgage(g.rules, g.state, 0, 9) is None
+        assert legal.check_mortgage(g.rules, g.state, 0, 6) == "sell its buildings first"
+        mortgages = {a for a in legal.legal_actions(g.rules, g.state, 0, Decision("pre_roll"))
+                     if type(a) is A.Mortgage}
+        assert mortgages == {A.Mortgage(9)}
+        play(g, {0: Scripted(("pre_roll", A.Mortgage(9)))})
+        assert g.state.mortgaged[9] and payments(g, "mortgage") == [(BANK, 0, 60, "mortgage", 9)]
+    g = make_game(schema=with_bank(GNOME, mortgage_beside_buildings=False), owner=LIGHT_BLUE,
+                  level=built)
+    assert legal.check_mortgage(g.rules, g.state, 0, 9) == "sell the group's buildings first"
+
+
+def test_a_street_is_built_beside_a_mortgaged_one_up_to_one_house():
+    """action_choices.py `improve_property` refuses a mortgaged asset itself and needs
+    the colour in `player.full_color_sets_possessed` (ownership only: a mortgage does not
+    remove it); even building compares every same-coloured asset's `num_houses`, the
+    mortgaged one's 0 included. Official: nothing is built in a group with a mortgage."""
+    s = make_game(owner=LIGHT_BLUE, mortgaged=["Connecticut Avenue"])
+    assert legal.check_build(s.rules, s.state, 0, 6) == "a property of the group is mortgaged"
+    for schema in (GNOME, with_bank(STANDARD, build_beside_mortgaged=True)):
+        g = make_game(rolls=[(1, 2)], schema=schema, owner=LIGHT_BLUE,
+                      mortgaged=["Connecticut Avenue"], position={0: 20})
+        r, st = g.rules, g.state
+        assert legal.check_build(r, st, 0, 9) == "it is mortgaged"
+        builds = {a for a in legal.legal_actions(r, st, 0, Decision("pre_roll"))
+                  if type(a) is A.Build}
+        assert builds == {A.Build(6), A.Build(8)}
+        play(g, {0: Scripted(("pre_roll", A.Build(6)), ("pre_roll", A.Build(8)))})
+        assert st.level[6] == st.level[8] == 1 and st.level[9] == 0
+        # even building counts the mortgaged street's empty lot: no second house
+        for s_ in (6, 8):
+            assert legal.check_build(r, st, 0, s_) == (
+                "build evenly: another street of the group has fewer buildings")
+    g = make_game(schema=with_bank(GNOME, build_beside_mortgaged=False), owner=LIGHT_BLUE,
+                  mortgaged=["Connecticut Avenue"])
+    assert legal.check_build(g.rules, g.state, 0, 6) == "a property of the group is mortgaged"
+    # a group not all owned is no monopoly, mortgaged or not
+    g = make_game(schema=GNOME, owner={"Oriental Avenue": 0, "Vermont Avenue": 0})
+    assert legal.check_build(g.rules, g.state, 0, 6) == "you have no monopoly on its group"

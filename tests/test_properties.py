@@ -50,6 +50,8 @@ BANK_VARIANTS = st.fixed_dictionaries({
     "mortgage_interest": st.sampled_from([0.0, 0.1, 0.25]),
     "even_build": st.booleans(),
     "trade_mortgaged": st.booleans(),
+    "mortgage_beside_buildings": st.booleans(),
+    "build_beside_mortgaged": st.booleans(),
     "out_of_turn_rounds": st.integers(0, 2),
     "turn_limit": st.integers(10, 120),
 })
@@ -121,9 +123,11 @@ def check_state(game: Game) -> None:
             assert rules.group_buildable[g] and has_monopoly(rules, s.owner, o, g), (
                 f"buildings on {sq} without a monopoly")
             assert not m, f"buildings on mortgaged {sq}"
-            if rules.group_need[g] == len(rules.group_members[g]):
+            if rules.group_need[g] == len(rules.group_members[g]) and not (
+                    b.mortgage_beside_buildings or b.build_beside_mortgaged):
                 # (With a smaller monopoly size a builder may receive a mortgaged member
-                # by trade or bankruptcy; it then cannot build more until it unmortgages.)
+                # by trade or bankruptcy; it then cannot build more until it unmortgages.
+                # GNOME's options allow mortgages and buildings side by side.)
                 for mem in rules.group_members[g]:
                     assert not (s.owner[mem] == o and s.mortgaged[mem]), (
                         f"buildings on {sq} in a group with a mortgaged street {mem}")
