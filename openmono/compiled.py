@@ -155,12 +155,16 @@ class Rules:
         )
         self.deck_of = tuple(deck_index[s.deck] if s.kind == "card" else -1 for s in sq)
 
-        # nearest[kind][i]: the first square of that kind strictly ahead of i.
+        # nearest[kind][i]: the first square of that kind strictly ahead of i; with
+        # `BankRules.nearest_card` = "closest" (GNOME's `_calculate_board_distance`), the
+        # one of least |index difference|, ties to the lower index.
         self.nearest: dict[str, tuple[int, ...]] = {}
+        closest = b.nearest_card == "closest"
         for kind_name in set(self.kind_names):
             spots = [i for i in range(n) if self.kind_names[i] == kind_name]
             self.nearest[kind_name] = tuple(
-                min(spots, key=lambda j, i=i: (j - i - 1) % n) for i in range(n)
+                min(spots, key=(lambda j, i=i: (abs(j - i), j)) if closest
+                    else (lambda j, i=i: (j - i - 1) % n)) for i in range(n)
             )
 
     def roll(self, rng) -> tuple[int, ...]:

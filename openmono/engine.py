@@ -1268,6 +1268,10 @@ class Game:
             target = rules.nearest[card.target_kind][st.position[p]]
             yield from self._advance(p, (target - st.position[p]) % rules.n, 0, "card",
                                      card.collect_go, card.rent_multiplier, card.dice_multiplier)
+        elif kind == "move_back" and rules.bank.move_back_go:
+            # GNOME: moving back is moving to a lower square, which passes Go unless the
+            # move crosses Go backwards: exactly a move forward round the board.
+            yield from self._advance(p, -card.amount % rules.n, 0, "card", card.collect_go)
         elif kind == "move_back":
             start = st.position[p]
             end = (start - card.amount) % rules.n

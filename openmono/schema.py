@@ -277,6 +277,15 @@ class BankRules(_Frozen):
         "mortgaged street. True (GNOME): only the mortgaged street itself cannot be built "
         "on; the monopoly stands, and even building counts the mortgaged street's empty "
         "lot (so the others get at most one house each).")
+    nearest_card: Literal["ahead", "closest"] = Field(
+        "ahead", description="Where an 'advance to the nearest railroad / utility' card "
+        "goes. 'ahead' (official): the first one ahead. 'closest' (GNOME): the one with the "
+        "least difference of board index, either way (ties: the lower index); one behind is "
+        "reached round the board, through Go (GNOME pays the salary for it too).")
+    move_back_go: bool = Field(
+        False, description="False (official): a 'go back' card pays no Go salary. True "
+        "(GNOME): it does, unless the move crosses Go backwards (GNOME counts every move to "
+        "a lower square as passing Go).")
     jail_exit_roll_again: bool = Field(
         True, description="A player who leaves jail by fine or card before the roll and "
         "throws doubles rolls again (official: only doubles thrown to leave jail end the turn).")

@@ -402,3 +402,67 @@ def test_a_street_is_built_beside_a_mortgaged_one_up_to_one_house():
     # a group not all owned is no monopoly, mortgaged or not
     g = make_game(schema=GNOME, owner={"Oriental Avenue": 0, "Vermont Avenue": 0})
     assert legal.check_build(g.rules, g.state, 0, 6) == "you have no monopoly on its group"
+
+
+# --- card_utility_actions.py: card moves to a lower square pass Go ------------------------------
+
+def _draw(schema, square: int, text: str, **kw):
+    """Seat 0 rolls (1, 2) onto Chance `square` with the card starting with `text` on top
+    (GNOME draws at random: the deck option is set back to 'deck' to script the draw)."""
+    return make_game(2, [(1, 2)], schema=with_bank(schema, card_draw="deck"),
+                     position={0: square - 3}, deck_top={"chance": [text]}, **kw)
+
+
+def _card_moves(g):
+    return [(m.start, m.end) for m in of(g, E.Moved) if m.reason == "card"]
+
+
+@pytest.mark.parametrize("square, end, salary", [(7, 4, True), (22, 19, True), (36, 33, True)])
+def test_go_back_three_spaces_pays_the_go_salary(square, end, salary):
+    """`move_player_relative` -> `move_player_after_die_roll(check_for_go=True)`, and
+    `_has_player_passed_go` counts any move to a lower square (Go at 0) as passing Go."""
+    for schema in (GNOME, with_bank(STANDARD, move_back_go=True)):
+        g = _draw(schema, square, "Go Back 3")
+        play(g)
+        assert _card_moves(g) == [(square, end)]
+        assert payments(g, "go_salary") == [(BANK, 0, 200, "go_salary", 0)]
+    g = _draw(STANDARD, square, "Go Back 3")
+    play(g)
+    assert _card_moves(g) == [(square, end)] and payments(g, "go_salary") == []
+
+
+def test_going_back_across_go_pays_no_salary():
+    """`_has_player_passed_go(current, new)` with new > current (from 1 back 3 to 38)
+    needs `new >= go > current`: false, so no salary."""
+    deck = GNOME.decks[1]
+    assert deck.name == "community_chest"
+    back = deck.cards[0].model_copy(update={"text": "Go Back 3 Spaces", "kind": "move_back",
+                                            "amount": 3, "square": None})
+    schema = GNOME.model_copy(update={"decks": (GNOME.decks[0],
+                                                deck.model_copy(update={"cards": (back,)}))})
+    g = make_game(2, [(1, 1)], schema=schema, position={0: 0})
+    play(g)
+    assert _card_moves(g) == [(2, 39)] and payments(g, "go_salary") == []
+
+
+@pytest.mark.parametrize("square, kind, target", [
+    (7, "railroad", 5), (22, "railroad", 25), (36, "railroad", 35),
+    (7, "utility", 12), (22, "utility", 28), (36, "utility", 28)])
+def test_the_nearest_railroad_or_utility_is_the_closest_either_way(square, kind, target):
+    """`move_to_nearest_railroad__pay_double_or_buy__check_for_go` and
+    `move_to_nearest_utility__pay_or_buy__check_for_go` pick the least
+    `_calculate_board_distance` (|index difference|, either way) and pay the Go salary
+    when it lies behind (`_has_player_passed_go`). Official: the first one ahead."""
+    text = ("Advance token to the nearest Railroad" if kind == "railroad"
+            else "Advance token to nearest Utility")
+    official = {(7, "railroad"): 15, (22, "railroad"): 25, (36, "railroad"): 5,
+                (7, "utility"): 12, (22, "utility"): 28, (36, "utility"): 12}[square, kind]
+    for schema in (GNOME, with_bank(STANDARD, nearest_card="closest")):
+        g = _draw(schema, square, text)
+        play(g)
+        assert _card_moves(g) == [(square, target)]
+        behind = target < square
+        assert payments(g, "go_salary") == ([(BANK, 0, 200, "go_salary", 0)] if behind else [])
+    g = _draw(STANDARD, square, text)
+    play(g)
+    assert _card_moves(g) == [(square, official)]

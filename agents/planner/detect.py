@@ -1012,7 +1012,8 @@ class NoveltyDetector(B.Characterizer):
             back = (start - end) % R.n
             if back != c.amount:
                 self._change(entity, "amount", back, c.amount, why="a card moved back further")
-            return False, (1.0, None)
+            # `BankRules.move_back_go` (GNOME): a move back counts as a move round the board
+            return bool(R.bank.move_back_go and c.collect_go), (1.0, None)
         self._detect(1.0, f"card {c.text!r} moved a token")
         return None, None
 
