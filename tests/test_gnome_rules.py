@@ -33,6 +33,8 @@ def test_the_packaged_gnome_schema_sets_every_gnome_option():
     assert b.max_actions_per_phase == 4 and b.trade_answer == "next_turn"
     assert b.building_shortage == "first_come" and b.mortgaged_sellback
     assert b.bank_cash == 10000
+    assert b.mortgage_beside_buildings and b.build_beside_mortgaged
+    assert b.nearest_card == "closest" and b.move_back_go
     assert STANDARD.bank.jail == "official" and STANDARD.bank.cash_cap is None
     assert [len(d.cards) for d in GNOME.decks] == [16, 17]  # + crossword, + birthday
 
@@ -417,8 +419,8 @@ def _card_moves(g):
     return [(m.start, m.end) for m in of(g, E.Moved) if m.reason == "card"]
 
 
-@pytest.mark.parametrize("square, end, salary", [(7, 4, True), (22, 19, True), (36, 33, True)])
-def test_go_back_three_spaces_pays_the_go_salary(square, end, salary):
+@pytest.mark.parametrize("square, end", [(7, 4), (22, 19), (36, 33)])
+def test_go_back_three_spaces_pays_the_go_salary(square, end):
     """`move_player_relative` -> `move_player_after_die_roll(check_for_go=True)`, and
     `_has_player_passed_go` counts any move to a lower square (Go at 0) as passing Go."""
     for schema in (GNOME, with_bank(STANDARD, move_back_go=True)):
