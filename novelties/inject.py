@@ -19,7 +19,8 @@ is consistent with the new rules. The repair rules, applied in this order:
    (else it becomes the most houses allowed: never a free upgrade); houses above the
    new limit are sold. A street whose owner no
    longer has a buildable monopoly loses all its buildings. With even building, the
-   most built street of a group is sold down until levels differ by at most one. All
+   most built street of a group is sold down until levels differ by at most one (or,
+   when hotels are sold whole, until the group holds only hotels and empty lots). All
    sales are refunded at the NEW sell-back value, as `BuildingChanged` (reason
    "novelty") and `Payment` events.
 4. Bank stock: houses/hotels left = new stock - buildings in use. Over-use is sold back
@@ -274,12 +275,16 @@ def _repair_levels(game: Game, r: list[str]) -> None:
             _set_level(game, sq, 0, "no buildable monopoly under the new rules", r)
     if not rules.bank.even_build:
         return
+    # Hotels sold whole (`hotel_sale=whole`, GNOME) leave empty lots beside hotels: even.
+    whole = (0, rules.hotel_level) if rules.bank.hotel_sale == "whole" else None
     for g, members in enumerate(rules.group_members):
         for seat in {st.owner[m] for m in members if st.level[m]}:
             own = [m for m in members if st.owner[m] == seat]
             while True:
                 levels = [st.level[m] for m in own]
                 if max(levels) - min(levels) <= 1:
+                    break
+                if whole is not None and all(lv in whole for lv in levels):
                     break
                 top = max(own, key=lambda m: (st.level[m], m))
                 _set_level(game, top, st.level[top] - 1, "even building", r)

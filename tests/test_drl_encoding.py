@@ -219,3 +219,31 @@ def test_state_equals_the_field_by_field_reference() -> None:
         assert np.allclose(x, _reference_state(obs)), obs.turn
         built += any(obs.level)
     assert built > 10
+
+
+def test_masks_follow_the_gnome_mortgage_and_building_options() -> None:
+    """Under `rules=gnome` a street is mortgaged beside built ones and built beside a
+    mortgaged one (docs/rules.md); the mask follows the engine, and whole games under
+    those rules map every legal action."""
+    from helpers import make_game
+
+    from openmono.engine import Decision
+
+    enc = E.Encoder()
+    light_blue = {"Oriental Avenue": 0, "Vermont Avenue": 0, "Connecticut Avenue": 0}
+    for schema, legal in ((STD, False), (openmono.gnome_schema(), True)):
+        g = make_game(schema=schema, owner=light_blue, level={"Oriental Avenue": 1})
+        obs = g.observe(0, Decision("pre_roll"))
+        assert enc.legal_mask(obs)[enc.index_of(A.Mortgage(9), obs)] == legal
+        g = make_game(schema=schema, owner=light_blue, mortgaged=["Connecticut Avenue"])
+        obs = g.observe(0, Decision("pre_roll"))
+        assert enc.legal_mask(obs)[enc.index_of(A.Build(6), obs)] == legal
+        assert not enc.legal_mask(obs)[enc.index_of(A.Build(9), obs)]
+    for obs in _positions(games=2, turn_limit=120, schema=openmono.gnome_schema()):
+        if obs.phase not in E.NETWORK_PHASES:
+            continue
+        mask = enc.legal_mask(obs)
+        for a in obs.legal_actions():
+            i = enc.index_of(a, obs)
+            if type(a) is not A.SellProperty:
+                assert i is not None and mask[i] and enc.action_of(i, obs) == a

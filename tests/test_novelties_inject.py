@@ -231,3 +231,23 @@ def test_a_hotel_is_never_upgraded_for_free() -> None:
     assert game.rules.hotel_level == 6 and st.cash == cash and not _refunds(game)
     assert (st.houses_left, st.hotels_left) == (22, 12)
     assert check_state(game.rules, st) == []
+
+
+def test_gnome_states_survive_a_repair_unchanged() -> None:
+    """Under `rules=gnome` a street may be mortgaged beside built ones of its group
+    (`mortgage_beside_buildings`), and a hotel sold whole leaves an empty lot beside
+    hotels (`hotel_sale=whole`): both are states the rules reach, so a novelty that
+    does not touch buildings repairs nothing in them."""
+    gnome = openmono.gnome_schema()
+    orange = {"St. James Place": 0, "Tennessee Avenue": 0, "New York Avenue": 0}
+    light_blue = {"Oriental Avenue": 1, "Vermont Avenue": 1, "Connecticut Avenue": 1}
+    levels = {"St. James Place": 5, "Tennessee Avenue": 5, "Oriental Avenue": 1,
+              "Vermont Avenue": 1}
+    game = make_game(2, schema=gnome, owner={**orange, **light_blue}, level=levels,
+                     mortgaged=["Connecticut Avenue", "New York Avenue"])
+    before = (list(game.state.level), list(game.state.mortgaged), list(game.state.cash))
+    assert check_state(game.rules, game.state) == []
+    inject_now(game, apply_novelty("rent_hike", game.schema, "easy"))
+    st = game.state
+    assert (list(st.level), list(st.mortgaged), list(st.cash)) == before
+    assert not _refunds(game) and check_state(game.rules, st) == []
