@@ -261,12 +261,16 @@ def _group_build_candidates(rules, owner, level, mortgaged, seat: int,
             lo = level[m]
     if lo >= max_level:
         return ()
+    # `legal.check_build`: with hotels sold whole, no house beside a hotel
+    no_houses = rules.bank.hotel_sale == "whole" and any(
+        level[m] == rules.hotel_level for m in rules.group_members[g])
     even = rules.bank.even_build
     house_cost = rules.house_cost
     out = []
     for sq in mine:
         lv = level[sq]
-        if lv >= max_level or (even and lv > lo) or mortgaged[sq]:
+        if lv >= max_level or (even and lv > lo) or mortgaged[sq] or (
+                no_houses and lv + 1 < rules.hotel_level):
             continue
         cost = house_cost[sq]
         out.append((sq, cost, rent_gain(rules, level, sq) / (cost or 1)))

@@ -111,7 +111,14 @@ def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
             return "it is mortgaged"
     if rules.bank.even_build and lv > low:
         return "build evenly: another street of the group has fewer buildings"
-    if lv + 1 == rules.hotel_level:
+    hotel = rules.hotel_level
+    if lv + 1 < hotel and rules.bank.hotel_sale == "whole":
+        # GNOME's `improve_property`: no house while the group has a hotel (hotels sold
+        # whole leave empty lots beside hotels)
+        for m in rules.group_members[g]:
+            if level[m] == hotel:
+                return "no house beside a hotel"
+    if lv + 1 == hotel:
         if view.hotels_left < 1:
             return "the bank has no hotels left"
     elif view.houses_left < 1:

@@ -234,7 +234,7 @@ class BankRules(_Frozen):
         "levels", description="'levels' (official): a hotel sells back as one level (the bank "
         "gives houses for it). 'whole' (GNOME): a hotel is sold entirely (five levels "
         "refunded, the street left empty), only when every other street of the group has a "
-        "hotel or nothing.")
+        "hotel or nothing; no house then goes on a street of a group with a hotel.")
     out_of_turn_calls: int | None = Field(
         None, ge=0, description="None: `out_of_turn_rounds` rounds of the other players. A "
         "number (GNOME: 6): at most that many out-of-turn calls per turn, cycling from the "

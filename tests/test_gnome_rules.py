@@ -468,3 +468,22 @@ def test_the_nearest_railroad_or_utility_is_the_closest_either_way(square, kind,
     g = _draw(STANDARD, square, text)
     play(g)
     assert _card_moves(g) == [(square, official)]
+
+
+def test_no_house_beside_a_hotel_after_a_hotel_is_sold_whole():
+    """action_choices.py `improve_property` refuses a house while another street of the
+    group has a hotel (`same_colored_asset.num_hotels > 0`): after a hotel is sold whole
+    the empty lot stays empty until the other hotels go. (Under the official levels
+    sale such a group cannot arise.)"""
+    from agents._policy_helpers import build_candidates
+
+    orange = {"St. James Place": 0, "Tennessee Avenue": 0, "New York Avenue": 0}
+    levels = {"St. James Place": 5, "Tennessee Avenue": 5}
+    for schema in (GNOME, with_bank(STANDARD, hotel_sale="whole")):
+        g = make_game(schema=schema, owner=orange, level=levels)
+        assert legal.check_build(g.rules, g.state, 0, 19) == "no house beside a hotel"
+        assert not any(type(a) is A.Build for a in
+                       legal.legal_actions(g.rules, g.state, 0, Decision("pre_roll")))
+        assert build_candidates(g.rules, g.state, 0, [g.rules.group_of[19]]) == []
+    g = make_game(schema=GNOME, owner=orange, level={**levels, "New York Avenue": 4})
+    assert legal.check_build(g.rules, g.state, 0, 19) is None  # the hotel itself
