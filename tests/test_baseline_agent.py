@@ -359,3 +359,15 @@ def test_improvement_beside_a_mortgaged_street_under_gnome_rules():
     assert type(decide(g, 0, "out_of_turn")) is not A.Build
     g = not_my_turn(make_game(3, owner=owner, mortgaged=mortgaged, cash={0: 1000}))
     assert type(decide(g, 0, "out_of_turn")) is not A.Build
+
+
+def test_improvement_of_an_empty_lot_beside_hotels_fails_as_in_gnome():
+    """helpers.can_asset_be_improved says yes to an unbuilt street (`num_houses == 0`),
+    so identify_improvement_opportunity picks the empty lot a whole-hotel sale left
+    beside hotels; action_choices.py improve_property refuses a house there, so nothing
+    is built this call."""
+    owner = {n: 0 for n in ORANGE}
+    levels = {"St. James Place": 5, "Tennessee Avenue": 5}
+    g = not_my_turn(make_game(3, schema=GNOME, owner=owner, level=levels, cash={0: 1000}))
+    assert best_improvement(g.rules, g.state, 0) == sq("New York Avenue")
+    assert type(decide(g, 0, "out_of_turn")) is not A.Build
