@@ -106,3 +106,14 @@ def test_hidden_hotels_leaves_other_groups_alone() -> None:
     seats = {0: Scripted(("pre_roll", Build(STD.index_of("Pacific Avenue")))), 1: Scripted()}
     play(game, seats)
     assert seats[1].seen[-1].level[STD.index_of("Pacific Avenue")] == 5
+
+
+# --- attribute ----------------------------------------------------------------------------
+def test_cash_cap_ends_the_game_after_a_turn_above_the_cap() -> None:
+    for cash, reason in ((2801, "cash_cap"), (2800, "turn_limit")):
+        game, p = novelty_game("cash_cap", "hard", [(1, 3), (1, 2)], turns=2,
+                               cash={0: cash}, position={0: 39})
+        assert p.schema.bank.cash_cap == 3000
+        result = play(game, all_dice=reason != "cash_cap")
+        assert result.end_reason == reason, cash
+        assert game.state.turn == (1 if reason == "cash_cap" else 2)
