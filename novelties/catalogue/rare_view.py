@@ -46,7 +46,7 @@ class CappedOpponentCash(Novelty):
                                            for s, c in enumerate(obs.cash)))
 
         return Applied(schema, Hooks(observation=show), (HookChange(
-            "observation:cash", "opponents' cash shown above a level",
+            "observation:cash", "opponents' cash shown",
             f"an opponent holding more than {top} is shown holding {top}", True,
             "exact", {"ceiling": top}),))
 
@@ -97,7 +97,11 @@ class HiddenHotels(Novelty):
                 shown[i] = houses
             return obs._replace(level=tuple(shown), events=events)
 
-        return Applied(schema, Hooks(observation=show), tuple(HookChange(
-            f"group:{g}", "opponents' hotels shown",
-            f"an opponent's hotel on {g} is shown as {houses} houses", True,
-            "hotel", f"{houses} houses") for g in groups))
+        where = ", ".join(groups)
+        return Applied(schema, Hooks(observation=show), (
+            HookChange("observation:level", "opponents' hotels shown",
+                       f"an opponent's hotel on {where} is shown as {houses} houses", True,
+                       "hotel", {"groups": groups, "shown": houses}),
+            HookChange("observation:events", "opponents' hotel builds shown",
+                       f"an opponent building a hotel on {where} is shown building a house",
+                       True, "hotel", {"groups": groups, "shown": houses})))
