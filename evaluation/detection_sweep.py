@@ -331,6 +331,44 @@ def write_results(path: Path, text: str) -> None:
     path.write_text(new, encoding="utf-8")
 
 
+DRL_AGENTS = ("ppo", "hybrid_ppo", "ddqn", "hybrid_ddqn")
+
+
+def detector_text(agent: str) -> str:
+    """What detects for `agent`: the DRL agents' own surprise test, else the planner's."""
+    if agent in DRL_AGENTS:
+        return (
+            f"`{agent}` reports with its own detector (`agents/drl/surprise.py`): one-sided "
+            "CUSUMs on its model's per-game prediction error and on its mean dense reward, "
+            "calibrated on its first 15 games of the trial (false-alarm budget 5% per "
+            "100-game trial); before game 15 it cannot report, so trials need to be long "
+            "enough for the injection to come after the calibration.")
+    return (
+        "The detector (`agents/planner/detect.py`) compares the believed rules with the "
+        "public rules shown (a visible change is reported at the first decision of the "
+        "injected game), with every event (rents, taxes, salaries, fees, card effects and "
+        "draws, moves, payments for unknown reasons, refused builds, games ended by a "
+        "rule), with a replica of the public state rebuilt from the events (hidden or "
+        "noisy cash, hidden assets and events), and tests the dice with a "
+        "Bonferroni-corrected chi-square at each game end (false-alarm budget 1% per "
+        "100-game trial; a rejection counts only when the estimated dice differ from the "
+        "believed ones). Under `effects` it learns only from outcomes, and its own refused "
+        "actions are evidence too. `planner` has the detector built in and, by default, adapts: it "
+        "values the game by the rules the detector believes. `detect_<agent>` plays as "
+        "`<agent>` with the detector only watching and reporting (no adaptation).")
+
+
+def _calibration_games() -> int:
+    from agents.drl.surprise import CALIBRATION_GAMES
+
+    return CALIBRATION_GAMES
+
+
+def short_for_detector(args: argparse.Namespace) -> bool:
+    """Whether a DRL agent's surprise detector is still calibrating at the earliest injection."""
+    return args.agent in DRL_AGENTS and int(args.window[0] * args.games) < _calibration_games()
+
+
 def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str, Any],
                 results: list[dict[str, Any]], seconds: float,
                 command: str | None = None, cells: dict | None = None) -> str:
@@ -358,18 +396,7 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
         + (f"on Ray (--ray {args.ray}, {args.workers} CPUs for a local cluster)."
            if getattr(args, "ray", None) else f"with {args.workers} worker(s)."),
         "",
-        "The detector (`agents/planner/detect.py`) compares the believed rules with the "
-        "public rules shown (a visible change is reported at the first decision of the "
-        "injected game), with every event (rents, taxes, salaries, fees, card effects and "
-        "draws, moves, payments for unknown reasons, refused builds, games ended by a "
-        "rule), with a replica of the public state rebuilt from the events (hidden or "
-        "noisy cash, hidden assets and events), and tests the dice with a "
-        "Bonferroni-corrected chi-square at each game end (false-alarm budget 1% per "
-        "100-game trial; a rejection counts only when the estimated dice differ from the "
-        "believed ones). Under `effects` it learns only from outcomes, and its own refused "
-        "actions are evidence too. `planner` has the detector built in and, by default, adapts: it "
-        "values the game by the rules the detector believes. `detect_<agent>` plays as "
-        "`<agent>` with the detector only watching and reporting (no adaptation).",
+        detector_text(args.agent),
         "",
         "NDA: share of novelty trials whose first report comes at or after the injection "
         "game; FP: share of trials with a report before the injection (any report in a "
@@ -511,6 +538,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     problem = None if args.render else _check_args(args)
+    if not args.render and not problem and args.per_cell and short_for_detector(args):
+        print(f"warning: `{args.agent}` calibrates its detector on its first "
+              f"{_calibration_games()} games, and --games {args.games} --window "
+              f"{args.window[0]} {args.window[1]} can inject before that: it will rarely "
+              "detect; use --games 100 (or a later --window)", file=sys.stderr)
     if args.agent == "remote" and not args.render:
         if not args.remote_token:
             problem = "--agent remote needs --remote-token (or $OPENMONO_TOKEN)"

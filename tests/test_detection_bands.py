@@ -144,3 +144,26 @@ def test_a_trial_finds_its_cell_by_parameters_when_presets_were_swapped():
              ("rent_hike", "hard"): {"params": {"factor": 1.5}, "detectability_decisions": 1.0}}
     ran_hard = dict(trial("rent_hike", "easy", "00111"), novelty_params={"factor": 3.0})
     assert list(db.by_band([ran_hard], cells)) == ["11-100 decisions (about a game)"]
+
+
+def test_drl_agents_get_their_own_detector_described_and_a_warning_for_short_trials():
+    """A DRL agent's report names its surprise detector, not the planner's; trials
+    that inject before its calibration ends are flagged before anything runs."""
+    import argparse
+
+    from agents.drl.surprise import CALIBRATION_GAMES
+    from evaluation import detection_sweep as ds
+
+    assert "agents/drl/surprise.py" in ds.detector_text("hybrid_ppo")
+    assert "agents/planner/detect.py" in ds.detector_text("planner")
+    assert "agents/planner/detect.py" in ds.detector_text("detect_baseline")
+
+    def args(agent: str, games: int, lo: float) -> argparse.Namespace:
+        return argparse.Namespace(agent=agent, games=games, window=(lo, 0.6))
+
+    assert ds.short_for_detector(args("hybrid_ddqn", 20, 0.3))
+    assert not ds.short_for_detector(args("hybrid_ddqn", 100, 0.3))
+    assert not ds.short_for_detector(args("planner", 20, 0.3))
+    edge = CALIBRATION_GAMES / 0.5
+    assert not ds.short_for_detector(args("ppo", int(edge), 0.5))
+    assert ds.short_for_detector(args("ppo", int(edge) - 2, 0.5))
