@@ -323,45 +323,68 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _games(root: Path) -> dict[str, bytes]:
+    """Each trial folder of the sweep with the bytes of its games.jsonl."""
+    return {f.parent.name: f.read_bytes() for f in root.glob("multirun/*/*/games.jsonl")}
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
-@pytest.mark.parametrize("kill", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
 def test_a_killed_sweep_leaves_no_worker_and_resumes_only_what_is_missing(
-        tmp_path: Path, kill: signal.Signals) -> None:
+        tmp_path: Path) -> None:
+    """One sweep, killed twice: SIGKILL on the fresh sweep's parent, then SIGINT on the
+    parent of its resumed run. After each kill no worker survives, and the next run says
+    exactly what the folder holds; the last run completes every trial without playing
+    a finished one again. (Both signals on one sweep: each claim as when each signal had
+    a sweep of its own, at the cost of one sweep and its resume.)"""
     sweep = ["--multirun", "hydra/launcher=local", "hydra.launcher.n_jobs=2", *FAST,
              "trial.seed=0,1,2", "trial.games=10"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    parent = subprocess.Popen([sys.executable, "-m", "evaluation.trial", *sweep], cwd=tmp_path,
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        files = list(tmp_path.glob("multirun/*/*/games.jsonl"))
-        if any(f.read_bytes().count(b"\n") >= 2 for f in files):
-            break
-        time.sleep(0.2)
-    else:
-        parent.kill()
-        pytest.fail("the sweep did not start")
-    workers = descendants(parent.pid)
-    assert workers
-    os.kill(parent.pid, kill)
-    parent.wait(timeout=30)
-    deadline = time.time() + 15
-    while time.time() < deadline and any(_alive(p) for p in workers):
-        time.sleep(0.2)
-    assert not [p for p in workers if _alive(p)]
-    folders = {f.parent.name: f.read_bytes() for f in tmp_path.glob("multirun/*/*/games.jsonl")}
-    done = {d.name for d in tmp_path.glob("multirun/*/*") if (d / "summary.json").exists()}
+    finished: dict[str, bytes] = {}  # trials complete at a kill: their bytes must not change
+    expect = None  # what the next run must say about the folder
+    for kill in (signal.SIGKILL, signal.SIGINT):
+        start = {name: data.count(b"\n") for name, data in _games(tmp_path).items()}
+        # A file, not a pipe, for what it says: a pipe stays open while any process that
+        # inherited it lives, and the next kill's claim is about those processes.
+        log = tmp_path / f"{kill.name}.stderr"
+        with log.open("wb") as fh:
+            parent = subprocess.Popen([sys.executable, "-m", "evaluation.trial", *sweep],
+                                      cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+                                      stderr=fh)
+        deadline = time.time() + 120
+        while time.time() < deadline:  # two new games in one trial: the workers are busy
+            if any(data.count(b"\n") >= start.get(name, 0) + 2
+                   for name, data in _games(tmp_path).items()):
+                break
+            time.sleep(0.2)
+        else:
+            parent.kill()
+            pytest.fail(f"the sweep did not start ({kill.name})")
+        workers = descendants(parent.pid)
+        assert workers, kill.name
+        os.kill(parent.pid, kill)
+        parent.wait(timeout=30)
+        if expect is not None:
+            err = log.read_text()
+            assert expect in err, (expect, err[-2000:])
+        deadline = time.time() + 15
+        while time.time() < deadline and any(_alive(p) for p in workers):
+            time.sleep(0.2)
+        assert not [p for p in workers if _alive(p)], kill.name
+        folders = _games(tmp_path)
+        done = {d.name for d in tmp_path.glob("multirun/*/*") if (d / "summary.json").exists()}
+        assert done <= set(folders)
+        partial = sum(1 for name, data in folders.items() if name not in done and data.count(b"\n"))
+        expect = f"resuming: {len(done)} of 3 trials complete, {partial} partial"
+        finished.update((name, folders[name]) for name in done)
     proc = _trial(*sweep, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    complete = len(done)
-    partial = sum(1 for name, data in folders.items() if name not in done and data.count(b"\n"))
-    assert f"resuming: {complete} of 3 trials complete, {partial} partial" in proc.stderr
+    assert expect in proc.stderr, (expect, proc.stderr[-2000:])
     runs = sorted(d for d in tmp_path.glob("multirun/*/*") if d.is_dir())
     assert len(runs) == 3 and len(list(tmp_path.glob("multirun/*"))) == 1
     for run in runs:
         assert len(read_records(run / GAMES_FILE)) == 10
-        if run.name in done:  # finished trials were not played again
-            assert (run / GAMES_FILE).read_bytes() == folders[run.name]
+        if run.name in finished:  # finished trials were not played again
+            assert (run / GAMES_FILE).read_bytes() == finished[run.name]
     again = _trial(*sweep, cwd=tmp_path)
     assert "resuming: 3 of 3 trials complete, 0 partial" in again.stderr
     assert "complete: all 3 trials" in again.stdout
