@@ -1,0 +1,87 @@
+"""Class novelties whose rule fires only in a situation most games never reach.
+
+A salary cut for players grown rich beyond a cash level, and a permit fee for hotels on
+a few colour groups: neither is announced, and in most baseline games nobody is rich
+enough or builds a hotel there, so even an observer who knows both worlds needs many
+games to see them. Hard presets pick the rarest trigger.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from openmono.hooks import Hooks
+from openmono.schema import GameSchema
+
+from novelties.base import Applied, HookChange, Novelty, NoveltyParams
+from novelties.catalogue._common import Groups, first_of_kind, select_groups
+from novelties.catalogue.subtle_rules import _levy
+
+
+class _RichSalary(NoveltyParams):
+    threshold: int = Field(ge=0, le=100_000)
+    factor: float = Field(ge=0, lt=1)
+
+
+class RichSalary(Novelty):
+    name = "rich_salary"
+    category = "class"
+    description = ("A player holding more than `threshold` cash when it passes Go collects "
+                   "only `factor` of the salary; hard pays 75% above 3000, a level few "
+                   "players reach.")
+    Params = _RichSalary
+    presets = {"easy": {"threshold": 1500, "factor": 0.0},
+               "medium": {"threshold": 2000, "factor": 0.5},
+               "hard": {"threshold": 3000, "factor": 0.75}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        t, f = params.threshold, params.factor
+
+        def passing_go(game: Any, seat: int, amount: int) -> int:
+            return int(amount * f) if game.state.cash[seat] > t else amount
+
+        go = first_of_kind(schema, "go").name
+        return Applied(schema, Hooks(passing_go=passing_go), (HookChange(
+            f"square:{go}", "salary above a cash level",
+            f"a player holding more than {t} collects x{f} of the salary", False,
+            1.0, {"threshold": t, "factor": f}),))
+
+
+class _Permit(NoveltyParams):
+    groups: Groups = "all"
+    fee: int = Field(ge=1, le=5000)
+
+
+class HotelPermit(Novelty):
+    name = "hotel_permit"
+    category = "class"
+    description = ("Building a hotel on the chosen colour groups costs an extra `fee` (paid "
+                   "at the end of the turn); hard charges 25 on yellow only, where few games "
+                   "see a hotel.")
+    Params = _Permit
+    presets = {"easy": {"fee": 100}, "medium": {"groups": ["dark_blue"], "fee": 50},
+               "hard": {"groups": ["yellow"], "fee": 25}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        groups = select_groups(schema, params.groups, streets_only=True)
+        if not groups:
+            raise ValueError("no colour group of streets to charge for")
+        chosen = set(groups)
+        names = frozenset(s.name for s in schema.squares
+                          if s.kind == "street" and s.group in chosen)
+        fee, hotel = params.fee, schema.bank.max_houses + 1
+
+        def end_of_turn(game: Any, seat: int) -> Any:
+            owed: dict[int, int] = {}
+            for e in game.turn_events():
+                if (e.kind == "building_changed" and e.reason == "built" and e.level == hotel
+                        and game.rules.names[e.square] in names):
+                    owed[e.seat] = owed.get(e.seat, 0) + fee
+            return _levy(game, owed, "hotel_permit") if owed else None
+
+        return Applied(schema, Hooks(end_of_turn=end_of_turn), tuple(HookChange(
+            f"group:{g}", "hotel permit", f"building a hotel on {g} costs an extra fee",
+            False, 0, fee) for g in groups))
+

@@ -1,0 +1,107 @@
+"""Representation novelties that show only under a rare condition.
+
+The game is unchanged; an `observation` hook alters what agents are shown of their
+opponents, but only in a situation most games never reach: an opponent grown rich
+beyond a cash level, or a hotel on one of a few colour groups. Until then every
+observation is exactly the standard one, so even an observer who knows both worlds
+needs many games to see the difference. The deciding seat's own cash and buildings are
+never altered, so what an agent may legally do stays what the engine accepts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from openmono.hooks import Hooks
+from openmono.observation import Observation
+from openmono.schema import GameSchema
+
+from novelties.base import Applied, HookChange, Novelty, NoveltyParams
+from novelties.catalogue._common import Groups, select_groups
+
+
+class _Ceiling(NoveltyParams):
+    ceiling: int = Field(ge=0, le=100_000)
+
+
+class CappedOpponentCash(Novelty):
+    name = "capped_opponent_cash"
+    category = "representation"
+    description = ("An opponent holding more than `ceiling` cash is shown holding exactly "
+                   "`ceiling`; hard caps at 3000, a level few baseline players ever reach.")
+    Params = _Ceiling
+    presets = {"easy": {"ceiling": 1500}, "medium": {"ceiling": 2000},
+               "hard": {"ceiling": 3000}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        top = params.ceiling
+
+        def show(obs: Observation) -> Observation:
+            me = obs.seat
+            if all(c <= top for s, c in enumerate(obs.cash) if s != me):
+                return obs  # (the common case: nothing to hide, the same object)
+            return obs._replace(cash=tuple(c if s == me else min(c, top)
+                                           for s, c in enumerate(obs.cash)))
+
+        return Applied(schema, Hooks(observation=show), (HookChange(
+            "observation:cash", "opponents' cash shown",
+            f"an opponent holding more than {top} is shown holding {top}", True,
+            "exact", {"ceiling": top}),))
+
+
+class _Hotels(NoveltyParams):
+    groups: Groups = "all"
+
+
+class HiddenHotels(Novelty):
+    name = "hidden_hotels"
+    category = "representation"
+    description = ("An opponent's hotel on the chosen colour groups is shown as four houses "
+                   "(the building events too); hard disguises yellow hotels only, which few "
+                   "games see.")
+    Params = _Hotels
+    presets = {"easy": {}, "medium": {"groups": ["orange", "red"]},
+               "hard": {"groups": ["yellow"]}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        groups = select_groups(schema, params.groups, streets_only=True)
+        if not groups:
+            raise ValueError("no colour group of streets to disguise")
+        chosen = set(groups)
+        names = frozenset(s.name for s in schema.squares
+                          if s.kind == "street" and s.group in chosen)
+        houses = schema.bank.max_houses
+        hotel = houses + 1
+        seen: list[Any] = [None, frozenset()]  # (squares found by name: a board reordered
+        # by a later novelty keeps the disguise on the same streets)
+
+        def show(obs: Observation) -> Observation:
+            if seen[0] is not obs.rules.names:
+                seen[:] = [obs.rules.names, frozenset(
+                    i for i, n in enumerate(obs.rules.names) if n in names)]
+            disguised = seen[1]
+            me, level, owner = obs.seat, obs.level, obs.owner
+            hide = [i for i in disguised if level[i] == hotel and owner[i] != me]
+            events = obs.events
+            if any(e.kind == "building_changed" and e.level == hotel and e.square in disguised
+                   and e.seat != me for e in events):
+                events = tuple(e._replace(level=houses) if (
+                    e.kind == "building_changed" and e.level == hotel
+                    and e.square in disguised and e.seat != me) else e for e in events)
+            if not hide and events is obs.events:
+                return obs  # (the common case: nothing to hide, the same object)
+            shown = list(level)
+            for i in hide:
+                shown[i] = houses
+            return obs._replace(level=tuple(shown), events=events)
+
+        where = ", ".join(groups)
+        return Applied(schema, Hooks(observation=show), (
+            HookChange("observation:level", "opponents' hotels shown",
+                       f"an opponent's hotel on {where} is shown as {houses} houses", True,
+                       "hotel", {"groups": groups, "shown": houses}),
+            HookChange("observation:events", "opponents' hotel builds shown",
+                       f"an opponent building a hotel on {where} is shown building a house",
+                       True, "hotel", {"groups": groups, "shown": houses})))
