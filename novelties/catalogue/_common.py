@@ -39,6 +39,19 @@ def select_groups(schema: GameSchema, groups: Groups, streets_only: bool = False
     return list(groups)
 
 
+def street_names(schema: GameSchema, groups: Iterable[str]) -> frozenset[str]:
+    """The names of the streets in `groups` (names survive a board reordered later)."""
+    chosen = set(groups)
+    return frozenset(s.name for s in schema.squares if s.kind == "street" and s.group in chosen)
+
+
+def levy(game: Any, owed: dict[int, int], reason: str) -> Any:
+    """Charge each seat what it owes to the bank (a turn's rule charges, in seat order)."""
+    for seat in sorted(owed):
+        if owed[seat] and game.state.active[seat]:
+            yield from game.charge(seat, BANK, owed[seat], reason)
+
+
 def select_dice(schema: GameSchema, dice: Dice) -> list[int]:
     if dice == "all":
         return list(range(len(schema.dice)))

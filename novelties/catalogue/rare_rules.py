@@ -16,8 +16,7 @@ from openmono.hooks import Hooks
 from openmono.schema import GameSchema
 
 from novelties.base import Applied, HookChange, Novelty, NoveltyParams
-from novelties.catalogue._common import Groups, first_of_kind, select_groups
-from novelties.catalogue.subtle_rules import _levy
+from novelties.catalogue._common import Groups, first_of_kind, levy, select_groups, street_names
 
 
 class _RichSalary(NoveltyParams):
@@ -68,9 +67,7 @@ class HotelPermit(Novelty):
         groups = select_groups(schema, params.groups, streets_only=True)
         if not groups:
             raise ValueError("no colour group of streets to charge for")
-        chosen = set(groups)
-        names = frozenset(s.name for s in schema.squares
-                          if s.kind == "street" and s.group in chosen)
+        names = street_names(schema, groups)
         fee, hotel = params.fee, schema.bank.max_houses + 1
 
         def end_of_turn(game: Any, seat: int) -> Any:
@@ -79,7 +76,7 @@ class HotelPermit(Novelty):
                 if (e.kind == "building_changed" and e.reason == "built" and e.level == hotel
                         and game.rules.names[e.square] in names):
                     owed[e.seat] = owed.get(e.seat, 0) + fee
-            return _levy(game, owed, "hotel_permit") if owed else None
+            return levy(game, owed, "hotel_permit") if owed else None
 
         return Applied(schema, Hooks(end_of_turn=end_of_turn), tuple(HookChange(
             f"group:{g}", "hotel permit", f"building a hotel on {g} costs an extra fee",

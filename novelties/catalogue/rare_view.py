@@ -19,7 +19,7 @@ from openmono.observation import Observation
 from openmono.schema import GameSchema
 
 from novelties.base import Applied, HookChange, Novelty, NoveltyParams
-from novelties.catalogue._common import Groups, select_groups
+from novelties.catalogue._common import Groups, select_groups, street_names
 
 
 class _Ceiling(NoveltyParams):
@@ -69,9 +69,7 @@ class HiddenHotels(Novelty):
         groups = select_groups(schema, params.groups, streets_only=True)
         if not groups:
             raise ValueError("no colour group of streets to disguise")
-        chosen = set(groups)
-        names = frozenset(s.name for s in schema.squares
-                          if s.kind == "street" and s.group in chosen)
+        names = street_names(schema, groups)
         houses = schema.bank.max_houses
         hotel = houses + 1
         seen: list[Any] = [None, frozenset()]  # (squares found by name: a board reordered

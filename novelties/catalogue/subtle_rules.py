@@ -17,7 +17,7 @@ from openmono.hooks import Hooks
 from openmono.schema import GameSchema
 
 from novelties.base import Applied, HookChange, Novelty, NoveltyParams
-from novelties.catalogue._common import first_of_kind
+from novelties.catalogue._common import first_of_kind, levy
 
 
 def _then_continue(gen: Any) -> Any:
@@ -263,18 +263,11 @@ class RentLevy(Novelty):
                     owed[e.payee] = owed.get(e.payee, 0) + int(e.amount * rate)
             if not any(owed.values()):
                 return None
-            return _levy(game, owed, "rent_levy")
+            return levy(game, owed, "rent_levy")
 
         return Applied(schema, Hooks(end_of_turn=end_of_turn), (HookChange(
             "rule:rent", "levy on rent income", f"owners pay {rate:.0%} of rents collected",
             False, 0, rate),))
-
-
-def _levy(game: Any, owed: dict[int, int], reason: str) -> Any:
-    """Charge each seat what it owes (the turn's rule charges, in seat order)."""
-    for seat in sorted(owed):
-        if owed[seat] and game.state.active[seat]:
-            yield from game.charge(seat, BANK, owed[seat], reason)
 
 
 class _Premium(NoveltyParams):
@@ -297,7 +290,7 @@ class AuctionPremium(Novelty):
             for e in game.turn_events():
                 if e.kind == "auction_ended" and e.winner >= 0:
                     owed[e.winner] = owed.get(e.winner, 0) + int(e.price * rate)
-            return _levy(game, owed, "auction_premium") if any(owed.values()) else None
+            return levy(game, owed, "auction_premium") if any(owed.values()) else None
 
         return Applied(schema, Hooks(end_of_turn=end_of_turn), (HookChange(
             "rule:end_of_turn", "auction premium", f"auction winners pay {rate:.0%} on top",
@@ -329,7 +322,7 @@ class ThirdHouseFee(Novelty):
             for e in game.turn_events():
                 if e.kind == "building_changed" and e.reason == "built" and e.level == level:
                     owed[e.seat] = owed.get(e.seat, 0) + fee
-            return _levy(game, owed, "house_fee") if owed else None
+            return levy(game, owed, "house_fee") if owed else None
 
         return Applied(schema, Hooks(end_of_turn=end_of_turn), (HookChange(
             "rule:end_of_turn", f"fee for house {level}",
