@@ -13,6 +13,7 @@ easy bands at once and takes longer, or fails, as the band gets harder.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -51,8 +52,10 @@ def load_cells(path: Path | str | None = None) -> dict[tuple[str, str], Mapping[
             for preset, cell in cells.items() if isinstance(cell, Mapping)}
 
 
+@functools.lru_cache(maxsize=None)  # read per trial, for thousands of trials
 def _preset_params(name: str, preset: str | None) -> dict[str, Any] | None:
-    """A preset's parameters as they are now (None for an unknown plugin or preset)."""
+    """A preset's parameters as they are now (None for an unknown plugin or preset;
+    the cached dict is compared, never changed)."""
     from novelties.base import NoveltyError
     from novelties.registry import load_novelty
 
@@ -77,6 +80,31 @@ def cell_of(trial: Mapping[str, Any], cells: Mapping[tuple[str, str], Mapping[st
         return cell
     return next((c for (n, _), c in cells.items() if n == name and c.get("params") == params),
                 None)
+
+
+def with_current_presets(trials: Sequence[Mapping[str, Any]]
+                         ) -> tuple[list[Mapping[str, Any]], int]:
+    """The trials with each novelty trial named after the preset that carries its
+    recorded parameters today (a sweep saved before presets were re-tuned names the old
+    preset), and how many were renamed. Trials whose parameters match no preset (custom
+    overrides, a retired preset) keep their name; the saved records are not changed."""
+    from novelties.measured import PRESETS
+
+    out: list[Mapping[str, Any]] = []
+    moved = 0
+    for t in trials:
+        params = t.get("novelty_params")
+        name = t.get("sweep_difficulty") or t.get("difficulty")
+        if is_control(t) or params is None or _preset_params(t["novelty"], name) == params:
+            out.append(t)
+            continue
+        now = next((p for p in PRESETS if _preset_params(t["novelty"], p) == params), None)
+        if now is None:
+            out.append(t)
+            continue
+        out.append({**t, "sweep_difficulty": now, "difficulty": now})
+        moved += 1
+    return out, moved
 
 
 def band_of(cell: Mapping[str, Any] | None) -> str:

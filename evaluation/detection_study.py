@@ -72,12 +72,18 @@ def band_rows(sweeps: list[dict[str, Any]], cells: dict) -> str:
     return "\n".join(rows)
 
 
-def study_text(sweeps: list[dict[str, Any]], cells: dict, preface: str = "") -> str:
-    """The whole section: title, preface, summary, bands, then each sweep's report."""
+def study_text(sweeps: list[dict[str, Any]], cells: dict, preface: str = "",
+               renamed: int = 0) -> str:
+    """The whole section: title, preface, summary, bands, then each sweep's report
+    (`renamed`: how many trials are shown under their parameters' preset name of today)."""
     parts = ["## Novelty detection (issue 14: sealed observation, both observability levels)",
              ""]
     if preface:
         parts += [preface.rstrip(), ""]
+    if renamed:
+        parts += [f"{renamed} trials ran parameters that a later re-tuning moved to another\n"
+                  "preset name; the tables show them under today's name (the saved\n"
+                  "`sweep.json` keeps the name they ran under and their parameters).", ""]
     parts += ["Summary, one row per sweep:", "", summary_rows(sweeps), "",
               "Per measured-detectability band:", "", band_rows(sweeps, cells), ""]
     for saved in sweeps:
@@ -94,16 +100,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--write-results", action="store_true",
                    help="replace the detection section of docs/results.md")
     args = p.parse_args(argv)
-    sweeps = []
+    sweeps, renamed = [], 0
     for d in args.dirs:
         path = Path(d) / "sweep.json"
         if not path.exists():
             print(f"error: no sweep.json in {d!r} (run python -m evaluation.detection_sweep "
                   f"--out {d} first)", file=sys.stderr)
             return 2
-        sweeps.append(json.loads(path.read_text(encoding="utf-8")))
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        trials, moved = detection_bands.with_current_presets(saved["trials"])
+        sweeps.append({**saved, "trials": trials})
+        renamed += moved
     preface = Path(args.preface).read_text(encoding="utf-8") if args.preface else ""
-    text = study_text(sweeps, detection_bands.load_cells(args.measured), preface)
+    text = study_text(sweeps, detection_bands.load_cells(args.measured), preface, renamed)
     print(text)
     if args.write_results:
         detection_sweep.write_results(

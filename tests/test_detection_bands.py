@@ -167,3 +167,20 @@ def test_drl_agents_get_their_own_detector_described_and_a_warning_for_short_tri
     edge = CALIBRATION_GAMES / 0.5
     assert not ds.short_for_detector(args("ppo", int(edge), 0.5))
     assert ds.short_for_detector(args("ppo", int(edge) - 2, 0.5))
+
+
+def test_saved_trials_take_the_preset_name_their_parameters_have_now():
+    """A sweep saved before a re-tuning names the old preset; the study reports each
+    trial under the preset that carries its recorded parameters today."""
+    from novelties.registry import load_novelty
+
+    now_medium = load_novelty("rent_hike", "medium")[1].model_dump(mode="json")
+    old_name = dict(trial("rent_hike", "hard", "00111"), difficulty="hard",
+                    novelty_params=now_medium)
+    unknown = dict(trial("rent_hike", "hard", "00111"), novelty_params={"factor": 9.0})
+    control = dict(trial("rent_hike", "easy", "00000", injected_at=None), novelty="none")
+    out, moved = db.with_current_presets([old_name, unknown, control])
+    assert moved == 1
+    assert (out[0]["sweep_difficulty"], out[0]["difficulty"]) == ("medium", "medium")
+    assert out[1] == unknown and out[2] == control
+    assert old_name["sweep_difficulty"] == "hard"  # the saved record is not changed

@@ -40,7 +40,7 @@ def standard() -> Standard:
 
 
 def test_a_rent_change_is_seen_in_the_first_game_and_shortens_it(standard):
-    cell = measure_cell("rent_hike", "hard", standard)
+    cell = measure_cell("rent_hike", "medium", standard)
     assert cell["method"] == "coupled" and cell["games"] == 3
     assert cell["detected_games"] == 3 and cell["detectability_games_median"] == 1
     assert cell["detected_within_100"] == 1.0 and "instant" in cell["flags"]

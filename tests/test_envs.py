@@ -28,7 +28,7 @@ from openmono import Game, play_game, standard_schema  # noqa: E402
 from openmono.events import Fault  # noqa: E402
 from openmono.hooks import NO_HOOKS  # noqa: E402
 
-NOVELTY = {"novelty": "rent_hike", "difficulty": "hard", "at_episode": 1}
+NOVELTY = {"novelty": "rent_hike", "difficulty": "medium", "at_episode": 1}
 
 
 def short_rules(turns: int = 80):
@@ -92,7 +92,7 @@ def play_gym(e, policy, episodes: int, seed: int, options=None) -> list:
 # -- a novelty through reset(options) is the trial's novelty --------------------------------
 def test_gym_episodes_are_the_trials_games(tmp_path) -> None:
     cfg = TrialConfig(agent="policy", agent_params={"policy": "env_policies:hashed"},
-                      opponents=["baseline"] * 3, novelty="rent_hike", difficulty="hard",
+                      opponents=["baseline"] * 3, novelty="rent_hike", difficulty="medium",
                       inject_at=1, games=3, seed=11, reference=None, progress=False)
     run_trial(cfg, tmp_path)
     records = read_records(tmp_path / "games.jsonl")
@@ -115,7 +115,7 @@ def _trial_game(schema, hooks, agents, seed: int) -> Game:
 def test_novelty_through_reset_gives_the_trials_events() -> None:
     """Same seed => the same events as evaluation.trial's game under the same plugin,
     and the novelty does change the game."""
-    novelty = prepare_novelty("rent_hike", "hard", {}, standard_schema())
+    novelty = prepare_novelty("rent_hike", "medium", {}, standard_schema())
     tables, _ = play_gym(MonopolyEnv(), hashed, 2, seed=5, options=NOVELTY)
     for episode, table in enumerate(tables):
         schema, hooks = ((novelty.schema, novelty.hooks) if episode >= 1

@@ -57,20 +57,20 @@ def test_list_table(capsys) -> None:
 
 
 def test_load_novelty_merges_overrides_on_the_preset() -> None:
-    plugin, params = load_novelty("rent_hike", "hard", {"factor": 4})
+    plugin, params = load_novelty("rent_hike", "medium", {"factor": 4})
     assert plugin.name == "rent_hike"
     assert params.factor == 4.0 and params.printed is False and params.groups == "all"
-    _, medium = load_novelty("rent_hike")
-    assert medium.factor == 2.0
+    _, medium = load_novelty("rent_hike")  # the default preset
+    assert medium.factor == 3.0 and medium.printed is False
 
 
 @pytest.mark.parametrize("name,difficulty,params,expect", [
     ("rent_hke", "easy", None, ["unknown novelty 'rent_hke'", "rent_hike",
                                 "python -m novelties list"]),
     ("rent_hike", "extreme", None, ["no difficulty 'extreme'", "easy, medium, hard"]),
-    ("rent_hike", "hard", {"factor": -2}, ["invalid parameter", "factor"]),
-    ("rent_hike", "hard", {"fctor": 2}, ["invalid parameter", "fctor"]),
-    ("rent_hike", "hard", {"groups": ["pink", "mauve"]}, ["'mauve'", "groups: brown"]),
+    ("rent_hike", "medium", {"factor": -2}, ["invalid parameter", "factor"]),
+    ("rent_hike", "medium", {"fctor": 2}, ["invalid parameter", "fctor"]),
+    ("rent_hike", "medium", {"groups": ["pink", "mauve"]}, ["'mauve'", "groups: brown"]),
 ])
 def test_bad_input_is_a_short_message(name, difficulty, params, expect) -> None:
     with pytest.raises(NoveltyError) as info:
@@ -97,8 +97,8 @@ def test_cli_bad_arguments(argv, capsys) -> None:
     assert err.startswith("error: ")
 
 
-def test_cli_show_rent_hike_hard(capsys) -> None:
-    assert main(["show", "rent_hike", "difficulty=hard"]) == 0
+def test_cli_show_rent_hike_medium(capsys) -> None:
+    assert main(["show", "rent_hike", "difficulty=medium"]) == 0
     out = capsys.readouterr().out
     assert "square:Boardwalk" in out and "rent (charged)" in out and "hidden" in out
     assert main(["show", "rent_hike", "novelty.params.factor=2", "groups=[red]", "--json"]) == 0
@@ -225,7 +225,7 @@ def test_composition_order() -> None:
     assert both.name == "rent_hike+board_shuffle"
     assert {c.entity for c in both.changes} >= {"board", "square:Boardwalk"}
     # A printed rent factor and a new building limit do not commute (tables are rebuilt).
-    clash = [("rent_hike", "easy", None), ("building_limit", "medium", None)]
+    clash = [("rent_hike", "easy", None), ("building_limit", "hard", None)]
     msgs = order_warnings(STD, clash)
     assert msgs and "different schema" in msgs[0]
     with warnings.catch_warnings(record=True) as caught:
@@ -233,7 +233,7 @@ def test_composition_order() -> None:
         compose(STD, clash)
     assert any(issubclass(w.category, NoveltyOrderWarning) for w in caught)
     # Two rent hooks: the order may matter and cannot be compared.
-    hooks = [("rent_hike", "hard", None), ("no_rent_in_jail", "hard", None)]
+    hooks = [("rent_hike", "medium", None), ("no_rent_in_jail", "hard", None)]
     assert any("'rent' rule hook" in m for m in order_warnings(STD, hooks))
     combined = compose(STD, hooks, warn=False)
     assert combined.hooks.rent is not None

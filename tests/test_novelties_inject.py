@@ -32,7 +32,7 @@ def test_building_limit_cuts_levels_and_refunds_at_the_new_value() -> None:
                      level={"Park Place": 4, "Boardwalk": 5, "St. James Place": 3,
                             "Tennessee Avenue": 3, "New York Avenue": 3})
     cash = list(game.state.cash)
-    report = inject_now(game, apply_novelty("building_limit", STD, "hard"))  # 2 houses, no hotel
+    report = inject_now(game, apply_novelty("building_limit", STD, "easy"))  # 2 houses, no hotel
     st, rules = game.state, game.rules
     assert rules.max_level == 2 and rules.hotel_level == -1
     assert [st.level[sq(n)] for n in ("Park Place", "Boardwalk", "St. James Place")] == [2, 2, 2]
@@ -48,7 +48,7 @@ def test_building_limit_cuts_levels_and_refunds_at_the_new_value() -> None:
 def test_hotel_stays_a_hotel_when_the_house_limit_drops() -> None:
     game = make_game(2, owner={"Park Place": 0, "Boardwalk": 0},
                      level={"Park Place": 5, "Boardwalk": 5})
-    inject_now(game, apply_novelty("building_limit", STD, "easy"))  # 3 houses + hotel
+    inject_now(game, apply_novelty("building_limit", STD, "medium"))  # 3 houses + hotel
     assert game.state.level[sq("Boardwalk")] == game.rules.hotel_level == 4
     assert _refunds(game) == {sq("Park Place"): 100, sq("Boardwalk"): 100}
     assert check_state(game.rules, game.state) == []
@@ -213,7 +213,7 @@ def test_new_rent_applies_from_the_next_turn() -> None:
 def test_hook_novelties_keep_the_games_own_hooks() -> None:
     game = make_game(2, [(19, 20)], owner={"Boardwalk": 1})
     shown = game.public.public_schema
-    inject_now(game, apply_novelty("rent_hike", game.schema, "hard"))
+    inject_now(game, apply_novelty("rent_hike", game.schema, "medium"))
     assert game.hooks.dice_roll is not None and game.hooks.rent is not None
     assert isinstance(game.hooks.dice_roll, RiggedDice)
     play(game)
@@ -225,7 +225,7 @@ def test_a_hotel_is_never_upgraded_for_free() -> None:
     game = make_game(2, owner={"Park Place": 0, "Boardwalk": 0},
                      level={"Park Place": 5, "Boardwalk": 5})
     cash = list(game.state.cash)
-    inject_now(game, apply_novelty("building_limit", STD, "medium"))  # 5 houses + hotel
+    inject_now(game, apply_novelty("building_limit", STD, "hard"))  # 5 houses + hotel
     st = game.state
     assert st.level[sq("Boardwalk")] == st.level[sq("Park Place")] == 5  # five houses now
     assert game.rules.hotel_level == 6 and st.cash == cash and not _refunds(game)

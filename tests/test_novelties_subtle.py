@@ -222,7 +222,7 @@ def test_jail_dice_changes_doubles_only_in_jail() -> None:
 
 # --- representation: one small change --------------------------------------------------------
 def test_group_split_makes_a_one_street_set() -> None:
-    game, _ = novelty_game("group_split", "hard", [(2, 1)], owner={"Baltic Avenue": 1})
+    game, _ = novelty_game("group_split", "easy", [(2, 1)], owner={"Baltic Avenue": 1})
     play(game)
     assert _rent(game) == [8]  # Baltic alone is now a complete set: double rent
 

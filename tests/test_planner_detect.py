@@ -148,8 +148,8 @@ CASES = [
     ("board_shuffle", "hard", 1, True),  # board order
     ("wrong_colours", "medium", 1, True),  # labels shown
     ("jail_fine", "hard", 1, True),  # bank rule
-    ("renamed_properties", "easy", 1, True),  # renames (cards follow)
-    ("rent_hike", "hard", 3, True),  # hidden rent factor
+    ("renamed_properties", "hard", 1, True),  # renames (cards follow)
+    ("rent_hike", "medium", 3, True),  # hidden rent factor
     ("tax_amounts", "hard", 4, True),  # hidden tax factor
     ("no_rent_in_jail", "hard", 8, True),  # hidden jail rule
     ("building_tax", "hard", 8, False),  # hidden per-building tax
@@ -170,7 +170,7 @@ CASES = [
     ("hidden_opponent_assets", "easy", 1, True),
     ("hidden_opponent_moves", "easy", 1, True),
     # (building_moratorium: the detector sees only its own refused builds, see below)
-    ("monopoly_victory", "hard", 3, True),  # game-ending rule
+    ("monopoly_victory", "easy", 3, True),  # game-ending rule
     ("wealth_victory", "medium", 4, True),
 ]
 
@@ -228,7 +228,7 @@ def test_given_detection():
 
 # --- adaptation -------------------------------------------------------------------------------
 def test_hidden_rent_factor_is_adopted():
-    prepared = apply_novelty("rent_hike", openmono.standard_schema(), difficulty="hard")
+    prepared = apply_novelty("rent_hike", openmono.standard_schema(), difficulty="medium")
     w = Watched()
     play(w, 6, start=4_000, schema=prepared.schema, hooks=prepared.hooks)
     believed = w.det.believed_schema
@@ -356,7 +356,7 @@ def play_effects(watched: Watched, prepared, games: int, start: int) -> int | No
 # landing (truth: the square's `params`), a different starting cash (truth: `bank`).
 EFFECTS_CASES = [
     ("rent_hike", "easy", 4),
-    ("rent_hike", "hard", 4),
+    ("rent_hike", "medium", 4),
     ("tax_amounts", "easy", 6),
     ("jail_visit_fee", "easy", 6),
     ("go_landing_bonus", "easy", 8),

@@ -133,7 +133,7 @@ def test_cli_unknown_novelty_lists_choices(tmp_path: Path) -> None:
 
 
 def test_composed_novelties_warn_when_order_matters(tmp_path: Path, capsys) -> None:
-    summary = run_trial(_cfg(games=3, inject_at=1, novelty="rent_hike", difficulty="hard",
+    summary = run_trial(_cfg(games=3, inject_at=1, novelty="rent_hike", difficulty="medium",
                              then=["no_rent_in_jail"]), tmp_path)
     assert summary["novelty"] == "rent_hike+no_rent_in_jail"
     assert "warning:" in capsys.readouterr().err

@@ -143,12 +143,14 @@ class _SetSize(NoveltyParams):
 class MonopolySize(Novelty):
     name = "monopoly_size"
     category = "representation"
-    description = ("How many streets of a group make a set changes by `change`; hard lets a "
-                   "single street of the two-street groups (and two of three) be a set.")
+    description = ("How many streets of a group make a set changes by `change`; easy lets a "
+                   "single street of the two-street groups (and two of three) be a set; hard "
+                   "changes only orange and red.")
     Params = _SetSize
-    presets = {"easy": {"groups": ["orange", "red"]},
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"groups": "all"},
                "medium": {"groups": ["light_blue", "pink", "orange", "red", "yellow", "green"]},
-               "hard": {"groups": "all"}}
+               "hard": {"groups": ["orange", "red"]}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         chosen = set(select_groups(schema, params.groups, streets_only=True))
@@ -224,10 +226,12 @@ class _Rename(NoveltyParams):
 class RenamedProperties(Novelty):
     name = "renamed_properties"
     category = "representation"
-    description = ("Properties get new names (cards follow); hard renames all of them, so "
-                   "anything keyed on names must be relearnt from positions and prices.")
+    description = ("Properties get new names (cards follow); easy renames all of them, so "
+                   "anything keyed on names must be relearnt from positions and prices; hard "
+                   "renames three.")
     Params = _Rename
-    presets = {"easy": {"count": 3}, "medium": {"count": 10}, "hard": {"count": None}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"count": None}, "medium": {"count": 10}, "hard": {"count": 3}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         rng = random.Random(params.seed)

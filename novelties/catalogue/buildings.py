@@ -42,10 +42,12 @@ class BuildingLimit(Novelty):
     name = "building_limit"
     category = "attribute"
     description = ("Changes how many houses a street takes and whether hotels exist (rent "
-                   "tables follow); hard allows two houses and no hotel, so top rents vanish.")
+                   "tables follow); easy allows two houses and no hotel, so top rents vanish; "
+                   "hard allows a fifth house, seen only on a set built that far.")
     Params = _Limit
-    presets = {"easy": {"max_houses": 3}, "medium": {"max_houses": 5},
-               "hard": {"max_houses": 2, "hotels": False}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"max_houses": 2, "hotels": False}, "medium": {"max_houses": 3},
+               "hard": {"max_houses": 5}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         b = schema.bank

@@ -99,9 +99,11 @@ class OddFaces(Novelty):
     name = "odd_faces"
     category = "class"
     description = ("Dice with odd faces only; with both dice odd every total is even (half the "
-                   "squares can no longer be reached by a roll); hard also adds faces 7-11.")
+                   "squares can no longer be reached by a roll); easy also adds faces 7-11, "
+                   "hard makes only the first die odd.")
     Params = _Odd
-    presets = {"easy": {"dice": [0]}, "medium": {}, "hard": {"faces": (1, 3, 5, 7, 9, 11)}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"faces": (1, 3, 5, 7, 9, 11)}, "medium": {}, "hard": {"dice": [0]}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         chosen = set(select_dice(schema, params.dice))

@@ -16,14 +16,16 @@ _OUTER = ["orange", "red", "yellow", "green"]
 
 class RentHike(ScaleSquares):
     name = "rent_hike"
-    description = ("Rents multiplied by `factor` on all or some groups; hard triples every "
-                   "rent while the board still shows the old rents (only payments reveal it).")
+    description = ("Rents multiplied by `factor` on all or some groups; medium triples every "
+                   "rent while the board still shows the old rents (only payments reveal it); "
+                   "hard doubles the rents of the outer groups only.")
     field = "rent"
     hook = "rent"
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
     presets = {
         "easy": {"factor": 1.5, "groups": "all"},
-        "medium": {"factor": 2.0, "groups": _OUTER},
-        "hard": {"factor": 3.0, "groups": "all", "printed": False},
+        "medium": {"factor": 3.0, "groups": "all", "printed": False},
+        "hard": {"factor": 2.0, "groups": _OUTER},
     }
 
 
@@ -41,14 +43,16 @@ class PropertyPrices(ScaleSquares):
 
 class HouseCosts(ScaleSquares):
     name = "house_costs"
-    description = ("House and hotel costs multiplied by `factor` on some groups; hard makes "
-                   "building 2.5x dearer everywhere, which changes which sets are worth it.")
+    description = ("House and hotel costs multiplied by `factor` on some groups; easy makes "
+                   "building 2.5x dearer everywhere, which changes which sets are worth it; "
+                   "hard adds 25% on the two cheapest groups only.")
     field = "house_cost"
     kinds = ("street",)
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
     presets = {
-        "easy": {"factor": 1.25, "groups": ["brown", "light_blue"]},
+        "easy": {"factor": 2.5, "groups": "all"},
         "medium": {"factor": 1.5, "groups": "all"},
-        "hard": {"factor": 2.5, "groups": "all"},
+        "hard": {"factor": 1.25, "groups": ["brown", "light_blue"]},
     }
 
 
@@ -163,7 +167,8 @@ class JailTurns(BankValue):
                    "keeps players in jail for 6 turns (a safe haven late in the game).")
     field = "max_jail_turns"
     Params = _Turns
-    presets = {"easy": {"value": 2}, "medium": {"value": 1}, "hard": {"value": 6}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"value": 1}, "medium": {"value": 2}, "hard": {"value": 6}}
 
 
 class _Doubles(NoveltyParams):

@@ -217,11 +217,13 @@ class _Trade(NoveltyParams):
 class TradeRules(Novelty):
     name = "trade_rules"
     category = "class"
-    description = ("Restricts trading: no mortgaged properties, fewer offers per phase; hard "
-                   "forbids trading altogether, so sets must be bought or won at auction.")
+    description = ("Restricts trading: no mortgaged properties, fewer offers per phase; easy "
+                   "forbids trading altogether, so sets must be bought or won at auction; hard "
+                   "only bars mortgaged properties from trades.")
     Params = _Trade
-    presets = {"easy": {"mortgaged": False, "offers": 6},
-               "medium": {"mortgaged": False, "offers": 1}, "hard": {"offers": 0}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"offers": 0}, "medium": {"mortgaged": False, "offers": 1},
+               "hard": {"mortgaged": False, "offers": 6}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         b = schema.bank
@@ -294,10 +296,11 @@ class WealthVictory(Novelty):
     name = "wealth_victory"
     category = "class"
     description = ("The game ends when a player's net worth reaches `threshold` (the richest "
-                   "wins); hard ends at 3500, so a quick lead decides the game.")
+                   "wins); easy ends at 3500, so a quick lead decides the game; hard at 6000.")
     Params = _Threshold
-    presets = {"easy": {"threshold": 6000}, "medium": {"threshold": 4500},
-               "hard": {"threshold": 3500}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"threshold": 3500}, "medium": {"threshold": 4500},
+               "hard": {"threshold": 6000}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         t = params.threshold
@@ -321,10 +324,12 @@ class _Sets(NoveltyParams):
 class MonopolyVictory(Novelty):
     name = "monopoly_victory"
     category = "class"
-    description = ("The first player holding `sets` buildable colour sets wins at once; hard "
-                   "needs a single set, so the first monopoly ends the game.")
+    description = ("The first player holding `sets` buildable colour sets wins at once; easy "
+                   "needs a single set, so the first monopoly ends the game; hard needs three, "
+                   "which comes late if at all.")
     Params = _Sets
-    presets = {"easy": {"sets": 3}, "medium": {"sets": 2}, "hard": {"sets": 1}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"sets": 1}, "medium": {"sets": 2}, "hard": {"sets": 3}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         need = params.sets

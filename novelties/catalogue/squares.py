@@ -68,10 +68,12 @@ class TollSquare(Novelty):
     name = "toll_square"
     category = "class"
     description = ("A new 'toll' square kind replaces a square: landing pays `toll`, passing it "
-                   "by dice pays `passing`; hard charges 150 to land and 50 to pass.")
+                   "by dice pays `passing`; easy charges 150 to land and 50 to pass, hard only "
+                   "50 to land.")
     Params = _Toll
-    presets = {"easy": {"toll": 50}, "medium": {"toll": 100, "passing": 25},
-               "hard": {"toll": 150, "passing": 50}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"toll": 150, "passing": 50}, "medium": {"toll": 100, "passing": 25},
+               "hard": {"toll": 50}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         register_square_kind("toll", _toll_land)

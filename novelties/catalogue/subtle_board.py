@@ -79,10 +79,12 @@ class GroupSplit(Novelty):
     name = "group_split"
     category = "representation"
     description = ("A colour group's last street becomes a group of its own (both sets get "
-                   "smaller); hard splits brown, the cheapest set, into two one-street sets.")
+                   "smaller); easy splits brown, the cheapest set, into two one-street sets; "
+                   "hard splits light blue.")
     Params = _Split
-    presets = {"easy": {"group": "green"}, "medium": {"group": "light_blue"},
-               "hard": {"group": "brown"}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"group": "brown"}, "medium": {"group": "green"},
+               "hard": {"group": "light_blue"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         groups = {g.name: g for g in schema.groups}
@@ -114,12 +116,13 @@ class _Deck(NoveltyParams):
 class RenamedDeck(Novelty):
     name = "renamed_deck"
     category = "representation"
-    description = ("A card deck gets a new name (its squares follow); hard renames 'chance' "
-                   "to 'chances', a difference of one letter.")
+    description = ("A card deck gets a new name (its squares follow); medium renames 'chance' "
+                   "to 'chances', a difference of one letter; hard renames Community Chest.")
     Params = _Deck
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
     presets = {"easy": {"deck": "chance", "new_name": "fortune"},
-               "medium": {"deck": "community_chest", "new_name": "treasury"},
-               "hard": {"deck": "chance", "new_name": "chances"}}
+               "medium": {"deck": "chance", "new_name": "chances"},
+               "hard": {"deck": "community_chest", "new_name": "treasury"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         names = [d.name for d in schema.decks]

@@ -259,12 +259,14 @@ class _Price(NoveltyParams):
 class OnePrice(Novelty):
     name = "one_price"
     category = "attribute"
-    description = ("One property's price (and with it its mortgage value) changes; hard "
-                   "raises Mediterranean Avenue from 60 to 70, a rarely landed square.")
+    description = ("One property's price (and with it its mortgage value) changes; medium "
+                   "raises Mediterranean Avenue from 60 to 70; hard raises Boardwalk to 500, "
+                   "seen only when Boardwalk is bought, auctioned or mortgaged.")
     Params = _Price
-    presets = {"easy": {"square": "Boardwalk", "price": 500},
-               "medium": {"square": "Illinois Avenue", "price": 260},
-               "hard": {"square": "Mediterranean Avenue", "price": 70}}
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"square": "Illinois Avenue", "price": 260},
+               "medium": {"square": "Mediterranean Avenue", "price": 70},
+               "hard": {"square": "Boardwalk", "price": 500}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         i = schema.index_of(params.square)
