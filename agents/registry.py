@@ -107,6 +107,14 @@ def option_names(name: str) -> list[str] | None:
     return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
 
+def told_rules(name: str, params: dict[str, Any], rules: str) -> dict[str, Any]:
+    """`params` for an agent that takes a `rules` option (its prior beliefs, e.g. the
+    planner) set to the game's base rules, unless the user chose them."""
+    if params.get("rules") is None and "rules" in (option_names(name) or []):
+        return {**params, "rules": rules}
+    return params
+
+
 def make_agent(name: str, **params: Any) -> Any:
     """Build a fresh agent by name; `params` go to its constructor."""
     return resolve(name)(**params)

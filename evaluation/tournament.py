@@ -26,7 +26,7 @@ from openmono import standard_schema
 from openmono.hooks import NO_HOOKS
 from openmono.play import play_game
 
-from agents.registry import UnknownAgentError, make_agent, option_names
+from agents.registry import UnknownAgentError, make_agent, option_names, told_rules
 from evaluation.cli import (NOVELTY_DEFAULTS, UsageError, agent_options, fail, novelty_world,
                             parse_overrides, seated_or_usage)
 from evaluation.remote_seats import REMOTE_DEFAULTS, make_agents, remote_options
@@ -218,6 +218,10 @@ def main(argv: list[str] | None = None) -> int:
         rest, options = agent_options(sys.argv[1:] if argv is None else argv)
         cfg = parse_overrides(rest, DEFAULTS)
         names = [str(n) for n in cfg["agents"]]
+        for name in dict.fromkeys(names):  # agents with prior beliefs are told the rules
+            told = told_rules(name, options.get(name, {}), str(cfg["rules"]))
+            if told:
+                options[name] = told
         schema, hooks, label = novelty_world(cfg)
         ray = cfg["ray"]
         if ray is not None:

@@ -131,10 +131,10 @@ def test_agent_options_reach_every_seat_of_that_name(capsys) -> None:
                        "agent.planner.adapt=false", "agent.planner.k_turns=3"]) == 0
     finally:
         RS.make_agent = old
-    assert seen == [("planner", {"adapt": False, "k_turns": 3}), ("random", {}),
-                    ("planner", {"adapt": False, "k_turns": 3})]
+    told = {"adapt": False, "k_turns": 3, "rules": "standard"}  # (and the game's rules)
+    assert seen == [("planner", told), ("random", {}), ("planner", told)]
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["agent_options"] == {
-        "planner": {"adapt": False, "k_turns": 3}}
+        "planner": told}
 
 
 @pytest.mark.parametrize("args, words", [
