@@ -94,6 +94,27 @@ def is_agent(name: str) -> bool:
         return False
 
 
+def option_names(name: str) -> list[str] | None:
+    """The keyword options an agent's constructor takes (None: it takes any)."""
+    import inspect
+
+    try:
+        params = inspect.signature(resolve(name)).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def told_rules(name: str, params: dict[str, Any], rules: str) -> dict[str, Any]:
+    """`params` for an agent that takes a `rules` option (its prior beliefs, e.g. the
+    planner) set to the game's base rules, unless the user chose them."""
+    if params.get("rules") is None and "rules" in (option_names(name) or []):
+        return {**params, "rules": rules}
+    return params
+
+
 def make_agent(name: str, **params: Any) -> Any:
     """Build a fresh agent by name; `params` go to its constructor."""
     return resolve(name)(**params)

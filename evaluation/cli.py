@@ -40,6 +40,25 @@ NOVELTY_DEFAULTS: dict[str, Any] = {"novelty": "none", "novelty.difficulty": "me
 PARAMS_PREFIX = "novelty.params."
 
 
+def agent_options(argv: Sequence[str]) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """Split `agent.NAME.KEY=VALUE` arguments off `argv`: the rest, and {NAME: {KEY:
+    VALUE}} (options for every seat of agent NAME, e.g. agent.planner.adapt=false)."""
+    rest: list[str] = []
+    options: dict[str, dict[str, Any]] = {}
+    for arg in argv:
+        key, eq, raw = arg.partition("=")
+        key = key.lstrip("+")
+        if not key.startswith("agent."):
+            rest.append(arg)
+            continue
+        name, _, option = key[len("agent."):].partition(".")
+        if not (eq and name and option) or "." in option:
+            raise UsageError(f"expected agent.NAME.KEY=VALUE (e.g. agent.planner.adapt=false), "
+                             f"got {arg!r}")
+        options.setdefault(name, {})[option] = parse_value(raw)
+    return rest, options
+
+
 def parse_overrides(argv: Sequence[str], defaults: dict[str, Any]) -> dict[str, Any]:
     """Merge `key=value` arguments into a copy of `defaults`; unknown keys are errors.
 

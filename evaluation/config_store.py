@@ -46,21 +46,33 @@ def novelty_dir(name: str | None, difficulty: str | None) -> str:
     return f"{name}-{difficulty or 'medium'}"
 
 
+_registered: tuple | None = None  # what the store holds: a command validates, then runs
+
+
 def register_groups() -> None:
+    """Store the groups, once per process for the same agents and plugins (a command
+    composes its configuration several times; storing ~100 nodes costs half a second)."""
+    global _registered
     from omegaconf import OmegaConf
 
+    try:
+        from novelties.registry import available_novelties
+        plugins = available_novelties()
+    except ImportError:  # the novelty package is optional for control trials
+        plugins = {}
+    key = (tuple((n, id(f)) for n, f in AGENTS.items()),
+           tuple((n, id(p)) for n, p in plugins.items()))
+    if key == _registered:
+        return
     OmegaConf.register_new_resolver("novelty_dir", novelty_dir, replace=True)
     cs = ConfigStore.instance()
     for name, factory in AGENTS.items():
         cs.store(group="agent", name=name, node={"name": name, **agent_defaults(factory)})
     cs.store(group="novelty", name="none", node={"name": "none", "difficulty": None,
                                                  "observability": "announced", "params": {}})
-    try:
-        from novelties.registry import available_novelties
-    except ImportError:  # the novelty package is optional for control trials
-        return
-    for name, plugin in available_novelties().items():
+    for name, plugin in plugins.items():
         fields = getattr(getattr(plugin, "Params", None), "model_fields", {}) or {}
         cs.store(group="novelty", name=name, node={
             "name": name, "difficulty": "medium", "observability": "announced",
             "params": {k: None for k in fields}})
+    _registered = key

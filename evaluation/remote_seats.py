@@ -25,8 +25,10 @@ def remote_options(cfg: dict[str, Any]) -> dict[str, Any]:
     return {k[len("remote."):]: v for k, v in cfg.items() if k.startswith("remote.")}
 
 
-def make_agents(names: Sequence[str], remote: dict[str, Any]) -> list[Any]:
-    """The agents by name; `remote` seats take their tokens from `remote["tokens"]`."""
+def make_agents(names: Sequence[str], remote: dict[str, Any],
+                per_name: dict[str, dict[str, Any]] | None = None) -> list[Any]:
+    """The agents by name, every seat of a name built with `per_name[name]`; `remote`
+    seats take their tokens from `remote["tokens"]`."""
     options = {k: v for k, v in remote.items() if k != "tokens"}
     tokens = [str(t) for t in (remote.get("tokens") or [])]
     wanted = list(names).count("remote")
@@ -34,8 +36,8 @@ def make_agents(names: Sequence[str], remote: dict[str, Any]) -> list[Any]:
         raise ValueError(f"{wanted} remote seat(s) but remote.tokens gives {len(tokens)} "
                          "token(s): give one token per remote seat, e.g. remote.tokens=[s1,s2]")
     given = iter(tokens)
-    return [make_agent(n, token=next(given), **options) if n == "remote" else make_agent(n)
-            for n in names]
+    return [make_agent(n, token=next(given), **options) if n == "remote"
+            else make_agent(n, **(per_name or {}).get(n, {})) for n in names]
 
 
 def open_remote_seats(agents: Sequence[Any]) -> None:

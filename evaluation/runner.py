@@ -43,7 +43,7 @@ from openmono.hooks import NO_HOOKS, Hooks
 from openmono.play import play_game
 from openmono.schema import RULE_SETS, GameSchema, rules_schema
 
-from agents.registry import UnknownAgentError, make_agent, resolve
+from agents.registry import UnknownAgentError, make_agent, resolve, told_rules
 from evaluation import metrics
 from evaluation.remote_seats import (RemoteError, close_remote_seats, make_agents,
                                      open_remote_seats, remote_faults)
@@ -208,7 +208,7 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
         shown = shown_schema(base, novelty.schema)
 
     try:
-        agent = make_agent(cfg.agent, **cfg.agent_params)
+        agent = make_agent(cfg.agent, **told_rules(cfg.agent, cfg.agent_params, cfg.rules))
     except TypeError as exc:
         raise TrialError(f"bad parameters for agent {cfg.agent!r}: {exc}") from None
     opponents = make_agents(cfg.opponents, cfg.remote)

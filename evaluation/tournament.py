@@ -9,9 +9,10 @@ and any single game can be replayed alone. Prints the layout of the paper's Tabl
 II-VIII (a row of wins per run, then a Win Rate row), then, as its last line, one JSON
 object: agents, wins (same order), games, games_per_second, plus per-run wins, win
 rates, accepted trades and auctions per game, how games ended (bankruptcy / turn
-limit) and turns per game. Options: `progress=false` hides the progress bar (shown on
-stderr by default when more than 200 games are played); `ray=local|auto|host:port` plays
-every run as a Ray task (docs/scaling.md).
+limit) and turns per game. Options: `agent.NAME.KEY=VALUE` builds every seat of agent
+NAME with that constructor option (`agent.hybrid_ppo.weights=PATH`); `progress=false`
+hides the progress bar (shown on stderr by default when more than 200 games are
+played); `ray=local|auto|host:port` plays every run as a Ray task (docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from openmono import standard_schema
 from openmono.hooks import NO_HOOKS
 from openmono.play import play_game
 
-from agents.registry import UnknownAgentError, make_agent
-from evaluation.cli import (NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides,
-                            seated_or_usage)
+from agents.registry import UnknownAgentError, make_agent, option_names, told_rules
+from evaluation.cli import (NOVELTY_DEFAULTS, UsageError, agent_options, fail, novelty_world,
+                            parse_overrides, seated_or_usage)
 from evaluation.remote_seats import REMOTE_DEFAULTS, make_agents, remote_options
 
 DEFAULTS: dict[str, Any] = {
@@ -68,14 +69,16 @@ def _play_run(agents: list[Any], schema: Any, hooks: Any, seed: int, run: int, g
 
 
 def remote_run(names: list[str], world_cfg: dict[str, Any], seed: int, run: int,
-               games: int) -> dict[str, Any]:
+               games: int, options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """A run on a Ray worker: fresh agents, the world rebuilt from the options."""
     schema, hooks, _ = novelty_world(world_cfg)
-    return _play_run([make_agent(n) for n in names], schema, hooks, seed, run, games)
+    agents = [make_agent(n, **(options or {}).get(n, {})) for n in names]
+    return _play_run(agents, schema, hooks, seed, run, games)
 
 
 def _runs_on_ray(names: list[str], games: int, runs: int, seed: int, address: str,
-                 world_cfg: dict[str, Any]) -> list[dict[str, Any]]:
+                 world_cfg: dict[str, Any],
+                 options: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     import ray
 
     from evaluation.ray_trials import RayOptions, start_ray
@@ -83,7 +86,8 @@ def _runs_on_ray(names: list[str], games: int, runs: int, seed: int, address: st
     started = start_ray(RayOptions(address=None if address == "local" else address))
     try:
         task = ray.remote(remote_run).options(num_cpus=1, max_retries=3)
-        return ray.get([task.remote(names, world_cfg, seed, r, games) for r in range(runs)])
+        return ray.get([task.remote(names, world_cfg, seed, r, games, options)
+                        for r in range(runs)])
     finally:
         if started:
             ray.shutdown()
@@ -92,7 +96,8 @@ def _runs_on_ray(names: list[str], games: int, runs: int, seed: int, address: st
 def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 0,
                    progress: bool = False, world: tuple[Any, Any] | None = None,
                    remote: dict[str, Any] | None = None, ray: str | None = None,
-                   world_cfg: dict[str, Any] | None = None) -> dict[str, Any]:
+                   world_cfg: dict[str, Any] | None = None,
+                   options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """Play the tournament and return its summary (the JSON the CLI prints).
 
     With `ray=ADDRESS` (`local`, `auto`, `host:port`) every run is a Ray task with its own
@@ -107,19 +112,35 @@ def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 
         raise UsageError(f"seed must be an integer >= 0, got {seed}")
     if ray is not None and "remote" in names:
         raise UsageError("ray= plays every run on a Ray worker: it cannot seat remote agents")
+    options = options or {}
+    stray = [n for n in options if n not in names]
+    if stray:
+        raise UsageError(f"agent.{stray[0]}.* is given but {stray[0]!r} is not among "
+                         f"agents={names}")
+    for name, given in options.items():
+        valid = option_names(name)  # raises UnknownAgentError
+        bad = [k for k in given if valid is not None and k not in valid]
+        if bad:
+            raise UsageError(f"agent {name!r} has no option {bad[0]!r}; its options: "
+                             f"{', '.join(valid) or 'none'}")
     try:
-        agents = make_agents(names, remote or {})  # raises UnknownAgentError
+        agents = make_agents(names, remote or {}, options)  # raises UnknownAgentError
+    except TypeError as exc:
+        raise UsageError(f"bad option for an agent among {sorted(options)}: {exc}") from None
     except ValueError as exc:
         if isinstance(exc, UnknownAgentError):
             raise
         raise UsageError(str(exc).splitlines()[0]) from None
     with seated_or_usage(agents):
-        return _play(names, agents, games, runs, seed, progress, world, ray, world_cfg)
+        summary = _play(names, agents, games, runs, seed, progress, world, ray, world_cfg,
+                        options)
+    return {**summary, "agent_options": options}
 
 
 def _play(names: list[str], agents: list[Any], games: int, runs: int, seed: int,
           progress: bool, world: tuple[Any, Any] | None, ray: str | None = None,
-          world_cfg: dict[str, Any] | None = None) -> dict[str, Any]:
+          world_cfg: dict[str, Any] | None = None,
+          options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     schema, hooks = world if world is not None else (standard_schema(), NO_HOOKS)
     total = games * runs
     bar = None
@@ -133,7 +154,7 @@ def _play(names: list[str], agents: list[Any], games: int, runs: int, seed: int,
     try:
         if ray is not None:
             parts = _runs_on_ray(names, games, runs, seed, ray,
-                                 world_cfg or dict(NOVELTY_DEFAULTS))
+                                 world_cfg or dict(NOVELTY_DEFAULTS), options or {})
         else:
             parts = [_play_run(agents, schema, hooks, seed, r, games, bar) for r in range(runs)]
     finally:
@@ -194,8 +215,13 @@ def format_table(summary: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        cfg = parse_overrides(sys.argv[1:] if argv is None else argv, DEFAULTS)
+        rest, options = agent_options(sys.argv[1:] if argv is None else argv)
+        cfg = parse_overrides(rest, DEFAULTS)
         names = [str(n) for n in cfg["agents"]]
+        for name in dict.fromkeys(names):  # agents with prior beliefs are told the rules
+            told = told_rules(name, options.get(name, {}), str(cfg["rules"]))
+            if told:
+                options[name] = told
         schema, hooks, label = novelty_world(cfg)
         ray = cfg["ray"]
         if ray is not None:
@@ -208,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
         world_cfg = {k: cfg[k] for k in (*NOVELTY_DEFAULTS, "novelty.params")}
         summary = run_tournament(names, cfg["games"], cfg["runs"], cfg["seed"],
                                  progress=cfg["progress"], world=(schema, hooks),
-                                 remote=remote_options(cfg), ray=ray, world_cfg=world_cfg)
+                                 remote=remote_options(cfg), ray=ray, world_cfg=world_cfg,
+                                 options=options)
         summary["novelty"] = label
     except (UsageError, UnknownAgentError) as exc:
         fail(str(exc))

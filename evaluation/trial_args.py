@@ -372,12 +372,12 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
 
 def check_world(cfg: TrialConfig) -> None:
     """The agents can be built with their options, and the novelty applies."""
-    from agents.registry import make_agent
+    from agents.registry import make_agent, told_rules
     from evaluation.novelty_setup import NoveltyError, prepare_novelty
     from openmono import rules_schema
 
     try:
-        make_agent(cfg.agent, **cfg.agent_params)
+        make_agent(cfg.agent, **told_rules(cfg.agent, cfg.agent_params, cfg.rules))
     except Exception as exc:  # noqa: BLE001 - any failure to build is a bad option
         raise CommandError(f"agent={cfg.agent} cannot be built with "
                            f"{cfg.agent_params}: {exc}") from None

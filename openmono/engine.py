@@ -531,7 +531,8 @@ class Game:
                         self._finish(w, "rule")
                         return
                 if bank.cash_cap is not None and max(cash) > bank.cash_cap:
-                    self._finish_by_net_worth("cash_cap")
+                    told = self.shown is None or self.shown.bank.cash_cap is not None
+                    self._finish_by_net_worth("cash_cap" if told else "rule")
                     return
                 for q in self._after[p]:  # the next active player's turn
                     if active[q]:

@@ -157,3 +157,17 @@ def test_a_trial_runs_under_effects_and_refuses_a_bad_level(tmp_path):
         run_trial(TrialConfig(novelty="go_salary", observability="loud", games=3,
                               progress=False), tmp_path / "u")
     assert not (tmp_path / "u").exists()
+
+
+def test_a_cash_cap_end_does_not_name_its_rule_under_effects():
+    """A game ended by an unannounced cash cap reaches agents (GameOver, end_reason) as
+    the generic "rule"; announced, or part of the base rules, it keeps its name."""
+    capped = set_bank(BASE, cash_cap=1600)  # the first Go salary ends the game
+    agents = [RandomAgent() for _ in range(4)]
+    shown = Game(capped, 4, seed=3, shown=BASE)
+    play_game(capped, agents, seed=3, game=shown)
+    told = Game(capped, 4, seed=3)
+    play_game(capped, agents, seed=3, game=told)
+    assert told.end_reason == "cash_cap"
+    assert shown.end_reason == "rule"
+    assert [e.reason for e in shown.events if isinstance(e, openmono.events.GameOver)] == ["rule"]

@@ -111,3 +111,40 @@ def test_bad_novelty_option_is_a_short_error(capsys) -> None:
         tournament.main(["novelty=rent_hik", "games=1", "runs=1"])
     assert exc.value.code == 2
     assert "rent_hike" in capsys.readouterr().err
+
+
+def test_agent_options_reach_every_seat_of_that_name(capsys) -> None:
+    """`agent.NAME.KEY=VALUE` builds every `NAME` seat with that option (the shipped
+    DRL agents with a user's checkpoint, the planner without adaptation, ...)."""
+    seen = []
+    real = T.make_agent
+
+    def spy(name, **params):
+        seen.append((name, params))
+        return real(name, **params)
+
+    import evaluation.remote_seats as RS
+    old = RS.make_agent
+    RS.make_agent = spy
+    try:
+        assert T.main(["agents=[planner,random,planner]", "games=1", "runs=1",
+                       "agent.planner.adapt=false", "agent.planner.k_turns=3"]) == 0
+    finally:
+        RS.make_agent = old
+    told = {"adapt": False, "k_turns": 3, "rules": "standard"}  # (and the game's rules)
+    assert seen == [("planner", told), ("random", {}), ("planner", told)]
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["agent_options"] == {
+        "planner": told}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["agent.fp_a.greedy=true"], ["fp_a", "not among agents"]),
+    (["agent.random.speed=3"], ["random", "speed"]),
+    (["agent.random=3"], ["agent.NAME.KEY=VALUE"]),
+])
+def test_bad_agent_options_are_one_line_errors(capsys, args, words) -> None:
+    with pytest.raises(SystemExit) as exc:
+        T.main(["agents=[random,random]", "games=1", "runs=1", *args])
+    err = capsys.readouterr().err.strip()
+    assert exc.value.code == 2 and len(err.splitlines()) == 1
+    assert all(w in err for w in words), err

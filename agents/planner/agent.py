@@ -50,7 +50,7 @@ from typing import Any
 from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
-from openmono.schema import GameSchema, standard_schema
+from openmono.schema import GameSchema, rules_schema
 
 from agents.base import NoveltyReport, PhaseAgent
 from agents.planner.pruning import allowed
@@ -73,8 +73,12 @@ class PlannerAgent(PhaseAgent):
                  max_offers_per_turn: int = 3, offer_start: float = 0.1,
                  offer_step: float = 0.5, retry_turns: int = 0,
                  jail_leave_unowned: float | None = None, finance_builds: bool = False,
-                 offer_reach: int = 2, offer_block: bool = True) -> None:
+                 offer_reach: int = 2, offer_block: bool = True,
+                 rules: str | None = None) -> None:
         super().__init__()
+        # The rules it is told it plays (a packaged rule set; a trial tells it its own):
+        # its prior beliefs, against which a novelty is a change.
+        prior = rules_schema(rules or "standard")
         self.adapt = adapt
         self.k_turns = k_turns
         self.k_loops = k_loops
@@ -94,10 +98,10 @@ class PlannerAgent(PhaseAgent):
         self.finance_builds = finance_builds
         self.offer_reach = offer_reach
         self.offer_block = offer_block
-        self.believed: GameSchema = standard_schema()
+        self.believed: GameSchema = prior
         # The detector lives as long as the agent (a whole trial): its evidence about
         # dice and decks accumulates over games.
-        self.detector = NoveltyDetector(standard_schema())
+        self.detector = NoveltyDetector(prior)
         self._belief_version = self.detector.version
         self.errors = 0  # decisions that raised and fell back to the phase default
         self._tables: Tables | None = None

@@ -969,12 +969,13 @@ class NoveltyDetector(B.Characterizer):
 
     def _cycle_check(self, deck: str, d: int, text: str) -> None:
         """Within one pass through a deck every physical card shows at most once: a text
-        drawn more often than its count in a window shorter than the cycle is new."""
+        drawn more often than its count in a window shorter than the cycle is new. (Only
+        for decks drawn in order: GNOME's `card_draw="random"` draws with replacement.)"""
         seq = self._draws.setdefault(d, [])
         seq.append(text)
         w = self._deck_cycle[d]
         count = self._deck_texts[d].get(text, 0)
-        if count and w > 0:
+        if count and w > 0 and self.believed_schema.bank.card_draw == "deck":
             recent = seq[-w:]
             seen = recent.count(text)
             if seen > count:  # the deck changed (which way, the card indices tell)
