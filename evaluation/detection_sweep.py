@@ -378,8 +378,10 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
     ctl = totals.get("control") or {}
     fp_all = totals.get("fp_all_trials") or {}
     level = getattr(args, "observability", None) or "announced"
+    title = (f"### `{args.agent}`, control trials only" if not args.per_cell
+             else f"### `{args.agent}`, novelties `{level}`")
     lines = [
-        f"### `{args.agent}`, novelties `{level}`",
+        title,
         "",
         "```",
         command,
