@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy.stats import binomtest
 
 from openmono.play import play_game
 
@@ -55,6 +56,7 @@ from agents.drl.hybrid import accept_decision, buy_decision
 from agents.drl.nn import Adam, masked_log_softmax, masked_softmax, save_npz
 from agents.drl.ppo import PPO, PPOConfig, value_loss
 from agents.drl.reward import SHAPINGS, net_worths, share, terminal_reward
+from agents.drl.train import game_seed  # the same games as training
 
 VARIANTS = ("hybrid", "standard")
 ALGOS = ("ppo",)
@@ -67,18 +69,12 @@ class ImitateError(ValueError):
     """Bad input to imitation; the message is one line naming the problem."""
 
 
-def game_seed(seed: int, game: int) -> int:
-    return seed * 1_000_000 + game  # as agents.drl.train
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
+def wilson(k: int, n: int) -> list[float]:
+    """The Wilson 95% interval of k wins in n games ([0, 1] when there are none)."""
     if n == 0:
         return [0.0, 1.0]
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return [round(max(0.0, c - h), 4), round(min(1.0, c + h), 4)]
+    ci = binomtest(k, n).proportion_ci(method="wilson")
+    return [round(float(ci.low), 4), round(float(ci.high), 4)]
 
 
 # -- recording ------------------------------------------------------------------------------
