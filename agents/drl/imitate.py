@@ -51,14 +51,14 @@ from scipy.stats import binomtest
 from openmono.play import play_game
 
 from agents.base import Agent
+from agents.drl.agent import VARIANTS
 from agents.drl import encoding as E
 from agents.drl.hybrid import accept_decision, buy_decision
 from agents.drl.nn import Adam, masked_log_softmax, masked_softmax, save_npz
 from agents.drl.ppo import PPO, PPOConfig, value_loss
-from agents.drl.reward import SHAPINGS, net_worths, share, terminal_reward
-from agents.drl.train import game_seed  # the same games as training
+from agents.drl.reward import net_worths, share, terminal_reward
+from agents.drl.train import TrainError, algo_options, game_seed  # as training does
 
-VARIANTS = ("hybrid", "standard")
 ALGOS = ("ppo",)
 PACKED = (E.ACTION_DIM + 7) // 8
 DATA_KEYS = ("teacher", "variant", "seed", "opponents", "deploy_rules", "snap_offers",
@@ -418,16 +418,11 @@ def fit(data: dict[str, np.ndarray], ppo: PPOConfig, fit_cfg: dict[str, Any],
 
 # -- the command ------------------------------------------------------------------------------
 def _ppo_config(cfg: dict[str, Any]) -> PPOConfig:
-    given = dict(cfg.get("ppo") or {})
-    names = set(PPOConfig.__dataclass_fields__)
-    unknown = sorted(set(given) - names)
-    if unknown:
-        raise ImitateError(f"unknown ppo option(s) {unknown}; valid: {sorted(names)}")
-    if given.get("reward", "delta") not in SHAPINGS:
-        raise ImitateError(f"unknown ppo.reward {given['reward']!r}; valid: {', '.join(SHAPINGS)}")
-    if "hidden" in given:
-        given["hidden"] = tuple(int(h) for h in given["hidden"])
-    return PPOConfig(**given)
+    """The `ppo.*` options, checked as training checks them."""
+    try:
+        return PPOConfig(**algo_options("ppo", cfg))
+    except TrainError as e:
+        raise ImitateError(str(e)) from None
 
 
 def validate(cfg: dict[str, Any]) -> None:

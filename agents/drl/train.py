@@ -52,13 +52,14 @@ def game_seed(seed: int, game: int) -> int:
     return seed * 1_000_000 + game
 
 
-def _hyper(algo: str, cfg: dict[str, Any]) -> dict[str, Any]:
+def algo_options(algo: str, cfg: dict[str, Any]) -> dict[str, Any]:
+    """The `ppo.*` or `ddqn.*` options of `cfg`, checked (one-line TrainError)."""
     cls = PPOConfig if algo == "ppo" else DDQNConfig
     given = dict(cfg.get(algo) or {})
     names = {f.name for f in fields(cls)}
     unknown = sorted(set(given) - names)
     if unknown:
-        raise TrainError(f"unknown {algo} hyperparameter(s) {unknown}; valid: {sorted(names)}")
+        raise TrainError(f"unknown {algo} option(s) {unknown}; valid: {sorted(names)}")
     from agents.drl.reward import SHAPINGS
     if given.get("reward", "delta") not in SHAPINGS:
         raise TrainError(f"unknown {algo}.reward {given['reward']!r}; valid: {', '.join(SHAPINGS)}")
@@ -124,7 +125,7 @@ def train(cfg: dict[str, Any], out_dir: str | Path) -> dict[str, Any]:
     """Run (or resume) a training run; returns a summary."""
     validate(cfg)
     algo, variant = cfg["algo"], cfg["variant"]
-    hyper = _hyper(algo, cfg)
+    hyper = algo_options(algo, cfg)
     schema, hooks = world(cfg.get("novelty") or "none", cfg.get("novelty_difficulty") or "medium")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
