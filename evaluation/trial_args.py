@@ -379,8 +379,9 @@ def check_world(cfg: TrialConfig) -> None:
     try:
         make_agent(cfg.agent, **told_rules(cfg.agent, cfg.agent_params, cfg.rules))
     except Exception as exc:  # noqa: BLE001 - any failure to build is a bad option
-        raise CommandError(f"agent={cfg.agent} cannot be built with "
-                           f"{cfg.agent_params}: {exc}") from None
+        # The exception names the bad option; the full option dict would bury it.
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise CommandError(f"agent={cfg.agent} cannot be built: {first}") from None
     if cfg.novelty is not None:
         try:
             prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params,

@@ -139,3 +139,17 @@ def test_composed_novelties_warn_when_order_matters(tmp_path: Path, capsys) -> N
     assert "warning:" in capsys.readouterr().err
     with pytest.raises(TrialError, match="then"):
         run_trial(_cfg(games=3, then=["rent_hike"]), tmp_path / "x")
+
+
+def test_agent_that_cannot_be_built_gets_one_short_line() -> None:
+    """The builder's own message names the bad option; the whole option dict (dozens of
+    defaults for the planner) must not bury it."""
+    from evaluation.trial_args import CommandError, check_world
+
+    cfg = _cfg(agent="hybrid_ppo", agent_params={"weights": None, "greedy": False,
+                                                 "detector": "maybe"})
+    with pytest.raises(CommandError) as err:
+        check_world(cfg)
+    msg = str(err.value)
+    assert "\n" not in msg and "unknown detector 'maybe'" in msg
+    assert "greedy" not in msg and msg.startswith("agent=hybrid_ppo")
