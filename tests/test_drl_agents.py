@@ -170,3 +170,13 @@ def test_surprise_detector_keeps_its_budget_on_skewed_games() -> None:
 
     assert _false_alarm_rate(skewed) <= 0.06
     assert _false_alarm_rate(normal) <= 0.06
+
+
+def test_detector_none_as_the_command_line_gives_it() -> None:
+    """`agent.hybrid_ppo.detector=none` reaches the agent as None (the command-line parser
+    reads none/null as None); it must mean no detector, not an unknown one."""
+    from evaluation.cli import agent_options
+
+    _, options = agent_options(["agent.hybrid_ppo.detector=none"])
+    agent = make_agent("hybrid_ppo", **options["hybrid_ppo"])
+    assert agent.detector is None

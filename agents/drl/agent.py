@@ -60,8 +60,10 @@ class DRLAgent(Agent):
 
     def __init__(self, algo: str = "ppo", variant: str = "hybrid", weights: str | None = None,
                  learner: PPO | DDQN | None = None, training: bool = False,
-                 greedy: bool = False, detector: str = "surprise") -> None:
+                 greedy: bool = False, detector: str | None = "surprise") -> None:
         super().__init__()
+        if detector is None:  # command lines read `detector=none` as None
+            detector = "none"
         if algo not in ALGOS:
             raise ValueError(f"unknown algo {algo!r}; valid: {', '.join(ALGOS)}")
         if variant not in VARIANTS:
@@ -166,7 +168,7 @@ class DRLAgent(Agent):
 def shipped_agent(algo: str, variant: str):
     """A registry factory: the shipped weights unless `weights=PATH` is given."""
     def factory(weights: str | None = None, greedy: bool = False,
-                detector: str = "surprise") -> DRLAgent:
+                detector: str | None = "surprise") -> DRLAgent:
         path = weights or WEIGHTS_DIR / f"{'hybrid_' if variant == 'hybrid' else ''}{algo}.npz"
         return DRLAgent(algo, variant, weights=str(path), greedy=greedy, detector=detector)
     factory.__name__ = f"{variant}_{algo}"
