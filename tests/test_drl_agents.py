@@ -180,3 +180,24 @@ def test_detector_none_as_the_command_line_gives_it() -> None:
     _, options = agent_options(["agent.hybrid_ppo.detector=none"])
     agent = make_agent("hybrid_ppo", **options["hybrid_ppo"])
     assert agent.detector is None
+
+
+@pytest.mark.parametrize("name", ["ddqn", "hybrid_ddqn"])
+def test_a_playing_ddqn_takes_its_best_q_value(name: str) -> None:
+    """Outside training a DDQN exploits (epsilon 0). A learner loaded from weights has
+    taken no training step, so its schedule's epsilon is eps_start = 1: a playing agent
+    that followed the schedule would act uniformly at random whatever its weights."""
+    agent = make_agent(name, detector="none")
+    learner = agent.learner
+    took_best: list[bool] = []
+    choose = learner.choose
+
+    def spy(x, idx, rng, greedy):
+        i, q = choose(x, idx, rng, greedy)
+        took_best.append(i == int(idx[np.argmax(learner.q_values(x, idx))]))
+        return i, q
+
+    learner.choose = spy
+    openmono.play_game(SHORT, [agent, make_agent("fp_a"), make_agent("fp_b"),
+                               make_agent("fp_c")], seed=5)
+    assert len(took_best) > 20 and all(took_best)

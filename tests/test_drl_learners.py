@@ -136,3 +136,20 @@ def test_ppo_update_stops_early_once_the_policy_moved(target_kl: float, expected
         ppo.record(xi, mask, i, logp)
         ppo.end_game(1.0 if i == legal[k % 3] else 0.0)
     assert ppo.update()["minibatches"] == expected
+
+
+def test_ddqn_prior_starts_the_greedy_policy_passing_not_offering() -> None:
+    """With the prior (default) an untrained Q-network's argmax prefers pass/conclude to
+    any trade offer; prior=0 is the paper's start (zero output biases)."""
+    from agents.drl import encoding as E
+    from agents.drl.ppo import policy_prior
+
+    q = DDQN(DDQNConfig(hidden=(16, 8)), seed=0)
+    assert np.allclose(q.q.b[-1], 0.1 * policy_prior())
+    assert np.allclose(q.target.b[-1], q.q.b[-1])  # the target starts as a copy
+    x = np.random.default_rng(0).random(STATE_DIM).astype(np.float32)
+    idx = np.r_[np.arange(E.EXCHANGE, E.EXCHANGE + 300), E.CONCLUDE]
+    i, _ = q.choose(x, idx, np.random.default_rng(0), greedy=True)
+    assert i == E.CONCLUDE
+    paper = DDQN(DDQNConfig(hidden=(16, 8), prior=0.0), seed=0)
+    assert not paper.q.b[-1].any()

@@ -129,8 +129,9 @@ class DRLAgent(Agent):
             learner.add_reward(r)
             i, extra = learner.choose(x, idx, learner.rng, greedy=False)
             learner.record(x, mask, i, extra)
-        else:
-            i, extra = learner.choose(x, idx, self.rng, greedy=self.greedy)
+        else:  # playing: PPO samples its policy (or its mode if greedy); DDQN exploits
+            i, extra = learner.choose(x, idx, self.rng,
+                                      greedy=self.greedy or learner.algo == "ddqn")
         if self.detector is not None:
             self.detector.observe(self._prediction(x, extra), r * learner.cfg.reward_scale,
                                   level)

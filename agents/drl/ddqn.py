@@ -19,6 +19,7 @@ import numpy as np
 
 from agents.drl.encoding import ACTION_DIM, STATE_DIM
 from agents.drl.nn import MLP, Adam, masked_argmax
+from agents.drl.ppo import policy_prior
 
 
 @dataclass
@@ -41,6 +42,7 @@ class DDQNConfig:
     # lone property from an opponent at 1.25 x price look like a gain (docs/drl.md, Reward)
     hidden: tuple[int, ...] = (1024, 512)
     terminal_c: float = 10.0  # the paper's c for DDQN
+    prior: float = 0.1  # scale of PPO's `policy_prior` as initial Q biases (0: the paper's start)
 
 
 def td_loss(q: np.ndarray, actions: np.ndarray, targets: np.ndarray,
@@ -99,6 +101,12 @@ class DDQN:
         rng = np.random.default_rng(seed)
         sizes = (STATE_DIM, *tuple(self.cfg.hidden), ACTION_DIM)
         self.q = MLP(sizes, rng=rng, out_scale=0.1)
+        if self.cfg.prior:
+            # Why: a random start's argmax picks among hundreds of trade offers and sales
+            # and loses every game, so the replay holds no win to learn from; these biases
+            # make the greedy start pass and build (learning moves them like any weight).
+            self.q.b[-1][...] = self.cfg.prior * policy_prior()
+            self.q.sync()
         self.target = MLP(sizes, rng=rng)
         self.target.copy_from(self.q)
         self.opt = Adam(self.q.params(), lr=self.cfg.lr, max_grad_norm=self.cfg.max_grad_norm)
