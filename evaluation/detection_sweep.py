@@ -38,6 +38,7 @@ from agents.registry import AGENTS, make_agent
 from evaluation import metrics
 from evaluation.detection_bands import band_table, load_cells
 from evaluation.runner import GAMES_FILE, TrialConfig, read_records, run_trial
+from openmono.schema import RULE_SETS
 
 CATEGORIES = ("class", "attribute", "representation")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -121,7 +122,8 @@ def catalogue() -> dict[str, list[str]]:
 
 
 def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[float, float],
-         agent: str, observability: str = "announced") -> list[dict[str, Any]]:
+         agent: str, observability: str = "announced",
+         rules: str = "standard") -> list[dict[str, Any]]:
     """Trial specs: per category x difficulty, novelties cycled in a seeded order."""
     cat = catalogue()
     specs = []
@@ -142,14 +144,17 @@ def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[floa
         specs.append({"agent": agent, "category": "control", "difficulty": None,
                       "novelty": None, "seed": seed + k, "games": games, "window": window})
         k += 1
+    if rules != "standard":  # standard specs keep their old form (saved sweeps resume)
+        for spec in specs:
+            spec["rules"] = rules
     return specs
 
 
-def _truth(novelty: str, difficulty: str) -> list[dict[str, Any]]:
+def _truth(novelty: str, difficulty: str, rules: str = "standard") -> list[dict[str, Any]]:
     from evaluation.novelty_setup import prepare_novelty
-    from openmono import standard_schema
+    from openmono.schema import rules_schema
 
-    setup = prepare_novelty(novelty, difficulty, {}, standard_schema())
+    setup = prepare_novelty(novelty, difficulty, {}, rules_schema(rules))
     return list(setup.ground_truth)
 
 
@@ -162,7 +167,7 @@ def trial_for(spec: dict[str, Any], out: str) -> tuple[Path, TrialConfig]:
     cfg = TrialConfig(agent=spec["agent"], agent_params=dict(spec.get("agent_params") or {}),
                       novelty=spec["novelty"],
                       difficulty=spec["difficulty"] or "medium", observability=observability,
-                      games=spec["games"],
+                      games=spec["games"], rules=spec.get("rules", "standard"),
                       seed=spec["seed"], window=tuple(spec["window"]), progress=False)
     return where, cfg
 
@@ -180,7 +185,7 @@ def finish(spec: dict[str, Any], summary: dict[str, Any], where: Path,
     summary["sweep_difficulty"] = spec["difficulty"]
     if spec["novelty"] is not None:
         records = read_records(where / GAMES_FILE)
-        truth = _truth(spec["novelty"], spec["difficulty"])
+        truth = _truth(spec["novelty"], spec["difficulty"], spec.get("rules", "standard"))
         acc, prec = metrics.characterization_scores(truth, metrics.final_report_changes(records))
         summary["char_accuracy_values"] = acc
         summary["char_precision_values"] = prec
@@ -389,6 +394,8 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
         "",
         f"Agent `{args.agent}` against three `baseline` agents, novelties "
         f"`{getattr(args, 'observability', 'announced')}` (docs/detection.md); "
+        + ("" if getattr(args, "rules", "standard") == "standard"
+           else f"rules `{args.rules}` (docs/rules.md); ") +
         f"{args.games}-game trials, the "
         f"novelty injected at a game drawn from [{args.window[0]}, {args.window[1]}] of the "
         f"trial and kept; {args.per_cell} trials per category x difficulty with novelties "
@@ -488,6 +495,8 @@ def _check_args(args: argparse.Namespace) -> str | None:
             return why.replace("hydra/launcher=ray", "--ray")
         if args.cpus_per_trial <= 0:
             return f"--cpus-per-trial must be > 0, got {args.cpus_per_trial}"
+    if args.rules not in RULE_SETS:
+        return f"unknown --rules {args.rules!r}; valid: {', '.join(RULE_SETS)}"
     if args.per_cell + args.controls == 0:
         return "--per-cell and --controls are both 0: nothing to run"
     out = Path(args.out or f"outputs/detection_sweep/{args.agent}")
@@ -512,6 +521,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--observability", choices=("announced", "effects"), default="announced",
                    help="what agents are shown of a novelty (see docs/detection.md)")
     p.add_argument("--seed", type=int, default=0, help="first trial seed")
+    p.add_argument("--rules", default="standard",
+                   help=f"the rule set every trial starts from ({', '.join(RULE_SETS)})")
     p.add_argument("--workers", type=int, default=2,
                    help="processes (at most 2); with --ray local, the local cluster's CPUs")
     p.add_argument("--ray", metavar="ADDRESS", default=None,
@@ -563,7 +574,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fresh and out.exists():
         shutil.rmtree(out)
     specs = plan(args.per_cell, args.controls, args.seed, args.games, tuple(args.window),
-                 args.agent, args.observability)
+                 args.agent, args.observability, args.rules)
     print(f"{len(specs)} trials -> {out}", file=sys.stderr)
     t0 = time.perf_counter()
     if args.agent == "remote":
@@ -583,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     saved = {"command": command, "seconds": seconds, "trials": results,
              "args": {k: getattr(args, k) for k in ("agent", "per_cell", "controls", "games",
                                                      "window", "seed", "workers",
-                                                     "observability")}}
+                                                     "observability", "rules")}}
     (out / "sweep.json").write_text(json.dumps(saved, indent=1, default=str) + "\n")
     (out / "sweep.md").write_text(text + "\n")
     if args.write_results:

@@ -154,6 +154,7 @@ def test_compare_and_detection_sweep_errors(tmp_path: Path, capsys) -> None:
     (tmp_path / "f").write_text("")
     for argv, word in ((["--games", "0", "--out", str(tmp_path / "d")], "--games"),
                        (["--agent", "plannr"], "did you mean planner"),
+                       (["--rules", "gnom", "--out", str(tmp_path / "d")], "valid: standard"),
                        (["--out", str(tmp_path / "f" / "x")], "output directory")):
         try:
             code = detection_sweep.main(argv)
@@ -411,3 +412,20 @@ def test_check_runs_clean_and_writes_a_violation_with_its_command(tmp_path: Path
     assert "a planted violation" in case["problems"][0]
     lines = (tmp_path / "game2" / "game.jsonl").read_text().splitlines()
     assert json.loads(lines[0])["type"] == "header" and json.loads(lines[-1])["type"] == "result"
+
+
+def test_detection_sweep_plays_its_trials_under_the_rules_given(tmp_path: Path) -> None:
+    """--rules gnome reaches every trial (and the planner's prior beliefs through the
+    trial); a standard sweep's specs keep their old form so saved sweeps still resume."""
+    assert all("rules" not in s for s in detection_sweep.plan(1, 1, 0, 4, (0.3, 0.6), "random"))
+    specs = detection_sweep.plan(1, 1, 0, 4, (0.3, 0.6), "planner", rules="gnome")
+    assert {s["rules"] for s in specs} == {"gnome"}
+    assert detection_sweep.trial_for(specs[0], str(tmp_path))[1].rules == "gnome"
+    out = tmp_path / "sweep"
+    code = detection_sweep.main(["--agent", "random", "--per-cell", "0", "--controls", "1",
+                                 "--games", "2", "--workers", "1", "--rules", "gnome",
+                                 "--out", str(out)])
+    assert code == 0
+    config = json.loads(next(out.rglob("trial.json")).read_text())
+    assert config["rules"] == "gnome"
+    assert json.loads((out / "sweep.json").read_text())["args"]["rules"] == "gnome"
