@@ -247,3 +247,26 @@ def test_masks_follow_the_gnome_mortgage_and_building_options() -> None:
             i = enc.index_of(a, obs)
             if type(a) is not A.SellProperty:
                 assert i is not None and mask[i] and enc.action_of(i, obs) == a
+
+
+def test_blocks_of_the_action_space() -> None:
+    """Each block's first and last index, and the ends of the space."""
+    from agents.drl.encoding import BLOCKS, block_of
+
+    starts = [start for _, start in BLOCKS]
+    assert starts == sorted(starts) and starts[0] == 0
+    for (name, start), nxt in zip(BLOCKS, [*starts[1:], E.ACTION_DIM]):
+        assert block_of(start) == name and block_of(nxt - 1) == name
+    assert block_of(E.SKIP) == "skip" and block_of(E.BUY) == "buy"
+    assert block_of(E.SELL_OFFER - 1) == "exchange_offer"
+    with pytest.raises(ValueError, match="outside"):
+        block_of(E.ACTION_DIM)
+
+
+def test_timing_counts_every_network_choice_by_block() -> None:
+    from agents.drl.timing import time_agent
+
+    row = time_agent("hybrid_ddqn", games=1, seed=2)
+    assert row["network_decisions"] > 0
+    assert sum(row["choices"].values()) == row["network_decisions"]
+    assert "buy" not in row["choices"] and "accept" not in row["choices"]  # the hybrid's rules

@@ -65,6 +65,21 @@ PAY_FINE = USE_CARD + 1
 ACCEPT = PAY_FINE + 1
 BUY = ACCEPT + 1
 assert BUY + 1 == ACTION_DIM
+BLOCKS = (("exchange_offer", EXCHANGE), ("sell_offer", SELL_OFFER), ("buy_offer", BUY_OFFER),
+          ("improve", IMPROVE), ("sell_building", SELL_BUILDING), ("mortgage", MORTGAGE),
+          ("free_mortgage", FREE_MORTGAGE), ("skip", SKIP), ("conclude", CONCLUDE),
+          ("use_card", USE_CARD), ("pay_fine", PAY_FINE), ("accept", ACCEPT), ("buy", BUY))
+
+
+def block_of(index: int) -> str:
+    """The name of the block of Table I an action index lies in (e.g. "sell_offer")."""
+    if not 0 <= index < ACTION_DIM:
+        raise ValueError(f"action index {index} outside 0..{ACTION_DIM - 1}")
+    name = BLOCKS[0][0]
+    for block, start in BLOCKS:
+        if index >= start:
+            name = block
+    return name
 
 # Phases the network decides; every other decision goes to the fallback policy.
 NETWORK_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "buy", "trade_response"))
