@@ -153,3 +153,23 @@ def test_ddqn_prior_starts_the_greedy_policy_passing_not_offering() -> None:
     assert i == E.CONCLUDE
     paper = DDQN(DDQNConfig(hidden=(16, 8), prior=0.0), seed=0)
     assert not paper.q.b[-1].any()
+
+
+def test_ddqn_warm_start_from_a_ppo_policy_plays_its_mode() -> None:
+    """`init=` a PPO file for DDQN: the actor becomes the Q-network, its last layer scaled
+    by `warm_scale`, so the greedy DDQN plays the policy's most likely action (and the
+    target network starts equal); a file with neither network is refused in one line."""
+    ppo = PPO(PPOConfig(hidden=(16, 8)), seed=3)
+    q = DDQN(DDQNConfig(hidden=(16, 8), warm_scale=0.05), seed=0)
+    q.load_policy(ppo.weights(), "ppo.npz")
+    assert np.allclose(q.q.W[-1], 0.05 * ppo.actor.W[-1])
+    assert np.allclose(q.target.W[0], ppo.actor.W[0])
+    rng = np.random.default_rng(0)
+    idx = np.sort(rng.choice(ACTION_DIM, size=40, replace=False))
+    for _ in range(20):
+        x = rng.random(STATE_DIM).astype(np.float32)
+        logits = ppo.actor.forward(x[None])[0]
+        i, _ = q.choose(x, idx, rng, greedy=True)
+        assert i == idx[np.argmax(logits[idx])]
+    with pytest.raises(ValueError, match="bad.npz: .*neither"):
+        q.load_policy({"x": np.zeros(1)}, "bad.npz")

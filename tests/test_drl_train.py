@@ -104,3 +104,17 @@ def test_curves_plot_runs_side_by_side(tmp_path) -> None:
     bad = subprocess.run([sys.executable, "-m", "agents.drl.curves", str(out), str(tmp_path)],
                          capture_output=True, text=True)
     assert bad.returncode != 0 and bad.stderr.strip() == f"error: no curve.csv in {tmp_path}"
+
+
+def test_ddqn_starts_from_a_ppo_policy(tmp_path) -> None:
+    """`algo=ddqn init=PPO_FILE`: the policy's actor becomes the Q-network (warm start);
+    a policy of another shape is refused in one line naming the file."""
+    ppo_run = tmp_path / "ppo"
+    train(_cfg(games=1, ppo={**TINY, "hidden": [16]}), ppo_run)
+    init = str(ppo_run / "weights.npz")
+    out = train(_cfg(algo="ddqn", games=1, init=init), tmp_path / "ddqn")
+    assert out["games"] == 1
+    with pytest.raises(ValueError, match=r"weights\.npz.*shape"):
+        train(_cfg(algo="ddqn", games=1, init=init,
+                   ddqn={"hidden": [8], "learning_starts": 50, "buffer_size": 500}),
+              tmp_path / "other")

@@ -38,14 +38,17 @@ def make_learner(algo: str, seed: int = 0, **cfg: Any) -> PPO | DDQN:
     raise ValueError(f"unknown algo {algo!r}; valid: {', '.join(ALGOS)}")
 
 
-def load_weights_file(learner: PPO | DDQN, path: str | Path) -> None:
-    """Load `path` into `learner`, with a one-line error naming the file on any problem."""
+def load_weights_file(learner: PPO | DDQN, path: str | Path, init: bool = False) -> None:
+    """Load `path` into `learner`, with a one-line error naming the file on any problem.
+    `init`: a training start, where a DDQN may also start from a PPO policy (warm start)."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"weights file not found: {path}")
     try:
         with np.load(path, allow_pickle=False) as data:
-            learner.load_weights({k: data[k] for k in data.files}, str(path))
+            load = learner.load_policy if init and isinstance(learner, DDQN) else \
+                learner.load_weights
+            load({k: data[k] for k in data.files}, str(path))
     except ValueError as e:
         msg = str(e)
         raise ValueError(msg if msg.startswith(str(path)) else f"{path}: {msg}") from None

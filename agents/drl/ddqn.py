@@ -43,6 +43,7 @@ class DDQNConfig:
     hidden: tuple[int, ...] = (1024, 512)
     terminal_c: float = 10.0  # the paper's c for DDQN
     prior: float = 0.1  # scale of PPO's `policy_prior` as initial Q biases (0: the paper's start)
+    warm_scale: float = 0.05  # `init=` a PPO policy: its logits x this become the initial Q
 
 
 def td_loss(q: np.ndarray, actions: np.ndarray, targets: np.ndarray,
@@ -197,6 +198,21 @@ class DDQN:
 
     def load_weights(self, data, source: str) -> None:
         self.q.load_state_dict(data, "q.", source)
+        self.q.sync()
+        self.target.copy_from(self.q)
+
+    def load_policy(self, data, source: str) -> None:
+        """Warm start (`init=` a PPO file): the actor becomes the Q-network, last layer
+        scaled by `warm_scale`. Why: the greedy start then plays the policy's mode (a
+        behaviour clone's, say) instead of losing every game, so the replay holds wins;
+        logits are not values, and the TD updates move them towards values from there."""
+        if "q.W0" in data:
+            return self.load_weights(data, source)
+        if "actor.W0" not in data:
+            raise ValueError(f"{source}: neither a DDQN (q.*) nor a PPO (actor.*) network")
+        self.q.load_state_dict(data, "actor.", source)
+        self.q.W[-1] *= self.cfg.warm_scale
+        self.q.b[-1] *= self.cfg.warm_scale
         self.q.sync()
         self.target.copy_from(self.q)
 

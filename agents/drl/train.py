@@ -134,7 +134,7 @@ def train(cfg: dict[str, Any], out_dir: str | Path) -> dict[str, Any]:
 
     learner = make_learner(algo, seed=int(cfg["seed"]), **hyper)
     if cfg.get("init"):
-        load_weights_file(learner, cfg["init"])
+        load_weights_file(learner, cfg["init"], init=True)
     rows: list[dict[str, Any]] = []
     start = 0
     if resume and (out / "checkpoint.npz").exists():
