@@ -36,19 +36,22 @@ def main() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax_w, ax_e) = plt.subplots(1, 2, figsize=(10, 3.6))
+    runs = []
     for spec in args.runs:
         run, _, label = spec.partition("=")
-        rows = read_run(Path(run))
-        label = label or Path(run).name
+        runs.append((run, label or Path(run).name, read_run(Path(run))))
+    # The second panel: PPO's policy entropy, or for DDQN-only figures its epsilon.
+    key = "entropy" if any(r.get("entropy") for *_, rows in runs for r in rows) else "epsilon"
+    fig, (ax_w, ax_e) = plt.subplots(1, 2, figsize=(10, 3.6))
+    for run, label, rows in runs:
         won = [int(r["won"]) for r in rows]
         per = blocks(won, args.block)
         ends = [min(len(won), (i + 1) * args.block) for i in range(len(per))]
         rate = [100 * w / (e - i * args.block) for i, (w, e) in enumerate(zip(per, ends))]
         ax_w.plot(ends, rate, marker="o", ms=3, label=label)
-        ent = [(int(r["game"]), float(r["entropy"])) for r in rows if r.get("entropy")]
-        if ent:
-            ax_e.plot(*zip(*ent), label=label)
+        second = [(int(r["game"]), float(r[key])) for r in rows if r.get(key)]
+        if second:
+            ax_e.plot(*zip(*second), label=label)
         print(json.dumps({"run": run, "label": label, "games": len(won), "wins": sum(won),
                           f"wins_per_{args.block}": per}))
     ax_w.set_xlabel("training games")
@@ -57,7 +60,8 @@ def main() -> None:
     ax_w.grid(alpha=0.3)
     ax_w.legend(fontsize=7)
     ax_e.set_xlabel("training games")
-    ax_e.set_ylabel("policy entropy (PPO updates)")
+    ax_e.set_ylabel("policy entropy (PPO updates)" if key == "entropy"
+                    else "exploration epsilon (DDQN)")
     ax_e.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(args.out, dpi=90)
