@@ -293,15 +293,24 @@ def test_resume_from_an_older_snapshot_replays_only_the_games_after_it(
         tmp_path / "full" / GAMES_FILE).read_bytes()
 
 
-def test_a_finished_trial_says_complete_in_under_a_second(tmp_path: Path) -> None:
+def test_a_finished_trial_says_complete_without_loading_the_game(tmp_path: Path) -> None:
+    """Why it answers in well under a second (a timing assert would only measure the
+    machine's load): it reads the saved summary and imports neither Hydra, numpy, the
+    engine, the agents nor the plugins."""
     args = [*FAST, "trial.games=2", f"hydra.run.dir={tmp_path / 'run'}"]
     assert _trial(*args, cwd=tmp_path).returncode == 0
     before = snapshot(tmp_path / "run")
-    t0 = time.perf_counter()
     proc = _trial(*args, cwd=tmp_path)
-    seconds = time.perf_counter() - t0
     assert proc.returncode == 0 and proc.stdout.startswith("complete: 2 games"), proc.stdout
-    assert seconds < 1.0, seconds
+    probe = ("import sys\nfrom evaluation.trial import cli\nrc = cli(sys.argv[1:])\n"
+             "heavy = ('hydra', 'omegaconf', 'numpy', 'openmono', 'agents', 'novelties')\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
+             "sys.exit(rc)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", probe, *args], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0 and proc.stdout.startswith("complete: 2 games"), proc.stdout
+    assert proc.stdout.splitlines()[-1] == "[]", proc.stdout
     # The same trial asked for in other words (an explicit default) is complete too,
     # and Hydra does not get to rewrite its .hydra/ folder.
     proc = _trial(*args, "trial.seed=0", "detection=system", cwd=tmp_path)
