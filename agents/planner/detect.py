@@ -43,8 +43,6 @@ import difflib
 import re
 from typing import Any
 
-from scipy.special import gammaincc
-
 from openmono.actions import CORE_ACTION_KINDS
 from openmono.compiled import CARD, TAX, UTILITY, compile_rules
 from openmono.engine import rent_of
@@ -74,6 +72,8 @@ def _p_value(stat: float, df: int) -> float:
     """Upper tail of the chi-square distribution."""
     if df <= 0:
         return 1.0
+    from scipy.special import gammaincc  # on first use: naming any agent loads this module
+
     return float(gammaincc(df / 2.0, stat / 2.0))
 
 
