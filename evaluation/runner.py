@@ -24,6 +24,7 @@ the same command resumes once the plugin is fixed.
 
 from __future__ import annotations
 
+import io
 import json
 import linecache
 import os
@@ -48,6 +49,7 @@ from evaluation import metrics
 from evaluation.remote_seats import (RemoteError, close_remote_seats, make_agents,
                                      open_remote_seats, remote_faults)
 from evaluation.novelty_setup import Applied, prepare_novelty
+from evaluation.seal import seal, snapshot_key, unseal
 
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.json"
@@ -342,13 +344,17 @@ class _StatePickler(pickle.Pickler):
 
 
 def _save_agents(out: Path, games: int, agents: Any) -> None:
-    """Pickle the agents after `games` games (atomically); agents that cannot be pickled
-    are simply re-played on resume."""
+    """Pickle the agents after `games` games (atomically, sealed with this user's key:
+    `evaluation.seal`); agents that cannot be pickled are simply re-played on resume."""
     tmp = out / (STATE_FILE + ".tmp")
     try:
-        with tmp.open("wb") as fh:
-            _StatePickler(fh, protocol=pickle.HIGHEST_PROTOCOL).dump(
-                {"games": games, "agents": agents})
+        key = snapshot_key()
+        if key is None:
+            raise OSError("no snapshot key")
+        buf = io.BytesIO()
+        _StatePickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(
+            {"games": games, "agents": agents})
+        tmp.write_bytes(seal(buf.getvalue(), key))
         os.replace(tmp, out / STATE_FILE)
     except Exception:  # noqa: BLE001 - an unpicklable agent only makes resuming slower
         tmp.unlink(missing_ok=True)
@@ -356,9 +362,14 @@ def _save_agents(out: Path, games: int, agents: Any) -> None:
 
 
 def _load_agents(out: Path, games: int) -> Any:
+    """The snapshot's agents, only if this user's runs sealed it: unpickling runs code,
+    and a results folder may come from anywhere (otherwise: re-play)."""
     try:
-        with (out / STATE_FILE).open("rb") as fh:
-            saved = pickle.load(fh)
+        key = snapshot_key()
+        payload = None if key is None else unseal((out / STATE_FILE).read_bytes(), key)
+        if payload is None:
+            return None
+        saved = pickle.loads(payload)
     except Exception:  # noqa: BLE001 - missing, cut short or from other code: re-play
         return None
     if not isinstance(saved, dict) or not 0 < saved.get("games", 0) <= games:

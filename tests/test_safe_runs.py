@@ -438,3 +438,47 @@ def test_detection_sweep_plays_its_trials_under_the_rules_given(tmp_path: Path) 
     config = json.loads(next(out.rglob("trial.json")).read_text())
     assert config["rules"] == "gnome"
     assert json.loads((out / "sweep.json").read_text())["args"]["rules"] == "gnome"
+
+
+class _Planted:
+    """A pickle that runs code when loaded: what a results folder from elsewhere may hold."""
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (Path(self.marker),))
+
+
+def test_a_snapshot_not_written_here_is_never_unpickled(tmp_path: Path, capsys,
+                                                        monkeypatch) -> None:
+    """`agents.pkl` is only a shortcut for resuming; one this machine did not seal (copied
+    from another folder, or planted) is ignored and the recorded games are re-played, so
+    opening someone's results folder cannot run their code."""
+    import pickle
+
+    import evaluation.runner as runner
+
+    cfg = dict(agent="random", opponents=["random"] * 3, reference="random",
+               novelty="rent_hike", inject_at=2, games=5, seed=5, progress=False)
+    run_trial(TrialConfig(**cfg), tmp_path / "full")
+
+    class Killed(Exception):
+        pass
+
+    def kill(record: dict) -> None:
+        if record["game"] == 2:
+            raise Killed
+
+    monkeypatch.setattr(runner, "SAVE_RATIO", 0)
+    with pytest.raises(Killed):
+        run_trial(TrialConfig(**cfg), tmp_path / "cut", on_game=kill)
+    marker = tmp_path / "ran"
+    (tmp_path / "cut" / STATE_FILE).write_bytes(
+        pickle.dumps({"games": 3, "agents": _Planted(str(marker))}))
+    capsys.readouterr()
+    run_trial(TrialConfig(**cfg), tmp_path / "cut")
+    assert not marker.exists()
+    assert "re-playing them to rebuild the agents' state" in capsys.readouterr().err
+    assert (tmp_path / "cut" / GAMES_FILE).read_bytes() == (
+        tmp_path / "full" / GAMES_FILE).read_bytes()
