@@ -230,6 +230,17 @@ def test_a_raising_hook_through_the_cli(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "Traceback" in proc.stderr
 
 
+class Killed(Exception):
+    """A trial stopped from outside after a recorded game."""
+
+
+def _kill_after(game: int):
+    def kill(record: dict) -> None:
+        if record["game"] == game:
+            raise Killed
+    return kill
+
+
 # --- resume: fast, says so, same bytes ---------------------------------------------------------
 def test_resume_restores_the_agents_and_plays_only_the_missing_games(tmp_path: Path, capsys,
                                                                      monkeypatch) -> None:
@@ -237,12 +248,7 @@ def test_resume_restores_the_agents_and_plays_only_the_missing_games(tmp_path: P
                detection="given", progress=False)
     run_trial(TrialConfig(**cfg), tmp_path / "full")
 
-    class Killed(Exception):
-        pass
-
-    def kill(record: dict) -> None:
-        if record["game"] == 3:
-            raise Killed
+    kill = _kill_after(3)
 
     import evaluation.runner as runner
 
@@ -273,12 +279,7 @@ def test_resume_from_an_older_snapshot_replays_only_the_games_after_it(
                         lambda out, games, agents: games == 2 and real_save(out, games, agents))
     monkeypatch.setattr(runner, "SAVE_RATIO", 0)
 
-    class Killed(Exception):
-        pass
-
-    def kill(record: dict) -> None:
-        if record["game"] == 4:
-            raise Killed
+    kill = _kill_after(4)
 
     with pytest.raises(Killed):
         run_trial(TrialConfig(**cfg), tmp_path / "cut", on_game=kill)
@@ -463,12 +464,7 @@ def test_a_snapshot_not_written_here_is_never_unpickled(tmp_path: Path, capsys,
                novelty="rent_hike", inject_at=2, games=5, seed=5, progress=False)
     run_trial(TrialConfig(**cfg), tmp_path / "full")
 
-    class Killed(Exception):
-        pass
-
-    def kill(record: dict) -> None:
-        if record["game"] == 2:
-            raise Killed
+    kill = _kill_after(2)
 
     monkeypatch.setattr(runner, "SAVE_RATIO", 0)
     with pytest.raises(Killed):
