@@ -346,11 +346,12 @@ class _StatePickler(pickle.Pickler):
 def _save_agents(out: Path, games: int, agents: Any) -> None:
     """Pickle the agents after `games` games (atomically, sealed with this user's key:
     `evaluation.seal`); agents that cannot be pickled are simply re-played on resume."""
+    key = snapshot_key()
+    if key is None:  # no snapshot could be trusted on resume: keep none
+        (out / STATE_FILE).unlink(missing_ok=True)
+        return
     tmp = out / (STATE_FILE + ".tmp")
     try:
-        key = snapshot_key()
-        if key is None:
-            raise OSError("no snapshot key")
         buf = io.BytesIO()
         _StatePickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(
             {"games": games, "agents": agents})

@@ -44,10 +44,9 @@ def load_weights_file(learner: PPO | DDQN, path: str | Path, init: bool = False)
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"weights file not found: {path}")
+    load = learner.load_policy if init and isinstance(learner, DDQN) else learner.load_weights
     try:
         with np.load(path, allow_pickle=False) as data:
-            load = learner.load_policy if init and isinstance(learner, DDQN) else \
-                learner.load_weights
             load({k: data[k] for k in data.files}, str(path))
     except ValueError as e:
         msg = str(e)
