@@ -30,7 +30,7 @@ def test_three_games_and_a_resume_give_the_same_run(tmp_path, algo) -> None:
     for f in ("train.json", "checkpoint.npz", "curve.csv", "curve.png", "weights.npz"):
         assert (tmp_path / "whole" / f).exists()
     # "killed" after two games (the last checkpoint), then the same command again
-    train(_cfg(algo=algo, games=2), tmp_path / "split")
+    train(_cfg(algo=algo), tmp_path / "split", max_new_games=2)
     resumed = train(_cfg(algo=algo), tmp_path / "split")
     assert resumed["played_now"] == 1
     a = (tmp_path / "whole" / "curve.csv").read_text()
@@ -110,7 +110,7 @@ def test_ddqn_starts_from_a_ppo_policy(tmp_path) -> None:
     """`algo=ddqn init=PPO_FILE`: the policy's actor becomes the Q-network (warm start);
     a policy of another shape is refused in one line naming the file."""
     ppo_run = tmp_path / "ppo"
-    train(_cfg(games=1, ppo={**TINY, "hidden": [16]}), ppo_run)
+    train(_cfg(games=1, ppo={**TINY, "hidden": [16], "head": "flat"}), ppo_run)
     init = str(ppo_run / "weights.npz")
     out = train(_cfg(algo="ddqn", games=1, init=init), tmp_path / "ddqn")
     assert out["games"] == 1
