@@ -25,7 +25,7 @@ from agents.drl import ppo as ppo_mod
 from agents.drl.ddqn import DDQN
 from agents.drl.hybrid import accept_decision, buy_decision
 from agents.drl.ppo import PPO
-from agents.drl.reward import SHAPINGS, dense_reward, net_worths, share, terminal_reward
+from agents.drl.reward import SHAPINGS, ShareDelta, dense_reward, net_worths, terminal_reward
 
 ALGOS = ("ppo", "ddqn")
 VARIANTS = ("standard", "hybrid")
@@ -130,8 +130,8 @@ class DRLAgent(Agent):
         self.shaping = getattr(self.learner.cfg, "reward", "paper")
         if self.shaping not in SHAPINGS:
             raise ValueError(f"unknown reward {self.shaping!r}; valid: {', '.join(SHAPINGS)}")
-        self._share: float | None = None
         self._bonus = float(getattr(self.learner.cfg, "lone_bonus", 1.5))
+        self._delta = ShareDelta(self._bonus)
         self.training = training
         self.greedy = greedy
         self.enc = E.Encoder(self.learner.cfg.features)
@@ -147,7 +147,7 @@ class DRLAgent(Agent):
 
     def begin_game(self, seat: int, observation: Any) -> None:
         super().begin_game(seat, observation)
-        self._share = None
+        self._delta = ShareDelta(self._bonus)
         self.offers_in_a_row = 0
         if self.detector is not None:
             self.detector.begin_game()
@@ -177,7 +177,7 @@ class DRLAgent(Agent):
         if self.training or self.detector is not None:
             nw = net_worths(obs, self._bonus)
             level = dense_reward(obs, nw=nw)
-            r = level if self.shaping == "paper" else self._step_reward(share(obs, nw=nw))
+            r = level if self.shaping == "paper" else self._delta.step(obs, nw)
         if self.training:
             learner.add_reward(r)
             i, extra = learner.choose(x, idx, learner.rng, greedy=False)
@@ -191,11 +191,6 @@ class DRLAgent(Agent):
         self.offers_in_a_row = self.offers_in_a_row + 1 if i < E.IMPROVE else 0
         return self.enc.action_of(i, obs)
 
-    def _step_reward(self, s: float) -> float:
-        """`delta` shaping: the change of the share since the last network decision."""
-        prev, self._share = self._share, s
-        return 0.0 if prev is None else s - prev
-
     def _prediction(self, x: np.ndarray, extra: float) -> float:
         """The model's own estimate of this state's worth (critic value / chosen Q)."""
         if isinstance(self.learner, PPO):
@@ -206,8 +201,8 @@ class DRLAgent(Agent):
         won = result.winner_seat == self.seat
         if self.training:
             final = terminal_reward(won, self.learner.cfg.terminal_c)
-            if self.shaping == "delta" and self._share is not None:
-                final += (1.0 if won else 0.0) - self._share
+            if self.shaping == "delta":
+                final += self._delta.final(won)
             self.learner.end_game(final)
         if self.detector is not None:
             self.detector.end_game(won)
