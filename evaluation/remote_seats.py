@@ -36,6 +36,10 @@ def make_agents(names: Sequence[str], remote: dict[str, Any],
     played in a child process (`agents.remote.isolated`)."""
     options = {k: v for k, v in remote.items() if k != "tokens"}
     tokens = [str(t) for t in (remote.get("tokens") or [])]
+    split = [split_name(n) for n in names]
+    if ("remote", True) in split:
+        raise ValueError("remote@process: a remote seat plays in another process already; "
+                         "write remote")
     wanted = list(names).count("remote")
     if wanted != len(tokens):
         raise ValueError(f"{wanted} remote seat(s) but remote.tokens gives {len(tokens)} "
@@ -43,12 +47,8 @@ def make_agents(names: Sequence[str], remote: dict[str, Any],
     flags = [isolate] * len(names) if isinstance(isolate, bool) else list(isolate)
     given = iter(tokens)
     seats = []
-    for name, flag in zip(names, flags):
-        base, suffixed = split_name(name)
+    for (base, suffixed), flag in zip(split, flags):
         if base == "remote":
-            if suffixed:
-                raise ValueError("remote@process: a remote seat plays in another process "
-                                 "already; write remote")
             seats.append(make_agent(base, token=next(given), **options))
         else:
             seats.append(build_seat(base, (per_name or {}).get(base, {}), flag or suffixed,
