@@ -205,3 +205,23 @@ def test_a_stopped_trial_leaves_no_child_behind(tmp_path, sig):
         if trial.poll() is None:
             trial.kill()
             trial.wait()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_no_token_where_other_processes_can_read_it(monkeypatch, no_orphans):
+    """The child's token comes through a pipe: not in its command line or environment,
+    and the harness's own remote tokens are not handed down to it."""
+    from agents.remote.isolated import IsolatedAgent
+
+    monkeypatch.setenv("OPENMONO_TOKEN", "the-remote-seats-secret")
+    seat = IsolatedAgent("baseline")
+    try:
+        seat.listen()
+        seat.wait_for_client()
+        assert seat.proc is not None
+        seen = b"".join(Path(f"/proc/{seat.proc.pid}/{what}").read_bytes()
+                        for what in ("cmdline", "environ"))
+        assert seat.token.encode() not in seen
+        assert b"the-remote-seats-secret" not in seen
+    finally:
+        seat.close()

@@ -32,6 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--port", type=int, default=7300)
     s.add_argument("--token", default=os.environ.get("OPENMONO_TOKEN", ""),
                    help="the seat's token (default: $OPENMONO_TOKEN)")
+    s.add_argument("--token-stdin", action="store_true",
+                   help="read the token from the first line of stdin (a pipe no other "
+                        "process can read afterwards: the harness's isolated seats)")
     s.add_argument("--connect-timeout", type=float, default=30.0,
                    help="seconds to keep trying to reach the harness")
     s.add_argument("--quiet", action="store_true",
@@ -66,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command == "check":
         return 0
+    if args.token_stdin:
+        args.token = sys.stdin.readline().strip()
     from agents.remote.client import Refused, serve
 
     games = trials = 0

@@ -58,7 +58,9 @@ def split_name(name: str) -> tuple[str, bool]:
 
 
 def _child_env() -> dict[str, str]:
-    env = dict(os.environ)
+    """The harness's environment without its remote seats' tokens."""
+    env = {k: v for k, v in os.environ.items()
+           if not (k.startswith("OPENMONO_") and "TOKEN" in k)}
     # The child imports what the harness can (e.g. module.path:ClassName agents).
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     return env
@@ -131,19 +133,25 @@ class IsolatedAgent(RemoteAgent):
         return [sys.executable, "-m", "agents.remote", "serve", self.agent_name,
                 *_options(self.params),
                 "--port", str(self.port), "--connect-timeout", str(self.connect_timeout),
-                "--quiet"]
+                "--quiet", "--token-stdin"]
 
     def _spawn(self) -> None:
-        env = _child_env()
-        env["OPENMONO_TOKEN"] = self.token  # never on a command line others can read
         try:
             err: Any = sys.stderr.fileno()
         except (AttributeError, OSError, ValueError):
             err = None
         self.proc = subprocess.Popen(
-            self._command(), env=env, stdin=subprocess.DEVNULL, stdout=err, stderr=err,
+            self._command(), env=_child_env(), stdin=subprocess.PIPE, stdout=err, stderr=err,
             start_new_session=True,  # a Ctrl-C reaches the harness, which reaps it
             preexec_fn=_death_signal())
+        # The token goes through a pipe, read once: not on a command line or in an
+        # environment that other processes of this user could read.
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(self.token.encode() + b"\n")
+            self.proc.stdin.close()
+        except OSError:
+            pass  # it died at once: wait_for_client says so
 
     def _alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
