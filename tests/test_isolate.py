@@ -122,8 +122,7 @@ def test_a_resumed_isolated_trial_replays_into_the_same_games(tmp_path, no_orpha
     (["opponents=[remote@process]", "remote.tokens=[a]"], "opponent1 is a remote seat"),
     (["trial.isolate_budget=0"], "trial.isolate_budget must be a positive number"),
     (["agent=isolate_agents:Unbuildable", "agent.isolate=process"],
-     "cannot be built: agent 'isolate_agents:Unbuildable' cannot be built: RuntimeError: "
-     "no weights here"),
+     "agent=isolate_agents:Unbuildable cannot be built: RuntimeError: no weights here"),
 ])
 def test_bad_isolation_options_are_one_line(tmp_path, argv, expected):
     from evaluation.trial_args import CommandError, check_command

@@ -78,7 +78,8 @@ def check_in_child(agent: str, params: dict[str, Any], timeout: float = 120.0) -
     if done.returncode != 0:
         lines = done.stderr.decode(errors="replace").strip().splitlines()
         last = lines[-1] if lines else f"exit code {done.returncode}"
-        raise ValueError(last.removeprefix("error: "))
+        raise ValueError(last.removeprefix("error: ").removeprefix(
+            f"agent {agent!r} cannot be built: "))
 
 
 def _options(params: dict[str, Any]) -> list[str]:
