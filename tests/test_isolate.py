@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from evaluation.runner import TrialConfig, TrialError, run_trial
 
@@ -131,6 +133,25 @@ def test_bad_isolation_options_are_one_line(tmp_path, argv, expected):
         check_command([*argv, f"hydra.run.dir={tmp_path / 'run'}"])
     assert expected in str(err.value) and "\n" not in str(err.value)
     assert not (tmp_path / "run").exists()
+
+
+@given(st.text(max_size=30), st.one_of(st.none(), st.booleans(), st.integers(),
+                                       st.text(max_size=10)))
+def test_any_spelling_is_a_seat_or_one_line_naming_the_choices(name, value):
+    from agents.remote.isolated import parse_isolation, split_name
+
+    try:
+        base, isolated = split_name(name)
+    except ValueError as exc:
+        assert "NAME@process" in str(exc) and "\n" not in str(exc)
+    else:
+        assert (base + "@process" if isolated else base) == name
+    try:
+        flag = parse_isolation(value, "trial.isolate")
+    except ValueError as exc:
+        assert "none, process" in str(exc) and "\n" not in str(exc)
+    else:
+        assert flag == (value == "process")
 
 
 def test_the_seat_spellings_of_the_small_tools(no_orphans):
