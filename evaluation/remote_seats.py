@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
 from agents.registry import make_agent
+from agents.remote.isolated import split_name
 from agents.remote.server import RemoteError
 
 # The `remote.*` options of the small command-line tools (bench, tournament).
@@ -26,18 +27,44 @@ def remote_options(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def make_agents(names: Sequence[str], remote: dict[str, Any],
-                per_name: dict[str, dict[str, Any]] | None = None) -> list[Any]:
+                per_name: dict[str, dict[str, Any]] | None = None,
+                isolate: bool | Sequence[bool] = False,
+                isolate_budget: float | None = None) -> list[Any]:
     """The agents by name, every seat of a name built with `per_name[name]`; `remote`
-    seats take their tokens from `remote["tokens"]`."""
+    seats take their tokens from `remote["tokens"]`. A seat named `NAME@process`, or
+    any in-process seat when `isolate` is true (or true at its index), is built and
+    played in a child process (`agents.remote.isolated`)."""
     options = {k: v for k, v in remote.items() if k != "tokens"}
     tokens = [str(t) for t in (remote.get("tokens") or [])]
+    split = [split_name(n) for n in names]
+    if ("remote", True) in split:
+        raise ValueError("remote@process: a remote seat plays in another process already; "
+                         "write remote")
     wanted = list(names).count("remote")
     if wanted != len(tokens):
         raise ValueError(f"{wanted} remote seat(s) but remote.tokens gives {len(tokens)} "
                          "token(s): give one token per remote seat, e.g. remote.tokens=[s1,s2]")
+    flags = [isolate] * len(names) if isinstance(isolate, bool) else list(isolate)
     given = iter(tokens)
-    return [make_agent(n, token=next(given), **options) if n == "remote"
-            else make_agent(n, **(per_name or {}).get(n, {})) for n in names]
+    seats = []
+    for (base, suffixed), flag in zip(split, flags):
+        if base == "remote":
+            seats.append(make_agent(base, token=next(given), **options))
+        else:
+            seats.append(build_seat(base, (per_name or {}).get(base, {}), flag or suffixed,
+                                    isolate_budget))
+    return seats
+
+
+def build_seat(name: str, params: dict[str, Any], isolate: bool,
+               budget: float | None = None) -> Any:
+    """One in-process agent, or (isolate) the same agent in a child process; the
+    harness never builds an isolated agent itself."""
+    if not isolate:
+        return make_agent(name, **params)
+    from agents.remote.isolated import IsolatedAgent
+
+    return IsolatedAgent(name, params, **({} if budget is None else {"budget": budget}))
 
 
 def open_remote_seats(agents: Sequence[Any]) -> None:
@@ -50,9 +77,17 @@ def open_remote_seats(agents: Sequence[Any]) -> None:
 
 
 def close_remote_seats(agents: Sequence[Any]) -> None:
+    """Close every remote seat (and reap every isolated agent's child), even when one
+    of them fails to close."""
+    errors = []
     for a in agents:
         if hasattr(a, "wait_for_client"):
-            a.close()
+            try:
+                a.close()
+            except BaseException as exc:  # noqa: BLE001 - the others are closed first
+                errors.append(exc)
+    if errors:
+        raise errors[0]
 
 
 @contextmanager
@@ -74,5 +109,5 @@ def remote_faults(agents: Sequence[Any]) -> dict[str, int]:
     return dict(sorted(total.items()))
 
 
-__all__ = ["REMOTE_DEFAULTS", "RemoteError", "close_remote_seats", "make_agents",
+__all__ = ["REMOTE_DEFAULTS", "RemoteError", "build_seat", "close_remote_seats", "make_agents",
            "open_remote_seats", "remote_faults", "remote_options", "seated"]

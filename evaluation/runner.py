@@ -44,9 +44,9 @@ from openmono.hooks import NO_HOOKS, Hooks
 from openmono.play import play_game
 from openmono.schema import RULE_SETS, GameSchema, rules_schema
 
-from agents.registry import UnknownAgentError, make_agent, resolve, told_rules
+from agents.registry import UnknownAgentError, resolve, told_rules
 from evaluation import metrics
-from evaluation.remote_seats import (RemoteError, close_remote_seats, make_agents,
+from evaluation.remote_seats import (RemoteError, build_seat, close_remote_seats, make_agents,
                                      open_remote_seats, remote_faults)
 from evaluation.novelty_setup import Applied, prepare_novelty
 from evaluation.seal import seal, snapshot_key, unseal
@@ -87,6 +87,10 @@ class TrialConfig:
     # Seats named `remote` in `opponents`: `tokens` (one per such seat, in order) and the
     # options of `agents.remote.seat.RemoteAgent` (port, host, budget, ...).
     remote: dict[str, Any] = field(default_factory=dict)
+    # Seats built and played in a child process (`agents.remote.isolated`): "agent",
+    # "reference", "opponent1".. (1-based, in the order of `opponents`).
+    isolate: list[str] = field(default_factory=list)
+    isolate_budget: float = 30.0  # seconds per decision of an isolated seat
 
     def validate(self) -> None:
         if not isinstance(self.games, int) or self.games <= 0:
@@ -114,6 +118,19 @@ class TrialConfig:
         if self.reference == "remote":
             raise TrialError("reference cannot be remote: it replays the evaluated seat "
                              "in process")
+        roles = ["agent", "reference", *(f"opponent{i + 1}" for i in range(len(self.opponents)))]
+        for role in self.isolate:
+            if role not in roles:
+                raise TrialError(f"cannot isolate {role!r}; seats: {', '.join(roles)}")
+        for role, name in (("agent", self.agent), ("reference", self.reference), *(
+                (f"opponent{i + 1}", n) for i, n in enumerate(self.opponents))):
+            if role in self.isolate and name == "remote":
+                raise TrialError(f"{role} is a remote seat, which plays in another process "
+                                 "already: isolate only in-process agents")
+        budget = self.isolate_budget
+        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget <= 0:
+            raise TrialError(f"trial.isolate_budget must be a positive number of seconds, "
+                             f"got {budget!r}")
         lo, hi = self.window
         if not (0.0 <= lo <= hi <= 1.0):
             raise TrialError(f"trial.window must be two fractions 0 <= lo <= hi <= 1, got "
@@ -209,22 +226,27 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
 
         shown = shown_schema(base, novelty.schema)
 
+    budget = cfg.isolate_budget
     try:
-        agent = make_agent(cfg.agent, **told_rules(cfg.agent, cfg.agent_params, cfg.rules))
+        agent = build_seat(cfg.agent, told_rules(cfg.agent, cfg.agent_params, cfg.rules),
+                           "agent" in cfg.isolate, budget)
     except TypeError as exc:
         raise TrialError(f"bad parameters for agent {cfg.agent!r}: {exc}") from None
-    opponents = make_agents(cfg.opponents, cfg.remote)
-    reference = make_agent(cfg.reference) if cfg.reference else None
-    try:
-        open_remote_seats([agent, *opponents])
-    except RemoteError as exc:
-        close_remote_seats([agent, *opponents])
-        raise TrialError(str(exc)) from None
-    try:
+    opponents = make_agents(cfg.opponents, cfg.remote, isolate=[
+        f"opponent{i + 1}" in cfg.isolate for i in range(len(cfg.opponents))],
+        isolate_budget=budget)
+    reference = (build_seat(cfg.reference, {}, "reference" in cfg.isolate, budget)
+                 if cfg.reference else None)
+    seats = [agent, *opponents, *([reference] if reference is not None else [])]
+    try:  # every child and listener is closed whatever happens (Ctrl-C included)
+        try:
+            open_remote_seats(seats)
+        except RemoteError as exc:
+            raise TrialError(str(exc)) from None
         return _run(cfg, out, agent, opponents, reference, base, novelty, inject, shown,
                     on_game)
     finally:
-        close_remote_seats([agent, *opponents])
+        close_remote_seats(seats)
 
 
 def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], reference: Any,
@@ -438,6 +460,9 @@ def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     data["window"] = list(cfg.window)
     if cfg.observability == "announced":  # the default: trial folders from before it match
         data.pop("observability")
+    if not cfg.isolate:  # in process, as trial folders from before isolation
+        data.pop("isolate")
+        data.pop("isolate_budget")
     return data
 
 
@@ -483,9 +508,11 @@ def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], refere
     }
     if report_fault:
         record["report_fault"] = report_fault
-    if hasattr(agent, "game_faults"):  # a remote seat: its faults by kind
+    # Remote seats: their faults by kind (isolated seats only when they have some, so
+    # that their records are those of the same agents in process).
+    if _counts(agent):
         record["remote_faults"] = remote_faults([agent])
-    if any(hasattr(o, "game_faults") for o in opponents):
+    if any(_counts(o) for o in opponents):
         record["opponent_remote_faults"] = remote_faults(opponents)
     if reference is not None and not active:
         # Same seed, same seats: the reference sits where the evaluated agent sat.
@@ -493,6 +520,13 @@ def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], refere
                         seats=result.seats)
         record["reference_won"] = ref.winner == 0
     return record
+
+
+def _counts(seat: Any) -> bool:
+    """Whether the seat's record carries remote faults."""
+    if not hasattr(seat, "game_faults"):
+        return False
+    return not getattr(seat, "isolated", False) or any(seat.game_faults.values())
 
 
 def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | None,
