@@ -68,17 +68,13 @@ def config(preset: str = "default", **overrides: Any) -> DDQNConfig:
     return replace(PRESETS[preset], **overrides)
 
 
-def td_loss(q: np.ndarray, actions: np.ndarray, targets: np.ndarray,
-            delta: float) -> tuple[float, np.ndarray]:
-    """Huber loss of Q(s, a) against the targets; returns (loss, dLoss/dq)."""
-    n = len(actions)
-    rows = np.arange(n)
-    d = q[rows, actions] - targets
+def td_loss(q: np.ndarray, targets: np.ndarray, delta: float) -> tuple[float, np.ndarray]:
+    """Huber loss of the taken actions' Q(s, a) against the targets; returns (loss,
+    dLoss/dq)."""
+    d = q - targets
     small = np.abs(d) <= delta
     loss = float(np.mean(np.where(small, 0.5 * d * d, delta * (np.abs(d) - 0.5 * delta))))
-    grad = np.zeros_like(q)
-    grad[rows, actions] = np.clip(d, -delta, delta) / n
-    return loss, grad
+    return loss, np.clip(d, -delta, delta) / len(d)
 
 
 class Replay:
@@ -212,11 +208,12 @@ class DDQN:
         live = mask2.any(axis=1)
         mask2[~live, 0] = True  # terminal rows: any column (their discount is 0)
         best = masked_argmax(self.q.forward(x2), mask2)
-        q_next = self.target.forward(x2)[np.arange(len(i)), best]
+        t = self.target
+        q_next = np.einsum("ij,ji->i", t.hidden(x2), t.W[-1][:, best]) + t.b[-1][best]
         targets = rp.r[i] + rp.disc[i] * np.where(live, q_next, 0.0)
-        q = self.q.forward(x)
-        loss, g = td_loss(q, rp.a[i], targets, c.huber_delta)
-        self.opt.step(self.q.backward(g.astype(np.float32)))
+        q = self.q.forward_picked(x, rp.a[i])
+        loss, g = td_loss(q, targets, c.huber_delta)
+        self.opt.step(self.q.backward_picked(g))
         self.q.sync()
         self.updates += 1
         if self.updates % c.target_every == 0:
