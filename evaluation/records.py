@@ -1,0 +1,150 @@
+"""The `games.jsonl` format: one canonical JSON line per game, each chained to the last.
+
+Every line is a game's record as canonical JSON (sorted keys, no spaces) plus a
+`digest`: sha256 over the previous line's digest and the record's canonical JSON (without
+its digest). The chain starts from a digest of the trial's configuration (`trial.json`),
+so a record edited, removed, reordered or copied in from another trial breaks the chain
+at a line `load` names. The chain is not keyed: it catches edits and accidents, but
+someone who rewrites the whole file can recompute it (docs/architecture.md).
+
+A record is a function of the trial's seeds, so its digest is too: a killed and resumed
+trial writes the same bytes as one that ran straight through.
+
+`load` also checks the sequence (game 0, 1, 2, ... with no gap or repeat) and sorts what
+it finds into what is safely repairable (an incomplete last line left by a kill, a line
+repeated exactly) and what is refused, in one line naming the file and the line.
+Files written before digests existed (no line has one) load as `legacy`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CHAIN_TAG = "openmono games.jsonl v1\n"
+
+
+class RecordsError(ValueError):
+    """A games.jsonl that cannot be trusted as it stands; the message is one line."""
+
+
+def canonical(value: Any) -> str:
+    """The one JSON text of a value: what is written and what is digested."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def chain_start(identity: dict[str, Any]) -> str:
+    """The digest the chain starts from: the trial's configuration (trial.json)."""
+    return hashlib.sha256((CHAIN_TAG + canonical(identity)).encode()).hexdigest()
+
+
+def digest(previous: str, record: dict[str, Any]) -> str:
+    body = {k: v for k, v in record.items() if k != "digest"}
+    return hashlib.sha256((previous + "\n" + canonical(body)).encode()).hexdigest()
+
+
+def line(record: dict[str, Any], previous: str | None) -> tuple[str, str | None]:
+    """(the line to write, the new head); `previous` None: a legacy file, no digest."""
+    body = {k: v for k, v in record.items() if k != "digest"}
+    if previous is None:
+        return canonical(body) + "\n", None
+    head = digest(previous, body)
+    return canonical({**body, "digest": head}) + "\n", head
+
+
+@dataclass
+class Games:
+    """A checked games.jsonl: its records, their lines, and what a resume must repair."""
+
+    path: Path
+    records: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    start: str | None = None  # the chain's first digest; None when unchecked or legacy
+    legacy: bool = False  # written before digests: nothing to check
+    repairs: list[str] = field(default_factory=list)  # what was dropped (torn, repeated)
+    torn: bool = False  # the last line was incomplete
+
+    @property
+    def head(self) -> str | None:
+        """The digest the next line chains from (None: no digests in this file)."""
+        if self.legacy:
+            return None
+        return self.records[-1].get("digest") if self.records else self.start
+
+    def before(self, index: int) -> str | None:
+        """The digest game `index`'s line chains from."""
+        if self.legacy:
+            return None
+        return self.records[index - 1].get("digest") if index else self.start
+
+    def data(self) -> bytes:
+        return "".join(self.lines).encode("utf-8")
+
+
+def _parse(path: Path, number: int, raw: bytes) -> dict[str, Any]:
+    try:
+        record = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        record = None
+    if not isinstance(record, dict) or type(record.get("game")) is not int:
+        raise RecordsError(f"{path} line {number} is not a JSON record of a game; the file was "
+                           "damaged or edited: restore it, or delete the folder to play the "
+                           "trial again")
+    return record
+
+
+def load(path: str | Path, identity: dict[str, Any] | None) -> Games:
+    """Read and check `path` (missing: no games). `identity` is the trial's configuration
+    the chain starts from; None checks the sequence only. Raises `RecordsError`."""
+    path = Path(path)
+    games = Games(path, start=None if identity is None else chain_start(identity))
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return games
+    except OSError as exc:
+        raise RecordsError(f"cannot read {path}: {exc.strerror}") from None
+    pieces = data.split(b"\n")
+    if pieces[-1]:
+        games.torn = True
+        games.repairs.append(f"dropped the incomplete last line {len(pieces)} (a run killed "
+                             "while writing it)")
+    previous_raw = None
+    for number, raw in enumerate(pieces[:-1], start=1):
+        record = _parse(path, number, raw)
+        game, expected = record["game"], len(games.records)
+        if game != expected:
+            if raw == previous_raw:
+                games.repairs.append(f"dropped line {number}, an exact repeat of line "
+                                     f"{number - 1}")
+                continue
+            if game < expected:
+                raise RecordsError(f"{path} line {number} holds game {game} again (expected "
+                                   f"game {expected}) and differs from its first record: "
+                                   "two runs wrote into this folder, or it was edited")
+            raise RecordsError(f"{path} line {number} holds game {game}, expected game "
+                               f"{expected}: game {expected} is missing (lines removed or "
+                               "reordered)")
+        has = "digest" in record
+        if number == 1 and not has:
+            games.legacy = True
+        elif games.legacy and has:
+            raise RecordsError(f"{path} line {number} (game {game}) has a digest but the lines "
+                               "before it have none: lines were mixed in from elsewhere")
+        elif not games.legacy and not has:
+            raise RecordsError(f"{path} line {number} (game {game}) has no digest but the lines "
+                               "before it have: it was edited or mixed in from elsewhere")
+        if has and games.start is not None:
+            want = digest(games.before(expected), record)  # type: ignore[arg-type]
+            if record["digest"] != want:
+                raise RecordsError(
+                    f"{path} line {number} (game {game}): its digest does not match: the "
+                    "record was changed after it was written, or came from another trial "
+                    "(python -m evaluation.verify names every problem)")
+        games.records.append(record)
+        games.lines.append(raw.decode("utf-8") + "\n")
+        previous_raw = raw
+    return games
