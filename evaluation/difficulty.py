@@ -404,7 +404,9 @@ def write_docs(data: dict[str, Any], path: Path = DOCS) -> None:
         text = head + table + tail
     else:
         text = text.rstrip("\n") + "\n\n## Measured difficulty: the table\n\n" + table + "\n"
-    path.write_text(text, encoding="utf-8")
+    from evaluation.atomic import atomic_write
+
+    atomic_write(path, text)
 
 
 # --- command line ---------------------------------------------------------------------

@@ -2,13 +2,15 @@
 
 Every line is a game's record as canonical JSON (sorted keys, no spaces) plus a
 `digest`: sha256 over the previous line's digest and the record's canonical JSON (without
-its digest). The chain starts from a digest of the trial's configuration (`trial.json`),
-so a record edited, removed, reordered or copied in from another trial breaks the chain
-at a line `load` names. The chain is not keyed: it catches edits and accidents, but
-someone who rewrites the whole file can recompute it (docs/architecture.md).
+its digest), from a fixed first digest. A record edited, removed or reordered breaks the
+chain at a line `load` names; a record from another trial is caught by its seed, which
+must be the game's seed in this trial (`trial.json`). The chain is not keyed: it catches
+edits and accidents, but someone who rewrites the whole file can recompute it
+(docs/architecture.md).
 
 A record is a function of the trial's seeds, so its digest is too: a killed and resumed
-trial writes the same bytes as one that ran straight through.
+trial writes the same bytes as one that ran straight through, and the same games give
+the same file however the command spelled the configuration.
 
 `load` also checks the sequence (game 0, 1, 2, ... with no gap or repeat) and sorts what
 it finds into what is safely repairable (an incomplete last line left by a kill, a line
@@ -36,9 +38,14 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def chain_start(identity: dict[str, Any]) -> str:
-    """The digest the chain starts from: the trial's configuration (trial.json)."""
-    return hashlib.sha256((CHAIN_TAG + canonical(identity)).encode()).hexdigest()
+CHAIN_START = hashlib.sha256(CHAIN_TAG.encode()).hexdigest()
+
+
+def game_seed(trial_seed: int, game: int) -> int:
+    """The seed of game `game` of a trial (evaluation.runner.game_seed)."""
+    from numpy.random import SeedSequence
+
+    return int(SeedSequence([trial_seed, game]).generate_state(1)[0])
 
 
 def digest(previous: str, record: dict[str, Any]) -> str:
@@ -62,7 +69,7 @@ class Games:
     path: Path
     records: list[dict[str, Any]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
-    start: str | None = None  # the chain's first digest; None when unchecked or legacy
+    start: str | None = None  # the chain's first digest; None: digests not checked
     legacy: bool = False  # written before digests: nothing to check
     repairs: list[str] = field(default_factory=list)  # what was dropped (torn, repeated)
     torn: bool = False  # the last line was incomplete
@@ -98,9 +105,11 @@ def _parse(path: Path, number: int, raw: bytes) -> dict[str, Any]:
 
 def load(path: str | Path, identity: dict[str, Any] | None) -> Games:
     """Read and check `path` (missing: no games). `identity` is the trial's configuration
-    the chain starts from; None checks the sequence only. Raises `RecordsError`."""
+    (trial.json: the seeds are checked against its `seed`); None checks the sequence
+    only. Raises `RecordsError`."""
     path = Path(path)
-    games = Games(path, start=None if identity is None else chain_start(identity))
+    games = Games(path, start=None if identity is None else CHAIN_START)
+    trial_seed = identity.get("seed") if identity is not None else None
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -144,6 +153,10 @@ def load(path: str | Path, identity: dict[str, Any] | None) -> Games:
                     f"{path} line {number} (game {game}): its digest does not match: the "
                     "record was changed after it was written, or came from another trial "
                     "(python -m evaluation.verify names every problem)")
+        if type(trial_seed) is int and record.get("seed") != game_seed(trial_seed, game):
+            raise RecordsError(f"{path} line {number} (game {game}) holds seed "
+                               f"{record.get('seed')!r}, not this trial's game {game} seed: "
+                               "the record came from another trial or was edited")
         games.records.append(record)
         games.lines.append(raw.decode("utf-8") + "\n")
         previous_raw = raw

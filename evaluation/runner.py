@@ -130,7 +130,7 @@ class TrialConfig:
 
 def game_seed(trial_seed: int, game: int) -> int:
     """The seed of game `game` of a trial: independent streams, stable under resume."""
-    return int(SeedSequence([trial_seed, game]).generate_state(1)[0])
+    return games_file.game_seed(trial_seed, game)
 
 
 def injection_game(cfg: TrialConfig) -> int | None:

@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from evaluation import detection_sweep
+from evaluation import detection_sweep, records
 from evaluation.runner import GAMES_FILE, SUMMARY_FILE, TrialConfig, TrialError, run_trial
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -373,3 +374,64 @@ def test_7_folders_without_digests_still_load(tmp_path: Path, capsys) -> None:
     assert all("digest" not in json.loads(ln) for ln in _lines(run / GAMES_FILE))
     res = _verify(str(run))
     assert res.returncode == 1 and "no digests" in res.stdout
+
+
+def test_7_a_game_from_another_trial_is_named(tmp_path: Path) -> None:
+    """The chain has a fixed start (same games, same bytes, however the configuration was
+    spelled); a record moved in from another trial fails on its seed."""
+    run_trial(TrialConfig(**CFG, games=3, seed=1), tmp_path / "a")
+    run_trial(TrialConfig(**CFG, games=3, seed=2), tmp_path / "b")
+    shutil.copy(tmp_path / "b" / GAMES_FILE, tmp_path / "a" / GAMES_FILE)
+    res = _verify(str(tmp_path / "a"))
+    assert res.returncode == 1 and "line 1 (game 0)" in res.stdout and "another trial" in res.stdout
+
+
+# --- the checker itself, on any damage --------------------------------------------------------
+IDENT = {"seed": 7}
+
+
+def _chain(n: int) -> list[bytes]:
+    out, head = [], records.CHAIN_START
+    for g in range(n):
+        text, head = records.line({"game": g, "seed": records.game_seed(7, g), "won": g % 2 == 0},
+                                  head)
+        out.append(text.encode())
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(1, 8), data=st.data())
+def test_load_keeps_every_intact_record_or_names_a_line(tmp_path_factory, n: int, data) -> None:
+    """Whatever is done to a chain (lines repeated, dropped, swapped, edited, a torn tail):
+    `load` returns a prefix of the true records whose lines are the true lines, or refuses
+    naming a line; exact repeats and a torn tail are the only things it repairs."""
+    lines = _chain(n)
+    damaged = list(lines)
+    ops = data.draw(st.lists(st.sampled_from(["repeat", "drop", "swap", "edit"]), max_size=3))
+    for op in ops:
+        i = data.draw(st.integers(0, len(damaged) - 1)) if damaged else 0
+        if not damaged:
+            break
+        if op == "repeat":
+            damaged.insert(i, damaged[i])
+        elif op == "drop":
+            del damaged[i]
+        elif op == "swap" and i + 1 < len(damaged):
+            damaged[i], damaged[i + 1] = damaged[i + 1], damaged[i]
+        elif op == "edit":
+            damaged[i] = damaged[i].replace(b'"won":true', b'"won":false')
+    tail = data.draw(st.binary(max_size=30).filter(lambda b: b"\n" not in b))
+    path = tmp_path_factory.mktemp("g") / GAMES_FILE
+    path.write_bytes(b"".join(damaged) + tail)
+    try:
+        games = records.load(path, IDENT)
+    except records.RecordsError as exc:
+        assert str(path) in str(exc) and " line " in str(exc) and "\n" not in str(exc)
+        return
+    k = len(games.records)
+    assert [ln.encode() for ln in games.lines] == lines[:k]
+    assert games.head == (records.CHAIN_START if k == 0 else games.records[-1]["digest"])
+    assert games.torn == bool(tail)
+    # Only repeats and the tail were dropped: the file held exactly these lines otherwise.
+    unique = [ln for j, ln in enumerate(damaged) if j == 0 or ln != damaged[j - 1]]
+    assert unique == lines[:k]
