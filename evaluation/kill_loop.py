@@ -90,7 +90,7 @@ def run(kills: int, games: int, seed: int, out: Path) -> int:
     per_game = max((total - startup) / max(games - 1, 1), 1e-3)
     print(f"reference: {games} games in {total:.1f} s (first line after {startup:.2f} s, "
           f"{per_game * 1000:.0f} ms a game)")
-    done = killed = damaged = lost = 0
+    done = killed = damaged = lost = early = 0
     while killed < kills:
         before = _whole(folder / "games.jsonl")
         ends_whole = _lines(folder / "games.jsonl")[-1:] == before[-1:]
@@ -111,6 +111,8 @@ def run(kills: int, games: int, seed: int, out: Path) -> int:
             child.wait()
             killed += 1
         after = _whole(folder / "games.jsonl")
+        if child.returncode != 0:
+            early += len(after) <= len(before)
         if len(after) < len(before) or after != reference[: len(after)]:
             lost += 1
             print(f"LOST: {len(before)} complete lines before kill {killed}, {len(after)} "
@@ -127,7 +129,8 @@ def run(kills: int, games: int, seed: int, out: Path) -> int:
             and _summary(folder) == _summary(ref))
     verified = subprocess.run([sys.executable, "-m", "evaluation.verify", str(ref), str(folder)],
                               env=_env(), capture_output=True, text=True)
-    print(f"kills: {killed} (SIGKILL, random delays from seed {seed}); damaged before a resume: "
+    print(f"kills: {killed} (SIGKILL, random delays from seed {seed}; {early} before the run "
+          f"added a game: start-up, lock, checks, repairs); damaged before a resume: "
           f"{damaged}; games: {games} (trial seed {seed}); recorded games lost: {lost}; final "
           f"folder equals the uninterrupted run: {'yes' if same else 'NO'}; verify: "
           f"{'ok' if verified.returncode == 0 else verified.stdout.strip()}")

@@ -151,8 +151,8 @@ def load(path: str | Path, identity: dict[str, Any] | None) -> Games:
             if record["digest"] != want:
                 raise RecordsError(
                     f"{path} line {number} (game {game}): its digest does not match: the "
-                    "record was changed after it was written, or came from another trial "
-                    "(python -m evaluation.verify names every problem)")
+                    "record was changed after it was written; restore the file, or delete "
+                    "the folder to play the trial again")
         if type(trial_seed) is int and record.get("seed") != game_seed(trial_seed, game):
             raise RecordsError(f"{path} line {number} (game {game}) holds seed "
                                f"{record.get('seed')!r}, not this trial's game {game} seed: "
