@@ -105,6 +105,32 @@ def test_1_two_identical_sweeps_started_together_leave_one_sweeps_games(
     assert _sweep_games(tmp_path / "run") == expected
 
 
+def test_1_two_identical_detection_sweeps_started_together_leave_one_sweeps_games(
+        tmp_path: Path) -> None:
+    def sweep(out: Path) -> list[str]:
+        return [sys.executable, "-m", "evaluation.detection_sweep", "--agent", "random",
+                "--per-cell", "0", "--controls", "2", "--games", "60", "--workers", "1",
+                "--out", str(out)]
+
+    def games(out: Path) -> dict[str, bytes]:
+        return {str(p.parent.relative_to(out)): p.read_bytes() for p in out.rglob(GAMES_FILE)}
+
+    ref = subprocess.run(sweep(tmp_path / "ref"), env=ENV, capture_output=True, text=True,
+                         timeout=300)
+    assert ref.returncode == 0, ref.stderr[-2000:]
+    out = tmp_path / "run"
+    first = subprocess.Popen(sweep(out), env=ENV, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    end = time.time() + 120
+    while time.time() < end and not any(d.count(b"\n") >= 2 for d in games(out).values()):
+        time.sleep(0.05)
+    second = subprocess.run(sweep(out), env=ENV, capture_output=True, text=True, timeout=300)
+    first.communicate(timeout=300)
+    assert first.returncode == 0
+    assert second.returncode == 2 and "in use" in second.stderr, second.stderr[-2000:]
+    assert games(out) == games(tmp_path / "ref") and len(games(out)) == 2
+
+
 def test_1_a_detection_sweep_folder_in_use_is_refused(tmp_path: Path, capsys) -> None:
     from evaluation.folder_lock import FolderBusy, folder_lock
 
