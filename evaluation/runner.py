@@ -24,6 +24,7 @@ the same command resumes once the plugin is fixed.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import linecache
@@ -35,7 +36,7 @@ import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from numpy.random import SeedSequence
 
@@ -45,7 +46,9 @@ from openmono.play import play_game
 from openmono.schema import RULE_SETS, GameSchema, rules_schema
 
 from agents.registry import UnknownAgentError, resolve, told_rules
-from evaluation import metrics
+from evaluation import metrics, records as games_file
+from evaluation.atomic import atomic_write
+from evaluation.folder_lock import FolderBusy, folder_lock
 from evaluation.remote_seats import (RemoteError, build_seat, close_remote_seats, make_agents,
                                      open_remote_seats, remote_faults)
 from evaluation.novelty_setup import Applied, prepare_novelty
@@ -144,7 +147,7 @@ class TrialConfig:
 
 def game_seed(trial_seed: int, game: int) -> int:
     """The seed of game `game` of a trial: independent streams, stable under resume."""
-    return int(SeedSequence([trial_seed, game]).generate_state(1)[0])
+    return games_file.game_seed(trial_seed, game)
 
 
 def injection_game(cfg: TrialConfig) -> int | None:
@@ -159,24 +162,41 @@ def injection_game(cfg: TrialConfig) -> int | None:
     return lo + draw % (hi - lo + 1)
 
 
+def _folder_identity(path: Path) -> dict[str, Any] | None:
+    try:
+        ident = json.loads((path.parent / CONFIG_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return ident if isinstance(ident, dict) else None
+
+
 def read_records(path: Path) -> list[dict[str, Any]]:
-    """Complete lines only: a line cut short by a kill is dropped (and rewritten)."""
-    if not path.exists():
-        return []
-    records = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.endswith("\n"):
-                break
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
-                break
-    return records
+    """The checked records of a games.jsonl (`evaluation.records`): an incomplete last
+    line and exact repeats are left out, anything else wrong raises a one-line
+    TrialError naming the file and line (the digests are checked against the folder's
+    trial.json)."""
+    try:
+        return games_file.load(path, _folder_identity(Path(path))).records
+    except games_file.RecordsError as exc:
+        raise TrialError(str(exc)) from None
 
 
-def _record_line(record: dict[str, Any]) -> str:
-    return json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n"
+@contextlib.contextmanager
+def trial_lock(out: Path) -> Iterator[None]:
+    """Hold the run folder for this process (`evaluation.folder_lock`); a folder another
+    run holds is refused with a one-line TrialError."""
+    try:
+        held = folder_lock(out, "trial")
+        held.__enter__()
+    except FolderBusy as exc:
+        raise TrialError(str(exc)) from None
+    except OSError as exc:
+        raise TrialError(f"cannot write to the output directory {str(out)!r}: "
+                         f"{exc.strerror}") from None
+    try:
+        yield
+    finally:
+        held.__exit__(None, None, None)
 
 
 def _safe_report(agent: Any) -> tuple[dict[str, Any], str | None]:
@@ -207,9 +227,14 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
     """Play (or resume) a trial into `out_dir`; returns the summary dict."""
     cfg.validate()
     out = Path(out_dir)
+    with trial_lock(out):
+        return _run_locked(cfg, out, on_game)
+
+
+def _run_locked(cfg: TrialConfig, out: Path,
+                on_game: Callable[[dict[str, Any]], None] | None) -> dict[str, Any]:
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".write_test"
+        probe = out / f".write_test.{os.getpid()}"
         probe.write_text("")
         probe.unlink()
     except OSError as exc:
@@ -255,13 +280,22 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
 
     _check_same_trial(cfg, out)
     path = out / GAMES_FILE
-    done = read_records(path)
+    try:
+        found = games_file.load(path, _trial_identity(cfg))
+    except games_file.RecordsError as exc:
+        raise TrialError(str(exc)) from None
+    done = found.records
     if len(done) > cfg.games:
         raise TrialError(f"{path} already holds {len(done)} games, more than trial.games="
                          f"{cfg.games}; use a new output directory")
-    # Rewrite the file with complete lines only (drops a half-written last line).
-    with path.open("w", encoding="utf-8") as fh:
-        fh.writelines(_record_line(r) for r in done)
+    if found.repairs:
+        # Atomically (temp file, fsync, rename): a kill now leaves the old file or the new.
+        atomic_write(path, found.data())
+        print(f"repaired {path}: {'; '.join(found.repairs)}", file=sys.stderr)
+    if found.legacy:
+        print(f"warning: {path} has no digests (written by an older openmono): its records "
+              "are used as they are, unchecked, and new ones are added without digests",
+              file=sys.stderr)
     start = 0
     if done:
         restored = _load_agents(out, len(done))
@@ -277,6 +311,8 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
     wins = sum(1 for r in done if r.get("won"))
     started = time.perf_counter()
     played = save_cost = 0.0
+    records = list(done)
+    head = found.head
     with path.open("a", encoding="utf-8") as fh:
         for g in range(start, cfg.games):
             active = inject is not None and g >= inject
@@ -292,12 +328,14 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
                     bar.close()
                 raise _plugin_error(cfg, g, hooks if active else None, exc, len(done)) from exc
             if g < len(done):
-                if _record_line(record) != _record_line(done[g]):
+                if games_file.line(record, found.before(g))[0] != found.lines[g]:
                     print(f"warning: replaying game {g} did not reproduce its record in "
                           f"{path}; keeping the recorded line", file=sys.stderr)
                 continue
-            fh.write(_record_line(record))
-            fh.flush()
+            text, head = games_file.line(record, head)
+            fh.write(text)
+            fh.flush()  # in the kernel's hands: a killed process loses no finished game
+            records.append(record)
             played += time.perf_counter() - t0
             if played >= SAVE_RATIO * save_cost:
                 # Snapshot the agents when playing since the last one took SAVE_RATIO times
@@ -311,10 +349,12 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
                 bar.set_postfix(wins=wins, novelty="on" if active else "off")
             if on_game is not None:
                 on_game(record)
+        os.fsync(fh.fileno())
     if bar is not None:
         bar.close()
-    records = read_records(path)
     summary = summarize(cfg, records, inject, novelty)
+    if head is not None:  # ties the summary to the very lines it counts (evaluation.verify)
+        summary["games_digest"] = head
     summary["seconds"] = round(time.perf_counter() - started, 3)
     refusals: dict[str, int] = {}
     for seat in [agent, *opponents]:
@@ -322,7 +362,7 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
             refusals[kind] = max(refusals.get(kind, 0), n)  # one server counts for all
     if refusals:
         summary["remote_refused"] = dict(sorted(refusals.items()))
-    (out / SUMMARY_FILE).write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    atomic_write(out / SUMMARY_FILE, json.dumps(summary, indent=2, sort_keys=True) + "\n")
     return summary
 
 
@@ -336,7 +376,10 @@ def complete_summary(cfg: TrialConfig, out_dir: str | os.PathLike[str]) -> dict[
         return None
     if ident != _trial_identity(cfg) or summary.get("games") != cfg.games:
         return None
-    if len(read_records(out / GAMES_FILE)) != cfg.games:
+    try:
+        if len(read_records(out / GAMES_FILE)) != cfg.games:
+            return None
+    except TrialError:  # the run says what is wrong with the file, in one line
         return None
     return summary
 
@@ -480,7 +523,13 @@ def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
             raise TrialError(
                 f"{out} holds a trial with a different configuration ({', '.join(diff)} "
                 "differ); choose another hydra.run.dir or delete that directory")
-    path.write_text(json.dumps(ident, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    text = json.dumps(ident, indent=2, sort_keys=True) + "\n"
+    try:
+        same = path.read_text(encoding="utf-8") == text
+    except (OSError, ValueError):
+        same = False
+    if not same:
+        atomic_write(path, text)
 
 
 def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], reference: Any,

@@ -452,7 +452,10 @@ def check_out_dir(out: Path, cfg: TrialConfig) -> None:
             raise CommandError(f"{out} holds a trial with a different configuration "
                                f"({', '.join(diff)} differ); choose another hydra.run.dir or "
                                "delete that directory")
-    done = len(read_records(out / GAMES_FILE))
+    try:
+        done = len(read_records(out / GAMES_FILE))
+    except TrialError as exc:
+        raise CommandError(str(exc)) from None
     if done > cfg.games:
         raise CommandError(f"{out / GAMES_FILE} already holds {done} games, more than "
                            f"trial.games={cfg.games}; use a new output directory")
