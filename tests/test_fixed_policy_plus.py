@@ -1,4 +1,4 @@
-"""`fp_a`, `fp_b`, `fp_c` (hybrid-DRL paper, section VI-B) on constructed positions.
+"""`fp_plus_a`, `fp_plus_b`, `fp_plus_c` (the harder opponent set) on constructed positions.
 
 Each test isolates one rule of the shared skeleton or one priority difference between
 the three agents, asking for a single decision through a real `Observation`.
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import openmono
 from openmono import actions as A
 from openmono.engine import Decision
-from agents.fixed_policy import FPA, FPB, FPC, HIGH, LOW
+from agents.fixed_policy_plus import FPPlusA, FPPlusB, FPPlusC, HIGH, LOW
 from agents.random_agent import RandomAgent
 
 STD = openmono.standard_schema()
@@ -55,7 +55,7 @@ def pre_roll_actions(cls, game, seat=0, limit=10):
 # --- priorities ---------------------------------------------------------------------------------
 def test_priority_tables_follow_the_paper():
     rules = openmono.compile_rules(STD)
-    a, b, c = FPA().priorities(rules), FPB().priorities(rules), FPC().priorities(rules)
+    a, b, c = FPPlusA().priorities(rules), FPPlusB().priorities(rules), FPPlusC().priorities(rules)
     props = rules.properties
     assert {a[s] for s in props} == {1.0}
     rails = [s for s in props if rules.kind_names[s] == "railroad"]
@@ -69,7 +69,7 @@ def test_priority_tables_follow_the_paper():
 
 # --- buying --------------------------------------------------------------------------------------
 def test_all_buy_a_set_completing_property_down_to_their_last_dollar():
-    for cls in (FPA, FPB, FPC):
+    for cls in (FPPlusA, FPPlusB, FPPlusC):
         g = make_game(cash={0: 180}, owner={"Tennessee Avenue": 0, "New York Avenue": 0})
         assert decide(cls, g, 0, "buy", square=sq("St. James Place")) == A.BUY
 
@@ -77,55 +77,55 @@ def test_all_buy_a_set_completing_property_down_to_their_last_dollar():
 def test_favourites_are_bought_with_low_cash_others_are_not():
     g = make_game(cash={0: 260})  # a railroad costs 200: 60 left
     rr = sq("Reading Railroad")
-    assert decide(FPB, g, 0, "buy", square=rr) == A.BUY
-    assert decide(FPC, g, 0, "buy", square=rr) == A.BUY
-    assert decide(FPA, g, 0, "buy", square=rr) == A.DECLINE
+    assert decide(FPPlusB, g, 0, "buy", square=rr) == A.BUY
+    assert decide(FPPlusC, g, 0, "buy", square=rr) == A.BUY
+    assert decide(FPPlusA, g, 0, "buy", square=rr) == A.DECLINE
 
 
-def test_fp_b_avoids_utilities():
+def test_fp_plus_b_avoids_utilities():
     g = make_game(cash={0: 500})
     ec = sq("Electric Company")
-    assert decide(FPA, g, 0, "buy", square=ec) == A.BUY
-    assert decide(FPB, g, 0, "buy", square=ec) == A.DECLINE
+    assert decide(FPPlusA, g, 0, "buy", square=ec) == A.BUY
+    assert decide(FPPlusB, g, 0, "buy", square=ec) == A.DECLINE
 
 
 def test_buys_to_block_an_opponent_set():
     g = make_game(players=4, cash={0: 250}, owner={"Park Place": 1})
-    assert decide(FPA, g, 0, "buy", square=sq("Boardwalk")) == A.DECLINE  # 400 > 250
+    assert decide(FPPlusA, g, 0, "buy", square=sq("Boardwalk")) == A.DECLINE  # 400 > 250
     g = make_game(players=4, cash={0: 250}, owner={"Tennessee Avenue": 1, "New York Avenue": 1})
-    assert decide(FPA, g, 0, "buy", square=sq("St. James Place")) == A.BUY  # 70 left
+    assert decide(FPPlusA, g, 0, "buy", square=sq("St. James Place")) == A.BUY  # 70 left
 
 
 def test_mortgages_a_low_priority_property_to_pay_for_a_favourite():
     owner = {"Mediterranean Avenue": 0, "St. Charles Place": 0}
     g = make_game(cash={0: 150}, owner=owner)
     # 150 + 30 + 70 - 200 = 50 >= the favourite floor: mortgage the cheapest first.
-    assert decide(FPB, g, 0, "buy", square=sq("Reading Railroad")) == A.Mortgage(
+    assert decide(FPPlusB, g, 0, "buy", square=sq("Reading Railroad")) == A.Mortgage(
         sq("Mediterranean Avenue"))
-    assert decide(FPA, g, 0, "buy", square=sq("Reading Railroad")) == A.DECLINE
+    assert decide(FPPlusA, g, 0, "buy", square=sq("Reading Railroad")) == A.DECLINE
 
 
 # --- auctions ------------------------------------------------------------------------------------
-def test_fp_c_bids_above_list_price_for_an_orange_property_it_needs():
+def test_fp_plus_c_bids_above_list_price_for_an_orange_property_it_needs():
     g = make_game(cash={0: 1000}, owner={"Tennessee Avenue": 0, "New York Avenue": 0})
-    action = decide(FPC, g, 0, "bid", square=sq("St. James Place"), high_bid=180)
+    action = decide(FPPlusC, g, 0, "bid", square=sq("St. James Place"), high_bid=180)
     assert isinstance(action, A.Bid) and action.amount > 180
 
 
-def test_fp_c_bids_above_list_for_orange_even_without_a_set_but_fp_a_stops():
+def test_fp_plus_c_bids_above_list_for_orange_even_without_a_set_but_fp_a_stops():
     g = make_game(cash={0: 1000})
-    action = decide(FPC, g, 0, "bid", square=sq("St. James Place"), high_bid=180)
+    action = decide(FPPlusC, g, 0, "bid", square=sq("St. James Place"), high_bid=180)
     assert isinstance(action, A.Bid) and 180 < action.amount <= 234  # 1.3 x price
-    assert decide(FPC, g, 0, "bid", square=sq("St. James Place"), high_bid=234) == A.DROP_OUT
-    assert decide(FPA, g, 0, "bid", square=sq("St. James Place"), high_bid=180) == A.DROP_OUT
+    assert decide(FPPlusC, g, 0, "bid", square=sq("St. James Place"), high_bid=234) == A.DROP_OUT
+    assert decide(FPPlusA, g, 0, "bid", square=sq("St. James Place"), high_bid=180) == A.DROP_OUT
 
 
 def test_bids_step_toward_its_limit_and_never_above_cash():
     g = make_game(cash={0: 300})
     sj = sq("St. James Place")
-    assert decide(FPA, g, 0, "bid", square=sj, high_bid=0) == A.Bid(18)
-    assert decide(FPA, g, 0, "bid", square=sj, high_bid=140) == A.Bid(150)  # cash - 150
-    assert decide(FPA, g, 0, "bid", square=sj, high_bid=150) == A.DROP_OUT
+    assert decide(FPPlusA, g, 0, "bid", square=sj, high_bid=0) == A.Bid(18)
+    assert decide(FPPlusA, g, 0, "bid", square=sj, high_bid=140) == A.Bid(150)  # cash - 150
+    assert decide(FPPlusA, g, 0, "bid", square=sj, high_bid=150) == A.DROP_OUT
 
 
 # --- managing: build, unmortgage, jail -----------------------------------------------------------
@@ -133,10 +133,10 @@ def test_builds_on_its_sets_in_every_phase_with_every_spare_dollar():
     owner = {"Oriental Avenue": 0, "Vermont Avenue": 0, "Connecticut Avenue": 0}
     for phase in ("pre_roll", "post_roll", "out_of_turn"):
         g = make_game(cash={0: 50}, owner=owner)
-        assert decide(FPA, g, 0, phase) == A.Build(sq("Connecticut Avenue"))
+        assert decide(FPPlusA, g, 0, phase) == A.Build(sq("Connecticut Avenue"))
     g = make_game(cash={0: 49}, owner=owner)
     # Concludes, with the exact standing order "until my cash reaches 50".
-    assert decide(FPA, g, 0, "post_roll") == A.Conclude(until_cash=50)
+    assert decide(FPPlusA, g, 0, "post_roll") == A.Conclude(until_cash=50)
 
 
 def test_favourites_weigh_on_what_to_build_first():
@@ -144,25 +144,25 @@ def test_favourites_weigh_on_what_to_build_first():
     g = make_game(cash={0: 1000}, owner=owner)
     # First houses, rent gain per dollar: Park Place (175-70)/200 = 0.525 is best,
     # New York (80-32)/100 = 0.48 best in orange; fp_c doubles its orange favourites.
-    assert decide(FPA, g, 0, "out_of_turn") == A.Build(sq("Park Place"))
-    assert decide(FPB, g, 0, "out_of_turn") == A.Build(sq("Park Place"))
-    assert decide(FPC, g, 0, "out_of_turn") == A.Build(sq("New York Avenue"))
+    assert decide(FPPlusA, g, 0, "out_of_turn") == A.Build(sq("Park Place"))
+    assert decide(FPPlusB, g, 0, "out_of_turn") == A.Build(sq("Park Place"))
+    assert decide(FPPlusC, g, 0, "out_of_turn") == A.Build(sq("New York Avenue"))
 
 
 def test_lifts_a_mortgage_on_a_set_before_building():
     owner = {"Oriental Avenue": 0, "Vermont Avenue": 0, "Connecticut Avenue": 0}
     g = make_game(cash={0: 400}, owner=owner, mortgaged=["Vermont Avenue"])
-    assert decide(FPA, g, 0, "out_of_turn") == A.Unmortgage(sq("Vermont Avenue"))
+    assert decide(FPPlusA, g, 0, "out_of_turn") == A.Unmortgage(sq("Vermont Avenue"))
 
 
 def test_leaves_jail_early_but_sits_tight_once_opponents_have_sets():
     g = make_game(players=4, cash={0: 500}, in_jail={0: 0})
-    assert decide(FPA, g, 0, "pre_roll") == A.PAY_JAIL_FINE
+    assert decide(FPPlusA, g, 0, "pre_roll") == A.PAY_JAIL_FINE
     owner = {s: (1 if i < 10 else 2) for i, s in enumerate(
         openmono.compile_rules(STD).properties)}
     owner.update({sq(n): 3 for n in ORANGE})
     g = make_game(players=4, cash={0: 500}, in_jail={0: 0}, owner=owner)
-    assert decide(FPA, g, 0, "pre_roll") == A.CONCLUDE
+    assert decide(FPPlusA, g, 0, "pre_roll") == A.CONCLUDE
 
 
 # --- trades --------------------------------------------------------------------------------------
@@ -170,7 +170,7 @@ def test_offers_to_several_players_at_once_to_complete_sets():
     owner = {"Tennessee Avenue": 0, "New York Avenue": 0, "St. James Place": 1,
              "Vermont Avenue": 0, "Connecticut Avenue": 0, "Oriental Avenue": 2}
     g = make_game(players=4, cash={0: 1000, 1: 500, 2: 500}, owner=owner)
-    acts = pre_roll_actions(FPA, g)
+    acts = pre_roll_actions(FPPlusA, g)
     assert acts == [
         A.OfferTrade(1, get=(sq("St. James Place"),), give_cash=270),  # 1.5 x 180
         A.OfferTrade(2, get=(sq("Oriental Avenue"),), give_cash=150),
@@ -182,23 +182,23 @@ def test_offers_a_lone_property_that_gives_the_partner_a_set_in_exchange():
     owner = {"Tennessee Avenue": 0, "New York Avenue": 0, "St. James Place": 1,
              "Mediterranean Avenue": 0, "Baltic Avenue": 1}
     g = make_game(players=4, cash={0: 1000, 1: 500}, owner=owner)
-    acts = pre_roll_actions(FPA, g)
+    acts = pre_roll_actions(FPPlusA, g)
     assert acts == [A.OfferTrade(1, give=(sq("Mediterranean Avenue"),),
                                  get=(sq("St. James Place"),), give_cash=120), A.CONCLUDE]
 
 
-def test_fp_b_trades_for_a_railroad_it_favours():
+def test_fp_plus_b_trades_for_a_railroad_it_favours():
     owner = {"Reading Railroad": 0, "Short Line": 1}
     g = make_game(players=4, cash={0: 1000, 1: 500}, owner=owner)
-    assert pre_roll_actions(FPB, g) == [A.OfferTrade(1, get=(sq("Short Line"),), give_cash=250),
+    assert pre_roll_actions(FPPlusB, g) == [A.OfferTrade(1, get=(sq("Short Line"),), give_cash=250),
                                         A.CONCLUDE]
-    assert pre_roll_actions(FPA, g) == [A.CONCLUDE]
+    assert pre_roll_actions(FPPlusA, g) == [A.CONCLUDE]
 
 
 def test_does_not_repeat_an_offer_in_the_same_turn():
     owner = {"Tennessee Avenue": 0, "New York Avenue": 0, "St. James Place": 1}
     g = make_game(players=4, cash={0: 1000, 1: 500}, owner=owner)
-    agent = FPA()
+    agent = FPPlusA()
     agent.begin_game(0, observe(g, 0, "begin_game"))
     first = agent.act(observe(g, 0, "pre_roll"))
     assert isinstance(first, A.OfferTrade)
@@ -214,47 +214,47 @@ def answer(cls, offer, cash=1500, owner=None, mortgaged=()):
 def test_accepts_a_trade_that_adds_a_set():
     owner = {"Tennessee Avenue": 1, "New York Avenue": 1, "St. James Place": 0}
     offer = A.OfferTrade(1, give=(sq("St. James Place"),), get_cash=250)
-    assert answer(FPA, offer, owner=owner) == A.ACCEPT
+    assert answer(FPPlusA, offer, owner=owner) == A.ACCEPT
 
 
 def test_rejects_losing_a_set_and_unprofitable_trades():
     owner = {"Tennessee Avenue": 1, "New York Avenue": 1, "St. James Place": 1}
     lose = A.OfferTrade(1, get=(sq("St. James Place"),), give_cash=500)
-    assert answer(FPA, lose, owner=owner) == A.REJECT
+    assert answer(FPPlusA, lose, owner=owner) == A.REJECT
     cheap = A.OfferTrade(1, get=(sq("Boardwalk"),), give_cash=300)
-    assert answer(FPA, cheap, owner={"Boardwalk": 1}) == A.REJECT
+    assert answer(FPPlusA, cheap, owner={"Boardwalk": 1}) == A.REJECT
     fair = A.OfferTrade(1, get=(sq("Boardwalk"),), give_cash=450)
-    assert answer(FPA, fair, owner={"Boardwalk": 1}) == A.ACCEPT
+    assert answer(FPPlusA, fair, owner={"Boardwalk": 1}) == A.ACCEPT
 
 
 def test_wants_a_premium_to_hand_over_a_set():
     owner = {"Park Place": 0, "Boardwalk": 1}
     at_price = A.OfferTrade(1, get=(sq("Boardwalk"),), give_cash=450)
-    assert answer(FPA, at_price, owner=owner) == A.REJECT  # 450 - 400 < 200 premium
+    assert answer(FPPlusA, at_price, owner=owner) == A.REJECT  # 450 - 400 < 200 premium
     premium = A.OfferTrade(1, get=(sq("Boardwalk"),), give_cash=650)
-    assert answer(FPA, premium, owner=owner) == A.ACCEPT
+    assert answer(FPPlusA, premium, owner=owner) == A.ACCEPT
 
 
 def test_values_favourites_higher_when_trading():
     offer = A.OfferTrade(1, get=(sq("Reading Railroad"),), give_cash=300)
     owner = {"Reading Railroad": 1}
-    assert answer(FPA, offer, owner=owner) == A.ACCEPT
-    assert answer(FPB, offer, owner=owner) == A.REJECT
+    assert answer(FPPlusA, offer, owner=owner) == A.ACCEPT
+    assert answer(FPPlusB, offer, owner=owner) == A.REJECT
 
 
 # --- debt ----------------------------------------------------------------------------------------
 def test_debt_mortgages_lowest_priority_first():
     owner = {"Electric Company": 0, "Reading Railroad": 0, "Mediterranean Avenue": 0}
     g = make_game(cash={0: 0}, owner=owner)
-    assert decide(FPA, g, 0, "debt", owed=20) == A.Mortgage(sq("Mediterranean Avenue"))
-    assert decide(FPB, g, 0, "debt", owed=20) == A.Mortgage(sq("Electric Company"))
+    assert decide(FPPlusA, g, 0, "debt", owed=20) == A.Mortgage(sq("Mediterranean Avenue"))
+    assert decide(FPPlusB, g, 0, "debt", owed=20) == A.Mortgage(sq("Electric Company"))
 
 
 def test_debt_keeps_sets_for_last_and_gives_up_when_hopeless():
     owner = {"Mediterranean Avenue": 0, "Baltic Avenue": 0, "Oriental Avenue": 0}
     g = make_game(cash={0: 0}, owner=owner)
-    assert decide(FPA, g, 0, "debt", owed=20) == A.Mortgage(sq("Oriental Avenue"))
-    assert decide(FPA, g, 0, "debt", owed=500) == A.CONCLUDE
+    assert decide(FPPlusA, g, 0, "debt", owed=20) == A.Mortgage(sq("Oriental Avenue"))
+    assert decide(FPPlusA, g, 0, "debt", owed=500) == A.CONCLUDE
 
 
 # --- whole games ---------------------------------------------------------------------------------
@@ -271,11 +271,11 @@ VARIANTS = [
 @given(seed=st.integers(0, 10_000), variant=st.sampled_from(VARIANTS))
 def test_plays_whole_games_without_illegal_actions(seed, variant):
     schema = with_bank(STD, turn_limit=300, **variant)
-    result = openmono.play_game(schema, [FPA(), FPB(), FPC(), RandomAgent()], seed=seed)
+    result = openmono.play_game(schema, [FPPlusA(), FPPlusB(), FPPlusC(), RandomAgent()], seed=seed)
     assert result.stats["faults"] == 0
 
 
-@pytest.mark.parametrize("cls", [FPA, FPB, FPC])
+@pytest.mark.parametrize("cls", [FPPlusA, FPPlusB, FPPlusC])
 def test_beats_three_random_agents(cls):
     agent = cls()
     field = [agent, RandomAgent(), RandomAgent(), RandomAgent()]
