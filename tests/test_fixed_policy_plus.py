@@ -281,3 +281,117 @@ def test_beats_three_random_agents(cls):
     field = [agent, RandomAgent(), RandomAgent(), RandomAgent()]
     wins = sum(openmono.play_game(STD, field, seed=s).winner == 0 for s in range(10))
     assert wins >= 8
+
+
+# --- the rename and the switches -----------------------------------------------------------
+def test_same_games_as_the_agents_named_fp_a_fp_b_fp_c_before():
+    """Winner, turns and accepted trades of seeds 0-11 as played by `fp_a, fp_b, fp_c,
+    baseline` at commit 004f549 (before the rename), all switches on."""
+    from agents.baseline import BaselineAgent
+    from agents.registry import make_agent
+
+    before = [(1, 290, 7), (2, 126, 4), (0, 182, 3), (2, 112, 6), (2, 155, 6), (0, 107, 5),
+              (2, 146, 5), (0, 108, 4), (1, 257, 6), (1, 143, 5), (2, 114, 6), (1, 198, 6)]
+    now = []
+    for s in range(12):
+        field = [make_agent("fp_plus_a"), make_agent("fp_plus_b"), make_agent("fp_plus_c"),
+                 BaselineAgent()]
+        r = openmono.play_game(STD, field, seed=s)
+        now.append((r.winner, r.turns, r.stats.get("trades", 0)))
+    assert now == before
+
+
+def switched(cls, **off):
+    return lambda: cls(**off)
+
+
+def test_switch_answer_premium():
+    owner = {"Park Place": 0, "Boardwalk": 1}
+    at_price = A.OfferTrade(1, get=(sq("Boardwalk"),), give_cash=450)
+    assert answer(FPPlusA, at_price, owner=owner) == A.REJECT
+    assert answer(switched(FPPlusA, answer_premium=False), at_price, owner=owner) == A.ACCEPT
+
+
+def test_switch_bid_premium():
+    g = make_game(cash={0: 1000}, owner={"Tennessee Avenue": 0, "New York Avenue": 0})
+    sj = sq("St. James Place")  # completes the orange set: up to 2 x 180 with the premium
+    assert isinstance(decide(FPPlusA, g, 0, "bid", square=sj, high_bid=180), A.Bid)
+    off = switched(FPPlusA, bid_premium=False)
+    assert decide(off, g, 0, "bid", square=sj, high_bid=180) == A.DROP_OUT
+    assert decide(off, g, 0, "bid", square=sj, high_bid=100) == A.Bid(118)  # below list: bids
+    g = make_game(cash={0: 1000})  # a favourite: 1.3 x price with the premium
+    assert isinstance(decide(FPPlusC, g, 0, "bid", square=sj, high_bid=180), A.Bid)
+    assert decide(switched(FPPlusC, bid_premium=False), g, 0, "bid", square=sj,
+                  high_bid=180) == A.DROP_OUT
+
+
+def test_switch_block():
+    g = make_game(players=4, cash={0: 250}, owner={"Tennessee Avenue": 1, "New York Avenue": 1})
+    sj = sq("St. James Place")
+    assert decide(FPPlusA, g, 0, "buy", square=sj) == A.BUY  # 70 left: blocks a set
+    assert decide(switched(FPPlusA, block=False), g, 0, "buy", square=sj) == A.DECLINE
+    g = make_game(players=4, cash={0: 1000}, owner={"Tennessee Avenue": 1, "New York Avenue": 1})
+    assert isinstance(decide(FPPlusA, g, 0, "bid", square=sj, high_bid=180), A.Bid)
+    assert decide(switched(FPPlusA, block=False), g, 0, "bid", square=sj,
+                  high_bid=180) == A.DROP_OUT
+
+
+def test_switch_jail_stay():
+    owner = {s: (1 if i < 10 else 2) for i, s in enumerate(
+        openmono.compile_rules(STD).properties)}
+    owner.update({sq(n): 3 for n in ORANGE})
+    g = make_game(players=4, cash={0: 500}, in_jail={0: 0}, owner=owner)
+    assert decide(FPPlusA, g, 0, "pre_roll") == A.CONCLUDE
+    assert decide(switched(FPPlusA, jail_stay=False), g, 0, "pre_roll") == A.PAY_JAIL_FINE
+
+
+def test_switch_tuned_reserves():
+    g = make_game(cash={0: 340})  # St. James 180: 160 left, above 150, below 200
+    sj = sq("St. James Place")
+    assert decide(FPPlusA, g, 0, "buy", square=sj) == A.BUY
+    assert decide(switched(FPPlusA, tuned_reserves=False), g, 0, "buy", square=sj) == A.DECLINE
+    g = make_game(cash={0: 220})  # a favourite railroad: 20 left, below the floor of 40
+    rr = sq("Reading Railroad")
+    assert decide(FPPlusB, g, 0, "buy", square=rr) == A.DECLINE
+    assert decide(switched(FPPlusB, tuned_reserves=False), g, 0, "buy", square=rr) == A.BUY
+
+
+def test_switch_retry_wait():
+    owner = {"Tennessee Avenue": 0, "New York Avenue": 0, "St. James Place": 1}
+    g = make_game(players=4, cash={0: 1000, 1: 500}, owner=owner)
+    for kwargs, again in (({}, False), ({"retry_wait": False}, True)):
+        agent = FPPlusA(**kwargs)
+        agent.begin_game(0, observe(g, 0, "begin_game"))
+        first = agent.act(observe(g, 0, "pre_roll"))
+        assert isinstance(first, A.OfferTrade)
+        g.state.turn += 4  # its next turn, the offer refused
+        assert (agent.act(observe(g, 0, "pre_roll")) == first) is again
+
+
+def test_switch_weighted_builds():
+    owner = {n: 0 for n in ORANGE + ("Park Place", "Boardwalk")}
+    g = make_game(cash={0: 1000}, owner=owner)
+    assert decide(FPPlusC, g, 0, "out_of_turn") == A.Build(sq("New York Avenue"))
+    assert decide(switched(FPPlusC, weighted_builds=False), g, 0,
+                  "out_of_turn") == A.Build(sq("Park Place"))
+
+
+SWITCHES = ("answer_premium", "bid_premium", "block", "jail_stay", "tuned_reserves",
+            "retry_wait", "weighted_builds")
+
+
+def test_switches_are_agent_options():
+    from agents.registry import make_agent, option_names
+
+    for name in ("fp_plus_a", "fp_plus_b", "fp_plus_c"):
+        assert option_names(name) == list(SWITCHES)
+    assert make_agent("fp_plus_c", block=False).block is False
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), off=st.sets(st.sampled_from(SWITCHES), min_size=1))
+def test_plays_whole_games_with_switches_off(seed, off):
+    kw = {k: False for k in off}
+    schema = with_bank(STD, turn_limit=300)
+    field = [FPPlusA(**kw), FPPlusB(**kw), FPPlusC(**kw), RandomAgent()]
+    assert openmono.play_game(schema, field, seed=seed).stats["faults"] == 0
