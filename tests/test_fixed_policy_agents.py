@@ -233,6 +233,19 @@ def test_answers_builds_and_debts_are_baselines():
         assert decide(cls, g, 0, "debt", owed=100) == paid
 
 
+def test_sells_even_a_property_of_interest_for_a_dollar_while_it_keeps_go_salary():
+    """GNOME's accept branch weighs the offer's worth (the paper's eq. 5) only when the
+    cash left is between S/2 and S: with S or more left, a trade that keeps the number
+    of monopolies is accepted at any worth. Section VI-B says nothing about answers, so
+    the FP agents keep it (docs/drl.md)."""
+    offer = A.OfferTrade(1, get=(sq("Boardwalk"),), give_cash=1)
+    g = make_game(players=4, cash={1: 1500}, owner={"Boardwalk": 1})
+    for cls in (BaselineAgent, FPA, FPB, FPC):
+        assert decide(cls, g, 1, "trade_response", offer=offer, offerer=0) == A.ACCEPT
+    g = make_game(players=4, cash={1: 150}, owner={"Boardwalk": 1})  # 151 left: worth counts
+    assert decide(FPB, g, 1, "trade_response", offer=offer, offerer=0) == A.REJECT
+
+
 # --- whole games ---------------------------------------------------------------------------------
 VARIANTS = [
     {},
