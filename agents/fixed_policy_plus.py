@@ -39,6 +39,9 @@ ablation, docs/drl.md):
 - `weighted_builds`: the priority weight scales the choice of what to build; off:
   the best rent gain per dollar alone.
 
+`gnome_answers=True` (default off; not an addition, a comparison) answers trade offers
+with GNOME's rule, as `baseline` and `fp_a`, `fp_b`, `fp_c` do.
+
 Favourites are found by group and square kind names in the public rules, so a renamed
 board simply has no favourites.
 """
@@ -53,6 +56,7 @@ from agents._policy_helpers import (NEVER, best_build, build_candidates, buildab
                                     conclude_until, liquidation_value, ownership,
                                     raise_cash_action, sets_change)
 from agents.base import PhaseAgent
+from agents.baseline import accept as gnome_accept
 
 CONCLUDE = A.CONCLUDE
 HIGH = 2.0
@@ -76,8 +80,10 @@ class FixedPolicyPlusAgent(PhaseAgent):
 
     def __init__(self, *, answer_premium: bool = True, bid_premium: bool = True,
                  block: bool = True, jail_stay: bool = True, tuned_reserves: bool = True,
-                 retry_wait: bool = True, weighted_builds: bool = True) -> None:
+                 retry_wait: bool = True, weighted_builds: bool = True,
+                 gnome_answers: bool = False) -> None:
         super().__init__()
+        self.gnome_answers = gnome_answers
         self.answer_premium = answer_premium
         self.bid_premium = bid_premium
         self.block = block
@@ -444,6 +450,8 @@ class FixedPolicyPlusAgent(PhaseAgent):
         rules = obs.rules
         offer = obs.offer
         me = obs.seat
+        if self.gnome_answers:
+            return A.ACCEPT if gnome_accept(rules, obs, me, offer) else A.REJECT
         cash = obs.cash[me]
         receive = offer.give
         give = offer.get

@@ -384,8 +384,16 @@ def test_switches_are_agent_options():
     from agents.registry import make_agent, option_names
 
     for name in ("fp_plus_a", "fp_plus_b", "fp_plus_c"):
-        assert option_names(name) == list(SWITCHES)
+        assert option_names(name) == [*SWITCHES, "gnome_answers"]
     assert make_agent("fp_plus_c", block=False).block is False
+
+
+def test_gnome_answers_option_answers_as_baseline():
+    """GNOME's rule sells a lone property for $1 while $200 stays; the own rule does not."""
+    offer = A.OfferTrade(1, get=(sq("Boardwalk"),), give_cash=1)
+    owner = {"Boardwalk": 1}
+    assert answer(FPPlusA, offer, owner=owner) == A.REJECT
+    assert answer(switched(FPPlusA, gnome_answers=True), offer, owner=owner) == A.ACCEPT
 
 
 @settings(max_examples=8, deadline=None)
