@@ -27,7 +27,8 @@ def _cfg(**kw):
 def test_three_games_and_a_resume_give_the_same_run(tmp_path, algo) -> None:
     whole = train(_cfg(algo=algo), tmp_path / "whole")
     assert whole["games"] == 3
-    for f in ("train.json", "checkpoint.npz", "curve.csv", "curve.png", "weights.npz"):
+    for f in ("train.json", "checkpoint.npz", "curve.csv", "curve.png", "weights.npz",
+              "weights/g000001.npz", "weights/g000003.npz"):
         assert (tmp_path / "whole" / f).exists()
     # "killed" after two games (the last checkpoint), then the same command again
     train(_cfg(algo=algo), tmp_path / "split", max_new_games=2)

@@ -9,7 +9,9 @@ says, and writes into its run directory:
   results so far), written every `checkpoint_every` games and at the end
 - `curve.csv`    one row per game (game, seed, won, turns, end reason, learner stats)
 - `curve.png`    wins per 100 games (the paper's Fig. 3 and 5)
-- `weights.npz`  the final playing weights (float16), loadable with `agent.weights=PATH`
+- `weights.npz`  the latest playing weights (float16), loadable with `agent.weights=PATH`
+- `weights/gNNNNNN.npz` the playing weights after each checkpoint's game count (to choose
+  a checkpoint on validation games)
 
 Re-running the same command after a kill resumes from the last checkpoint: the games
 after it are replayed with the same seeds and the same learner state, so the result is
@@ -207,6 +209,9 @@ def _checkpoint(out: Path, learner: Any, rows: list[dict[str, Any]], cfg: dict[s
     np.savez(tmp, **state)
     tmp.replace(out / "checkpoint.npz")
     save_npz(out / "weights.npz", learner.weights(), half=True)
+    # every checkpoint's playing weights stay, so one can be chosen on validation games
+    (out / "weights").mkdir(exist_ok=True)
+    save_npz(out / "weights" / f"g{len(rows):06d}.npz", learner.weights(), half=True)
     keys = sorted({k for r in rows for k in r})
     front = ["game", "seed", "won", "turns", "end"]
     cols = front + [k for k in keys if k not in front]
