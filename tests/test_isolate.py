@@ -55,7 +55,11 @@ def no_orphans():
 
 
 def _named(lines: list[str], old: str, new: str) -> list[str]:
-    return [line.replace(f'"{old}"', f'"{new}"') for line in lines]
+    """The records with the agent renamed, without their digests (a digest chains over
+    the record as written, agent name included)."""
+    import re
+    return [re.sub(r'"digest":"[0-9a-f]+",', "", line).replace(f'"{old}"', f'"{new}"')
+            for line in lines]
 
 
 # --- (1) the finding: from act(), the stack leads to the Game ------------------------------------
@@ -67,6 +71,7 @@ def test_in_process_agent_can_reach_the_game_but_not_when_isolated(tmp_path, no_
     honest, honest_lines = _trial(tmp_path, "honest", "baseline", games=4, reference=None)
     # In process the cheat finds the Game and pays itself: it wins every game.
     assert cheat["wins"] == 4 > honest["wins"]
+    honest_lines = _named(honest_lines, "baseline", "baseline")
     assert _named(cheat_lines, CHEAT, "baseline") != honest_lines
     # Isolated it finds no Game: its games are those of the honest agent, byte for byte.
     _, isolated_lines = _trial(tmp_path, "isolated", CHEAT, ["agent"], games=4,
