@@ -24,6 +24,7 @@ the same command resumes once the plugin is fixed.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import linecache
@@ -49,7 +50,7 @@ from evaluation import metrics
 from evaluation.remote_seats import (RemoteError, close_remote_seats, make_agents,
                                      open_remote_seats, remote_faults)
 from evaluation.novelty_setup import Applied, prepare_novelty
-from evaluation.seal import seal, snapshot_key, unseal
+from evaluation.seal import KeyProblem, seal, snapshot_key, unseal
 
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.json"
@@ -189,6 +190,10 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
               on_game: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Play (or resume) a trial into `out_dir`; returns the summary dict."""
     cfg.validate()
+    try:
+        snapshot_key()
+    except KeyProblem as exc:
+        raise TrialError(str(exc)) from None
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -343,11 +348,32 @@ class _StatePickler(pickle.Pickler):
         return NotImplemented
 
 
+def _snapshot_binding(out: Path, games: int) -> bytes | None:
+    """What a snapshot is sealed with besides the agents: the digest of this trial's
+    configuration (`trial.json`, written before any game) and the game count it was
+    taken at, so a snapshot of another trial or another point is never used."""
+    try:
+        ident = json.loads((out / CONFIG_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    digest = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
+    return json.dumps({"trial": digest, "games": games}, sort_keys=True).encode() + b"\n"
+
+
+def _key() -> bytes | None:
+    try:
+        return snapshot_key()
+    except KeyProblem:  # (refused in one line when the trial starts)
+        return None
+
+
 def _save_agents(out: Path, games: int, agents: Any) -> None:
-    """Pickle the agents after `games` games (atomically, sealed with this user's key:
-    `evaluation.seal`); agents that cannot be pickled are simply re-played on resume."""
-    key = snapshot_key()
-    if key is None:  # no snapshot could be trusted on resume: keep none
+    """Pickle the agents after `games` games (atomically, sealed with this user's key and
+    bound to this trial and game count: `evaluation.seal`); agents that cannot be
+    pickled are simply re-played on resume."""
+    key = _key()
+    head = _snapshot_binding(out, games)
+    if key is None or head is None:  # no snapshot could be trusted on resume: keep none
         (out / STATE_FILE).unlink(missing_ok=True)
         return
     tmp = out / (STATE_FILE + ".tmp")
@@ -355,7 +381,7 @@ def _save_agents(out: Path, games: int, agents: Any) -> None:
         buf = io.BytesIO()
         _StatePickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(
             {"games": games, "agents": agents})
-        tmp.write_bytes(seal(buf.getvalue(), key))
+        tmp.write_bytes(seal(head + buf.getvalue(), key))
         os.replace(tmp, out / STATE_FILE)
     except Exception:  # noqa: BLE001 - an unpicklable agent only makes resuming slower
         tmp.unlink(missing_ok=True)
@@ -363,19 +389,45 @@ def _save_agents(out: Path, games: int, agents: Any) -> None:
 
 
 def _load_agents(out: Path, games: int) -> Any:
-    """The snapshot's agents, only if this user's runs sealed it: unpickling runs code,
-    and a results folder may come from anywhere (otherwise: re-play)."""
+    """The snapshot's agents, only if this user's runs sealed it for this very trial at
+    a game already recorded: unpickling runs code, and a results folder may come from
+    anywhere (otherwise: one warning line, and re-play)."""
+    path = out / STATE_FILE
+    key = _key()
+    if key is None or not path.exists():
+        return None
     try:
-        key = snapshot_key()
-        payload = None if key is None else unseal((out / STATE_FILE).read_bytes(), key)
-        if payload is None:
-            return None
-        saved = pickle.loads(payload)
-    except Exception:  # noqa: BLE001 - missing, cut short or from other code: re-play
+        payload = unseal(path.read_bytes(), key)
+    except OSError:
         return None
-    if not isinstance(saved, dict) or not 0 < saved.get("games", 0) <= games:
+    if payload is None:
+        return _untrusted(path, "was not sealed by this user's runs (copied or planted?)")
+    head, _, body = payload.partition(b"\n")
+    try:
+        bound = json.loads(head)
+        taken = bound["games"]
+        trial = bound["trial"]
+    except (ValueError, TypeError, KeyError):
+        return _untrusted(path, "does not name the trial it was taken in (an older snapshot)")
+    mine = _snapshot_binding(out, taken)
+    if mine is None or json.loads(mine)["trial"] != trial:
+        return _untrusted(path, "was taken in another trial")
+    if isinstance(taken, bool) or not isinstance(taken, int) or not 0 < taken <= games:
+        return _untrusted(path, f"was taken after game {taken}, but {games} games are "
+                          "recorded")
+    try:
+        saved = pickle.loads(body)
+    except Exception:  # noqa: BLE001 - from other code: re-play
         return None
-    return saved["games"], saved["agents"]
+    if not isinstance(saved, dict) or "agents" not in saved:
+        return None
+    return taken, saved["agents"]
+
+
+def _untrusted(path: Path, why: str) -> None:
+    print(f"warning: {path} {why}: ignoring it and re-playing the recorded games",
+          file=sys.stderr)
+    return None
 
 
 def _hook_codes(hooks: Hooks | None) -> dict[Any, str]:

@@ -426,6 +426,16 @@ def check_out_dir(out: Path, cfg: TrialConfig) -> None:
                            f"trial.games={cfg.games}; use a new output directory")
 
 
+def _check_snapshot_key() -> None:
+    """A weak or exposed snapshot key is refused before anything is written."""
+    from evaluation.seal import KeyProblem, snapshot_key
+
+    try:
+        snapshot_key()
+    except KeyProblem as exc:
+        raise CommandError(str(exc)) from None
+
+
 def sweep_dir_for(overrides: list[str]) -> Path:
     """A stable sweep folder named after the command: same overrides, same folder."""
     keep = sorted(o for o in overrides if not o.lstrip("+").startswith(NOT_IDENTITY))
@@ -440,6 +450,7 @@ def check_command(argv: list[str]) -> Command:
     cmd = split_argv(argv)
     if cmd.info:
         return cmd
+    _check_snapshot_key()
     if cmd.multirun:
         from evaluation.launchers import chosen, problem
 
