@@ -103,9 +103,16 @@ class RemoteAgent:
     # --- connection management (called by the server thread) -----------------------------
     def busy(self) -> bool:
         """A second client is waiting already (one with the token takes over from the
-        next game: a client that lost its connection can always come back)."""
+        next game: a client that lost its connection can always come back). A waiting
+        client that has gone away meanwhile does not hold the seat."""
         with self._cond:
-            return self._next is not None
+            if self._next is None:
+                return False
+            if self._next[0].alive():
+                return True
+            self._next[0].close()
+            self._next = None
+            return False
 
     def attach(self, conn: LineSocket, hello: Hello) -> None:
         with self._cond:

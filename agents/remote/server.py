@@ -7,7 +7,11 @@ The admission thread never blocks on a client: connections are non-blocking unti
 connections, half-open ones or garbage cannot stall a game or exhaust the server. The
 token is compared in constant time (`hmac.compare_digest`) against every seat's token;
 a refused client gets one `refused` line saying why, and the refusal is logged and
-counted by kind (`refusals`).
+counted by kind (`refusals`). Whatever a connection sends, nothing it causes stops the
+admission thread: an exception while admitting it (a line nested too deep for the JSON
+parser, a token no codec can encode, ...) drops that connection as an `admission_error`,
+and an error of the loop itself is counted as `server_error` and the loop goes on, so a
+seat's client can always connect and reconnect.
 """
 
 from __future__ import annotations
@@ -74,20 +78,34 @@ class SeatServer:
     def _run(self) -> None:
         try:
             while not self._stop.is_set():
-                for key, _ in self._sel.select(timeout=0.05):
-                    if key.data is None:
-                        self._accept()
-                    else:
-                        self._read(key.data)
-                now = time.monotonic()
-                for p in [p for p in self._pending.values() if p.deadline <= now]:
-                    self._refuse(p, "handshake_timeout", "no hello in "
-                                 f"{self.handshake_timeout}s")
+                try:
+                    self._step()
+                except Exception as exc:  # noqa: BLE001 - the listener must outlive anything
+                    self.refusals["server_error"] += 1
+                    LOG.warning("remote seats on port %s: %s: %s", self.port,
+                                type(exc).__name__, str(exc)[:200])
+                    time.sleep(0.05)
         finally:
             for p in list(self._pending.values()):
                 self._drop(p)
             self._sel.close()
             self.listener.close()
+
+    def _step(self) -> None:
+        for key, _ in self._sel.select(timeout=0.05):
+            if key.data is None:
+                self._accept()
+                continue
+            p = key.data
+            try:
+                self._read(p)
+            except Exception as exc:  # noqa: BLE001 - one connection's problem, counted
+                self._refuse(p, "admission_error", f"cannot admit this connection "
+                             f"({type(exc).__name__})")
+        now = time.monotonic()
+        for p in [p for p in self._pending.values() if p.deadline <= now]:
+            self._refuse(p, "handshake_timeout", "no hello in "
+                         f"{self.handshake_timeout}s")
 
     def _accept(self) -> None:
         for _ in range(64):
@@ -131,7 +149,7 @@ class SeatServer:
             data = json.loads(line)
             if not isinstance(data, dict) or data.get("type") != "hello":
                 raise ValueError("the first message must be a hello")
-        except ValueError:
+        except (ValueError, RecursionError):  # (200,000 nested brackets, say)
             self._refuse(p, "malformed_hello", "the first message must be a hello line "
                          "(docs/protocol.md)")
             return
@@ -141,9 +159,10 @@ class SeatServer:
             return
         try:
             hello = Hello.model_validate(data)
-        except ValueError as exc:
-            first = str(exc).splitlines()[0]
-            self._refuse(p, "malformed_hello", f"malformed hello: {first}")
+            hello.token.encode()  # a lone surrogate cannot be compared
+        except (ValueError, RecursionError) as exc:
+            first = (str(exc).splitlines() or [type(exc).__name__])[0]
+            self._refuse(p, "malformed_hello", f"malformed hello: {first[:200]}")
             return
         seat = self._seat_of(hello.token)
         if seat is None:
@@ -178,7 +197,7 @@ class SeatServer:
         LOG.warning("remote seats on port %s: refused %s: %s", self.port, p.peer, reason)
         try:
             p.sock.send(encode(Refused(version=PROTOCOL_VERSION, reason=reason)))
-        except OSError:
+        except Exception:  # noqa: BLE001 - gone already, or a reason that cannot be sent
             pass
         self._drop(p)
 
@@ -186,9 +205,12 @@ class SeatServer:
         self._pending.pop(p.sock, None)
         try:
             self._sel.unregister(p.sock)
-        except (KeyError, ValueError):
+        except (KeyError, ValueError, OSError):
             pass
-        p.sock.close()
+        try:
+            p.sock.close()
+        except OSError:
+            pass
 
     # --- seats -----------------------------------------------------------------------------
     def add(self, seat: Any) -> None:
