@@ -2,8 +2,9 @@
 
 Every entry point that seats agents (trial, tournament, bench, detection sweep) names a
 remote seat `remote`; its tokens and options come from `remote.*` (`remote.tokens`
-one per remote seat, in order). Each remote seat listens before any waits for its
-client, so clients may connect in any order.
+one per remote seat, in order, or `remote.token_files`, or `$OPENMONO_REMOTE_TOKENS`:
+`agents.remote.tokens`). Each remote seat listens before any waits for its client, so
+clients may connect in any order.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
 from agents.registry import make_agent
-from agents.remote.server import RemoteError
+from agents.remote.server import RemoteError, probe_listen
+from agents.remote.tokens import seat_tokens
 
 # The `remote.*` options of the small command-line tools (bench, tournament).
-REMOTE_DEFAULTS: dict[str, Any] = {"remote.tokens": [], "remote.port": 7300,
+REMOTE_DEFAULTS: dict[str, Any] = {"remote.tokens": [], "remote.token_files": [],
+                                   "remote.port": 7300,
                                    "remote.host": "127.0.0.1", "remote.budget": 2.0,
                                    "remote.connect_timeout": 30.0}
 
@@ -29,15 +32,34 @@ def make_agents(names: Sequence[str], remote: dict[str, Any],
                 per_name: dict[str, dict[str, Any]] | None = None) -> list[Any]:
     """The agents by name, every seat of a name built with `per_name[name]`; `remote`
     seats take their tokens from `remote["tokens"]`."""
-    options = {k: v for k, v in remote.items() if k != "tokens"}
-    tokens = [str(t) for t in (remote.get("tokens") or [])]
+    options = {k: v for k, v in remote.items() if k not in ("tokens", "token_files")}
     wanted = list(names).count("remote")
-    if wanted != len(tokens):
-        raise ValueError(f"{wanted} remote seat(s) but remote.tokens gives {len(tokens)} "
-                         "token(s): give one token per remote seat, e.g. remote.tokens=[s1,s2]")
+    tokens = checked_tokens(remote, wanted) if wanted else []
     given = iter(tokens)
     return [make_agent(n, token=next(given), **options) if n == "remote"
             else make_agent(n, **(per_name or {}).get(n, {})) for n in names]
+
+
+def checked_tokens(remote: dict[str, Any], wanted: int) -> list[str]:
+    """One non-empty token per remote seat, no two alike; ValueError in one line else."""
+    tokens = seat_tokens(remote.get("tokens"), remote.get("token_files"))
+    if wanted != len(tokens):
+        raise ValueError(f"{wanted} remote seat(s) but remote.tokens gives {len(tokens)} "
+                         "token(s): give one token per remote seat, e.g. remote.tokens=[s1,s2] "
+                         "or remote.token_files=[f1,f2]")
+    for i, token in enumerate(tokens):
+        if not token.strip():
+            raise ValueError(f"remote.tokens[{i}] is empty: give each remote seat a secret")
+    if len(set(tokens)) != len(tokens):
+        raise ValueError("remote.tokens gives two remote seats the same token: give each its "
+                         "own (a client finds its seat by its token)")
+    return tokens
+
+
+def check_addresses(seats: Sequence[tuple[str, int]]) -> None:
+    """RemoteError (one line) unless every (host, port) can be listened on now."""
+    for host, port in dict.fromkeys(seats):
+        probe_listen(host, port)
 
 
 def open_remote_seats(agents: Sequence[Any]) -> None:
@@ -74,5 +96,6 @@ def remote_faults(agents: Sequence[Any]) -> dict[str, int]:
     return dict(sorted(total.items()))
 
 
-__all__ = ["REMOTE_DEFAULTS", "RemoteError", "close_remote_seats", "make_agents",
+__all__ = ["REMOTE_DEFAULTS", "RemoteError", "check_addresses", "checked_tokens",
+           "close_remote_seats", "make_agents",
            "open_remote_seats", "remote_faults", "remote_options", "seated"]

@@ -47,8 +47,8 @@ from openmono.schema import RULE_SETS, GameSchema, rules_schema
 
 from agents.registry import UnknownAgentError, make_agent, resolve, told_rules
 from evaluation import metrics
-from evaluation.remote_seats import (RemoteError, close_remote_seats, make_agents,
-                                     open_remote_seats, remote_faults)
+from evaluation.remote_seats import (RemoteError, checked_tokens, close_remote_seats,
+                                     make_agents, open_remote_seats, remote_faults)
 from evaluation.novelty_setup import Applied, prepare_novelty
 from evaluation.seal import KeyProblem, seal, snapshot_key, unseal
 
@@ -108,10 +108,15 @@ class TrialConfig:
             except UnknownAgentError as exc:
                 raise TrialError(str(exc)) from None
         wanted = self.opponents.count("remote")
-        tokens = list(self.remote.get("tokens") or [])
-        if wanted != len(tokens):
-            raise TrialError(f"opponents name {wanted} remote seat(s) but remote.tokens gives "
-                             f"{len(tokens)} token(s): give one token per remote opponent")
+        try:
+            tokens = (checked_tokens(self.remote, wanted)
+                      if wanted or self.remote.get("tokens") else [])
+        except ValueError as exc:
+            raise TrialError(str(exc).replace(f"{wanted} remote seat(s)", f"opponents name "
+                                              f"{wanted} remote seat(s)")) from None
+        if self.agent == "remote" and self.agent_params.get("token") in tokens:
+            raise TrialError("agent.token is also one of remote.tokens: give every remote "
+                             "seat its own token")
         if self.reference == "remote":
             raise TrialError("reference cannot be remote: it replays the evaluated seat "
                              "in process")
@@ -148,15 +153,41 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     records = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            if not line.endswith("\n"):
+    with path.open("rb") as fh:
+        for n, raw in enumerate(fh, 1):
+            if not raw.endswith(b"\n"):
                 break
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:  # records are ASCII: this is damage, not a cut
+                raise TrialError(f"{path} line {n} is not UTF-8 text, so not a record this "
+                                 "harness wrote: restore the file or delete the folder") from None
             try:
                 records.append(json.loads(line))
             except json.JSONDecodeError:
                 break
     return records
+
+
+def read_identity(path: Path) -> dict[str, Any] | None:
+    """The trial configuration saved in `path` (`trial.json`); None when there is none
+    or it was cut short; TrialError (one line) when it holds something else."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise TrialError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        ident = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        ident = []  # (refused below)
+    except json.JSONDecodeError:
+        return None  # cut short by a kill: rewritten
+    if not isinstance(ident, dict):
+        raise TrialError(f"{path} is not a trial configuration (a JSON object) written by "
+                         "this harness: delete it, or choose another hydra.run.dir")
+    return ident
 
 
 def _record_line(record: dict[str, Any]) -> str:
@@ -497,16 +528,12 @@ def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
     """A run directory holds one trial: resuming with another config would mix results."""
     path = out / CONFIG_FILE
     ident = _trial_identity(cfg)
-    if path.exists():
-        try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError:
-            old = None
-        if old is not None and old != ident:
-            diff = sorted(k for k in ident if old.get(k) != ident[k])
-            raise TrialError(
-                f"{out} holds a trial with a different configuration ({', '.join(diff)} "
-                "differ); choose another hydra.run.dir or delete that directory")
+    old = read_identity(path)
+    if old is not None and old != ident:
+        diff = sorted(k for k in ident if old.get(k) != ident[k])
+        raise TrialError(
+            f"{out} holds a trial with a different configuration ({', '.join(diff)} "
+            "differ); choose another hydra.run.dir or delete that directory")
     path.write_text(json.dumps(ident, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 

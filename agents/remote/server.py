@@ -17,10 +17,12 @@ seat's client can always connect and reconnect.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import logging
 import selectors
 import socket
+import sys
 import threading
 import time
 from collections import Counter
@@ -61,6 +63,10 @@ class SeatServer:
             raise RemoteError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
         self.listener.setblocking(False)
         self.port = self.listener.getsockname()[1]
+        if not is_loopback(host):
+            print(f"warning: remote seats listen on {host}:{self.port}, beyond this machine: "
+                  "anyone who can reach it may try tokens, and they travel unencrypted; "
+                  "use long random tokens, or loopback and an SSH tunnel", file=sys.stderr)
         self._sel = selectors.DefaultSelector()
         self._sel.register(self.listener, selectors.EVENT_READ, None)
         self._pending: dict[socket.socket, _Pending] = {}
@@ -233,6 +239,30 @@ class SeatServer:
         else:  # never started: nothing else owns the sockets
             self._sel.close()
             self.listener.close()
+
+
+def is_loopback(host: str) -> bool:
+    """True for an address (or `localhost`) that only this machine can reach."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def probe_listen(host: str, port: int) -> None:
+    """RemoteError (one line) unless (host, port) can be listened on now: the socket is
+    bound and closed at once, nothing is sent, so a command that would fail to listen
+    is refused before it writes anything."""
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise RemoteError(f"cannot listen on {host}:{port}: {why} (the host must be an "
+                          "address of this machine: 127.0.0.1, 0.0.0.0 or one of its "
+                          "interfaces; the port a free one)") from None
 
 
 _SERVERS: dict[tuple[str, int], SeatServer] = {}
