@@ -50,6 +50,7 @@ from evaluation import metrics
 from evaluation.remote_seats import (RemoteError, checked_tokens, close_remote_seats,
                                      make_agents, open_remote_seats, remote_faults)
 from evaluation.novelty_setup import Applied, prepare_novelty
+from evaluation.hook_watch import DEFAULT_BUDGET, HookTimeout, HookWatch
 from evaluation.seal import KeyProblem, seal, snapshot_key, unseal
 
 GAMES_FILE = "games.jsonl"
@@ -57,6 +58,7 @@ SUMMARY_FILE = "summary.json"
 CONFIG_FILE = "trial.json"
 STATE_FILE = "agents.pkl"
 SAVE_RATIO = 20  # play at least 20x a snapshot's cost between two snapshots
+MAX_GAMES = 100_000  # a larger trial asks for trial.allow_huge=true
 
 
 class TrialError(ValueError):
@@ -88,10 +90,21 @@ class TrialConfig:
     # Seats named `remote` in `opponents`: `tokens` (one per such seat, in order) and the
     # options of `agents.remote.seat.RemoteAgent` (port, host, budget, ...).
     remote: dict[str, Any] = field(default_factory=dict)
+    allow_huge: bool = False  # more than MAX_GAMES games
+    hook_budget: float | None = DEFAULT_BUDGET  # seconds a plugin hook call may take
 
     def validate(self) -> None:
         if not isinstance(self.games, int) or self.games <= 0:
             raise TrialError(f"trial.games must be a positive integer, got {self.games!r}")
+        if self.games > MAX_GAMES and not self.allow_huge:
+            raise TrialError(f"trial.games={self.games} is more than {MAX_GAMES:,} games (days "
+                             "of play, and a large games.jsonl); add trial.allow_huge=true if "
+                             "that is meant")
+        budget = self.hook_budget
+        if budget is not None and (isinstance(budget, bool) or not isinstance(
+                budget, (int, float)) or budget <= 0):
+            raise TrialError(f"trial.hook_budget must be a positive number of seconds (or null "
+                             f"for none), got {budget!r}")
         if self.rules not in RULE_SETS:
             raise TrialError(f"unknown rules {self.rules!r}; valid rules: {', '.join(RULE_SETS)}")
         if self.observability not in ("announced", "effects"):
@@ -256,9 +269,11 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
     except RemoteError as exc:
         close_remote_seats([agent, *opponents])
         raise TrialError(str(exc)) from None
+    watch = HookWatch(cfg.hook_budget, _hook_codes(novelty.hooks if novelty else None))
     try:
-        return _run(cfg, out, agent, opponents, reference, base, novelty, inject, shown,
-                    on_game)
+        with watch:  # (a hook past its budget raises HookTimeout inside it)
+            return _run(cfg, out, agent, opponents, reference, base, novelty, inject, shown,
+                        on_game)
     finally:
         close_remote_seats([agent, *opponents])
 
@@ -301,7 +316,8 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
             try:
                 record = _play_one(cfg, g, agent, opponents, reference, schema, hooks, active,
                                    shown if active else None)
-            except Exception as exc:  # noqa: BLE001 - named, and the trial stays resumable
+            except (Exception, HookTimeout, SystemExit) as exc:  # noqa: BLE001 - named, and
+                # the trial stays resumable (sys.exit in a plugin too; not Ctrl-C)
                 if bar is not None:
                     bar.close()
                 raise _plugin_error(cfg, g, hooks if active else None, exc, len(done)) from exc
@@ -490,15 +506,22 @@ def _plugin_error(cfg: TrialConfig, g: int, hooks: Hooks | None, exc: BaseExcept
             hook = next((h for h in hooks.installed() if f".{h}(" in line or
                          f".{h}\n" in line), None)
     kept_games = max(kept, g)
-    what = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    what = f": {type(exc).__name__}: {exc}".splitlines()[0]
+    did = "raised"
+    if isinstance(exc, HookTimeout):
+        hook = exc.hook or hook
+        did, what = f"ran past the {exc.budget:g}s budget of a hook call", ""
+    elif isinstance(exc, SystemExit):
+        did, what = f"called sys.exit({exc.code!r})", ""
     if hooks is not None and cfg.novelty is not None:
         names = "+".join([cfg.novelty, *cfg.then])
-        where = f"novelty plugin {names!r}" + (f" raised in its {hook!r} hook" if hook
-                                                else " raised")
+        where = f"novelty plugin {names!r} {did}" + (f" in its {hook!r} hook" if hook else "")
     else:
-        where = "the game raised"
-    return PluginError(f"{where} during game {g} (seed {game_seed(cfg.seed, g)}): {what}; "
-                       f"the {kept_games} recorded games are kept: fix it and re-run the same "
+        where = f"the game {did}"
+    fix = ("fix it (or raise trial.hook_budget)" if isinstance(exc, HookTimeout)
+           else "fix it")
+    return PluginError(f"{where} during game {g} (seed {game_seed(cfg.seed, g)}){what}; "
+                       f"the {kept_games} recorded games are kept: {fix} and re-run the same "
                        "command to resume (--debug shows the traceback)")
 
 
@@ -512,7 +535,8 @@ def redact(params: dict[str, Any]) -> dict[str, Any]:
 
 def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     data = asdict(cfg)
-    data.pop("progress")
+    for key in ("progress", "allow_huge", "hook_budget"):  # they do not change the games
+        data.pop(key)
     data["agent_params"] = redact(cfg.agent_params)
     if cfg.remote:
         data["remote"] = redact(cfg.remote)
@@ -598,6 +622,7 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
         "reference": cfg.reference,
         "seed": cfg.seed,
         "wins": sum(1 for r in records if r["won"]),
+        "turn_limit_games": sum(1 for r in records if r.get("end_reason") == "turn_limit"),
         "faults": sum(r.get("faults", 0) for r in records),
     })
     for key in ("remote_faults", "opponent_remote_faults"):

@@ -21,6 +21,7 @@ from typing import Any, Iterable
 
 from agents.remote.tokens import seat_token, seat_tokens
 from evaluation.secret_args import SECRETS_ENV, is_secret
+from evaluation.hook_watch import DEFAULT_BUDGET
 from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError, read_identity,
                                read_records)
 
@@ -32,7 +33,8 @@ INFO_FLAGS = {"--help", "-h", "--hydra-help", "--version", "--cfg", "-c", "--inf
 MULTIRUN_FLAGS = {"--multirun", "-m"}
 DEBUG_FLAG = "--debug"
 # Keys that do not change a trial's results, so they do not name a sweep either.
-NOT_IDENTITY = ("trial.progress", "trial.plots", "hydra.", "agent.token", "remote.tokens")
+NOT_IDENTITY = ("trial.progress", "trial.plots", "trial.allow_huge", "trial.hook_budget",
+                "hydra.", "agent.token", "remote.tokens")
 MAX_JOBS = 10_000
 
 
@@ -327,6 +329,12 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         _int(inject_at, "trial.inject_at", 0)
     progress = _bool(trial["progress"], "trial.progress")
     plots = _bool(trial["plots"], "trial.plots")
+    allow_huge = _bool(trial.get("allow_huge", False), "trial.allow_huge")
+    hook_budget = trial.get("hook_budget", DEFAULT_BUDGET)
+    if hook_budget is not None and (isinstance(hook_budget, bool) or not isinstance(
+            hook_budget, (int, float)) or hook_budget <= 0):
+        raise CommandError(f"trial.hook_budget must be a positive number of seconds (or null "
+                           f"for no limit), got {hook_budget!r}")
     opponents = _names(data["opponents"], "opponents")
     reference = data["reference"]
     if reference is not None and not isinstance(reference, str):
@@ -373,7 +381,8 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         window=(float(window[0]), float(window[1])), inject_at=inject_at,
         detection=detection, reference=reference or None, progress=progress,
         rules=str(data.get("rules") or "standard"),
-        remote=remote if "remote" in opponents else {})
+        remote=remote if "remote" in opponents else {}, allow_huge=allow_huge,
+        hook_budget=None if hook_budget is None else float(hook_budget))
     if nname in (None, "none") and novelty.get("difficulty") is not None:
         raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
     try:
