@@ -119,3 +119,13 @@ def test_listening_beyond_loopback_warns(capsys) -> None:
     finally:
         seat.close()
     assert capsys.readouterr().err == ""
+
+
+def test_the_client_reads_its_token_from_a_file(tmp_path: Path, capsys) -> None:
+    from agents.remote.__main__ import main
+
+    assert main(["serve", "random", "--token-file", str(tmp_path / "missing")]) == 2
+    assert "--token-file" in capsys.readouterr().err
+    (tmp_path / "empty").write_text("\n")
+    assert main(["serve", "random", "--token-file", str(tmp_path / "empty")]) == 2
+    assert "empty" in capsys.readouterr().err

@@ -30,12 +30,22 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--port", type=int, default=7300)
     s.add_argument("--token", default=os.environ.get("OPENMONO_TOKEN", ""),
                    help="the seat's token (default: $OPENMONO_TOKEN)")
+    s.add_argument("--token-file", default=None, metavar="PATH",
+                   help="a file holding the seat's token (kept out of the process list)")
     s.add_argument("--connect-timeout", type=float, default=30.0,
                    help="seconds to keep trying to reach the harness")
     s.add_argument("--forever", action="store_true",
                    help="after the harness says bye, connect again for its next trial (a "
                         "sweep); stop when none comes within --connect-timeout")
     args = p.parse_args(argv)
+    if args.token_file:
+        from agents.remote.tokens import read_token_file
+
+        try:
+            args.token = read_token_file(args.token_file, "--token-file")
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     params = {}
     for opt in args.options:
         key, eq, raw = opt.partition("=")
