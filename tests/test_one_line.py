@@ -4,7 +4,6 @@ line and exit code 2, and a refused command leaves no run folder (nor `.hydra/`)
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any, Callable
 
@@ -83,7 +82,7 @@ def test_unreadable_files_in_the_run_folder_are_one_line(tmp_path: Path, monkeyp
     assert _tree(tmp_path) == before
 
 
-# --- the other tools ---------------------------------------------------------------------------------
+# --- the other tools ------------------------------------------------------------------------
 def test_render_without_a_sweep_json(tmp_path: Path, capsys) -> None:
     line = one_line(detection_sweep.main, ["--render", "--out", str(tmp_path)], capsys)
     assert "sweep.json" in line
