@@ -131,3 +131,12 @@ def test_turn_limit_games_are_counted_in_summary_and_report(tmp_path: Path, plug
     write_report(str(tmp_path / "run"), summary, plots=False)
     report = (tmp_path / "run" / "report.md").read_text()
     assert f"| games ended by the turn limit | {summary['turn_limit_games']} |" in report
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "abc", "true"])
+def test_a_bad_hook_budget_is_one_line(value: str) -> None:
+    from evaluation.trial_args import CommandError, check_command
+
+    with pytest.raises(CommandError, match="trial.hook_budget"):
+        check_command([*FAST, f"trial.hook_budget={value}"])
+    assert check_command([*FAST, "trial.hook_budget=null"]).jobs[0].config.hook_budget is None

@@ -129,3 +129,20 @@ def test_the_client_reads_its_token_from_a_file(tmp_path: Path, capsys) -> None:
     (tmp_path / "empty").write_text("\n")
     assert main(["serve", "random", "--token-file", str(tmp_path / "empty")]) == 2
     assert "empty" in capsys.readouterr().err
+
+
+def test_tokens_from_files_and_the_environment(tmp_path: Path, monkeypatch) -> None:
+    from agents.remote.tokens import TOKENS_ENV, seat_tokens
+    from evaluation.remote_seats import checked_tokens
+
+    (tmp_path / "a").write_text("alpha\n")
+    (tmp_path / "b").write_text("  beta  \nignored second line\n")
+    files = [str(tmp_path / "a"), str(tmp_path / "b")]
+    assert checked_tokens({"token_files": files}, 2) == ["alpha", "beta"]
+    assert checked_tokens({"tokens": ["x", "y"], "token_files": files}, 2) == ["x", "y"]
+    monkeypatch.setenv(TOKENS_ENV, "one, two")
+    assert seat_tokens() == ["one", "two"]
+    with pytest.raises(ValueError, match="same token"):
+        checked_tokens({"tokens": ["a", "a"]}, 2)
+    with pytest.raises(ValueError, match=r"remote.token_files\[1\]"):
+        checked_tokens({"token_files": [files[0], str(tmp_path / "missing")]}, 2)
