@@ -5,13 +5,16 @@ looks at the game thread's stack now and then (`interval`, at most a second): wh
 same call of a hook has been on it for `budget` seconds, it raises `HookTimeout` inside
 that thread (`PyThreadState_SetAsyncExc`), which the runner reports in one line naming
 the plugin, the hook and the game. The engine pays nothing; the watchdog wakes once a
-second. A hook that spins in Python code is stopped; one blocked inside a C call (a
-sleep, a socket) is stopped when that call returns.
+second. A hook that spins in Python code is stopped at its next bytecode. When the game
+runs in the main thread (the command-line tools), the watchdog also sends it SIGALRM,
+whose handler raises the same exception, so a hook blocked in a sleep or a socket
+read is stopped too; in another thread such a hook is stopped when that call returns.
 """
 
 from __future__ import annotations
 
 import ctypes
+import signal
 import sys
 import threading
 import time
@@ -41,10 +44,15 @@ class HookWatch:
         self._target = threading.get_ident()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._pending: type[HookTimeout] | None = None
+        self._previous: Any = None  # the SIGALRM handler replaced (main thread only)
 
     def __enter__(self) -> HookWatch:
         if self.budget and self.codes:
             self._target = threading.get_ident()
+            if threading.current_thread() is threading.main_thread() and hasattr(
+                    signal, "pthread_kill"):
+                self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
             self._thread = threading.Thread(target=self._run, name="hook-watch", daemon=True)
             self._thread.start()
         return self
@@ -53,6 +61,14 @@ class HookWatch:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        if self._previous is not None:
+            signal.signal(signal.SIGALRM, self._previous)
+            self._previous = None
+
+    def _on_alarm(self, signum: int, frame: Any) -> None:
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            raise pending()
 
     def _hook_frame(self) -> tuple[FrameType | None, str | None]:
         """The outermost hook call on the watched thread's stack, and its hook's name."""
@@ -80,7 +96,11 @@ class HookWatch:
                 self.fired = name
                 timeout = type("HookTimeout", (HookTimeout,), {"hook": name,
                                                                "budget": self.budget})
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._target),
-                                                           ctypes.py_object(timeout))
+                if self._previous is not None:  # the main thread: wakes a blocked call too
+                    self._pending = timeout
+                    signal.pthread_kill(self._target, signal.SIGALRM)
+                else:
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._target),
+                                                               ctypes.py_object(timeout))
                 seen = None  # (should the hook swallow it, it is raised again in `budget`)
             del frame

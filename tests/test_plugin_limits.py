@@ -54,6 +54,22 @@ class Spin(Novelty):
         return Applied(schema, Hooks(end_of_turn=end_of_turn))
 
 
+class Nap(Novelty):
+    """Its end_of_turn hook sleeps (for at most 60 s) while NAP is set."""
+    name = "nap"
+    category = "class"
+    description = "sleeps in a hook"
+    presets = {"easy": {}, "medium": {}, "hard": {}}
+
+    def apply(self, schema, params):
+        def end_of_turn(game, seat):
+            if os.environ.get("NAP") == "1":
+                time.sleep(60)
+            return
+            yield
+        return Applied(schema, Hooks(end_of_turn=end_of_turn))
+
+
 class Quit(Novelty):
     """Its end_of_turn hook calls sys.exit(3)."""
     name = "quit"
@@ -79,7 +95,7 @@ class Short(Novelty):
         bank = schema.bank.model_copy(update={"turn_limit": 6})
         return Applied(schema.model_copy(update={"bank": bank}))
 '''
-_ENTRY = {"spin": "limitpkg:Spin", "quit": "limitpkg:Quit", "short": "limitpkg:Short"}
+_ENTRY = {"spin": "limitpkg:Spin", "nap": "limitpkg:Nap", "quit": "limitpkg:Quit", "short": "limitpkg:Short"}
 
 
 @pytest.fixture
@@ -107,6 +123,36 @@ def test_a_hook_past_its_budget_ends_the_trial_in_one_line(tmp_path: Path, plugi
     assert len(read_records(tmp_path / "run" / GAMES_FILE)) == 2  # the games are kept
     monkeypatch.setenv("SPIN", "0")  # fixed: the same trial resumes
     assert run_trial(_cfg("spin", hook_budget=0.5), tmp_path / "run")["games"] == 4
+
+
+def test_a_spinning_hook_is_stopped_in_another_thread_too(tmp_path: Path, plugins,
+                                                          monkeypatch) -> None:
+    import threading
+
+    monkeypatch.setenv("SPIN", "1")
+    raised: list[BaseException] = []
+
+    def play() -> None:
+        try:
+            run_trial(_cfg("spin", hook_budget=0.5), tmp_path / "run")
+        except BaseException as exc:  # noqa: BLE001 - looked at below
+            raised.append(exc)
+
+    worker = threading.Thread(target=play, daemon=True)
+    worker.start()
+    worker.join(timeout=50)
+    assert not worker.is_alive() and len(raised) == 1
+    assert isinstance(raised[0], PluginError) and "'end_of_turn' hook" in str(raised[0])
+
+
+def test_a_hook_asleep_past_its_budget_is_woken_in_the_main_thread(tmp_path: Path, plugins,
+                                                                    monkeypatch) -> None:
+    monkeypatch.setenv("NAP", "1")
+    with pytest.raises(PluginError) as info:
+        run_trial(_cfg("nap", hook_budget=0.5), tmp_path / "run")
+    assert "'nap' ran past the 0.5s budget" in str(info.value)
+    assert "'end_of_turn' hook" in str(info.value)
+    assert len(read_records(tmp_path / "run" / GAMES_FILE)) == 2
 
 
 def test_sys_exit_in_a_plugin_is_reported_in_one_line(tmp_path: Path, plugins) -> None:
