@@ -60,7 +60,8 @@ class SeatServer:
         try:
             self.listener = socket.create_server((host, port), backlog=64)
         except OSError as exc:
-            raise RemoteError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+            why = str(exc.strerror or exc).split(" (while attempting")[0]
+            raise RemoteError(f"cannot listen on {host}:{port}: {why}") from None
         self.listener.setblocking(False)
         self.port = self.listener.getsockname()[1]
         if not is_loopback(host):
@@ -259,7 +260,7 @@ def probe_listen(host: str, port: int) -> None:
         with socket.create_server((host, port)):
             pass
     except OSError as exc:
-        why = exc.strerror or str(exc)
+        why = (exc.strerror or str(exc)).split(" (while attempting")[0]
         raise RemoteError(f"cannot listen on {host}:{port}: {why} (the host must be an "
                           "address of this machine: 127.0.0.1, 0.0.0.0 or one of its "
                           "interfaces; the port a free one)") from None
