@@ -1,4 +1,4 @@
-"""Shared reasoning for the rule-based agents (baseline, fp_a/fp_b/fp_c).
+"""Shared reasoning for the rule-based agents (baseline, baseline_v0, fp_plus_a/b/c).
 
 Everything reads only the public `Observation` (its `rules`, owner/level/mortgaged
 tuples and cash) and works on plain ints and tuples: these run inside every decision

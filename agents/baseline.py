@@ -229,14 +229,19 @@ def buy_requests(rules, obs, seat: int) -> list[tuple[float, int, int]]:
     return out
 
 
-def curate_offers(rules, obs, seat: int) -> list[A.OfferTrade]:
-    """`helpers.curate_trade_offer_multiple_players` with purpose 1 (cash < S) or 2."""
+def curate_offers(rules, obs, seat: int, offers: list | None = None,
+                  requests: list | None = None) -> list[A.OfferTrade]:
+    """`helpers.curate_trade_offer_multiple_players` with purpose 1 (cash < S) or 2.
+    `offers` and `requests` (default: `sell_offers`, `buy_requests`) let an agent built
+    on this one choose other candidates and keep GNOME's curation."""
     salary = rules.bank.go_salary
     cash = obs.cash[seat]
-    offers = sell_offers(rules, obs, seat)
+    if offers is None:
+        offers = sell_offers(rules, obs, seat)
     if cash < salary:
         return _sells(offers)
-    requests = buy_requests(rules, obs, seat)
+    if requests is None:
+        requests = buy_requests(rules, obs, seat)
     if not offers and not requests:
         return []
     if not offers:
@@ -404,14 +409,24 @@ class BaselineAgent(PhaseAgent):
         rules = obs.rules
         if self._offered_turn != obs.turn:
             self._offered_turn = obs.turn
-            self._pending = curate_offers(rules, obs, obs.seat)
+            self._pending = self._curate(obs)
         while self._pending:
             offer = self._pending.pop(0)
             if legal.check(rules, obs, obs.seat, obs, offer) is None:
                 return offer
         return CONCLUDE
 
+    def _curate(self, obs: Observation) -> list[A.OfferTrade]:
+        """This turn's batch of offers (an agent built on this one widens it)."""
+        return curate_offers(obs.rules, obs, obs.seat)
+
     # --- make_buy_property_decision, make_bid ------------------------------------------
+    def _worth_stretching(self, obs: Observation, sq: int) -> bool:
+        """A property worth buying below the S cash cushion and bidding above its list
+        price for: GNOME's `helpers.will_property_complete_set` (an agent built on this
+        one widens it)."""
+        return completes_set(obs.rules, obs.owner, obs.seat, sq)
+
     def _buys(self, obs: Observation) -> bool:
         rules = obs.rules
         me = obs.seat
@@ -419,7 +434,7 @@ class BaselineAgent(PhaseAgent):
         cash = obs.cash[me]
         if cash - price >= rules.bank.go_salary:
             return True
-        return price <= cash and completes_set(rules, obs.owner, me, obs.square)
+        return price <= cash and self._worth_stretching(obs, obs.square)
 
     def _bid(self, obs: Observation) -> A.Action:
         rules = obs.rules
@@ -431,7 +446,7 @@ class BaselineAgent(PhaseAgent):
             new = current + (price - current) / 2
             if new >= cash:
                 return A.DROP_OUT
-        elif current < cash and completes_set(rules, obs.owner, me, obs.square):
+        elif current < cash and self._worth_stretching(obs, obs.square):
             new = current + (cash - current) / 4
         else:
             return A.DROP_OUT

@@ -1,28 +1,48 @@
 """`fp_a`, `fp_b`, `fp_c`: the fixed-policy agents of the hybrid-DRL paper (section VI-B).
 
-One skeleton, three priority tables. All three put the highest priority on completing
-sets and improving them; they buy, sell and exchange properties, with or without cash,
-offering trades to several players at once, and they offer properties that are worth
-little to themselves (a lone property) but valuable to the partner (it gives the
-partner a set). They differ in the priority (a weight per square) they give each
-property:
+The paper ran on GNOME-p3, whose background agent (`background_agent_v3_1`, our
+`baseline`) already makes the moves VI-B describes for all three agents; the paper's
+hybrid rules (section V-B) are that agent's rules word for word. So each FP agent is
+`baseline` plus only what VI-B adds: a priority per property, and what an agent does
+for a property of high priority (a "property of interest"). Every rule below quotes
+its VI-B sentence; everything not listed is `baseline`, decision for decision (each of
+its rules names its GNOME function in agents/baseline.py). The rule table with sources
+is in docs/drl.md.
 
-- `fp_a`: every property the same (weight 1).
-- `fp_b`: the four railroads and the dark-blue pair (Park Place, Boardwalk) high,
-  utilities low.
-- `fp_c`: the orange and light-blue ("sky-blue") groups high, and the railroads high
-  (the paper gives FP-B and FP-C both a high railroad priority).
+Priorities (VI-B, "FP-A gives equal priority to all the properties, FP-B and FP-C give
+a high priority to the four railroad properties. Additionally, FP-B places a high
+priority on the high rent locations: Park Place and Boardwalk and assigns a low
+priority to utility locations. On the other hand, FP-C places high priority on
+properties in the orange color group ... or in the sky-blue color group"): HIGH, EQUAL
+or LOW per square. With every property equal, FP-A has no property of interest and
+so plays as `baseline` (the plainest reading: "equal priority" singles nothing out).
 
-Favourites are bought, bid for and traded for more aggressively, down to a low cash
-floor, and the agent mortgages its lowest-priority lone properties to pay for one.
-The hybrid agents' fixed rules (section V-B) are used for the plain cases: buy when
-cash stays `reserve` above the price; accept a trade that adds sets, and one that keeps
-the number of sets when its (priority-weighted) net value is positive.
+What a property of interest gets (VI-B: "An agent tries to buy or trade properties of
+interest more aggressively, sometimes at the risk of having a low cash balance. It may
+also end up selling a lower priority property to generate cash for a property of
+interest."; the paper gives no amounts, so the plainest reading reuses the treatment
+GNOME already gives its most wanted property, one that completes a set):
 
-Beyond the paper (which gives no numbers): the cash floors and premiums below, staying
-in jail late in the game when opponents own sets, and buying or bidding to stop an
-opponent completing a set. Favourites are found by group and square kind names in the
-public rules, so a renamed board simply has no favourites.
+1. Buy: whenever it can pay the price, without GNOME's S cash cushion (as GNOME's
+   `make_buy_property_decision` buys a set-completing property).
+2. Auction: bid above the list price, as GNOME's `make_bid` does for a set-completing
+   property (a quarter of the way to its cash, while the bid is below its cash).
+3. Trade: ask for another player's lone property of interest (VI-B: properties of
+   "low value (for example, a solitary property)" to their owner), with GNOME's
+   request price and curation (`identify_property_trade_wanted_from_player`,
+   `curate_trade_offer_multiple_players`), after the requests that complete a set
+   (VI-B: "the highest priority in acquiring a monopoly").
+4. Raise cash: short of the price, sell to the bank one property of lower priority
+   (outside its monopolies) whose refund covers the shortfall, the lowest priority
+   then the cheapest first; where the rules do not let the bank buy property (the
+   standard rules), mortgage one instead (the plainest reading of "selling" in that
+   engine; GNOME's own fallback, `make_post_roll_move`, also mortgages first).
+5. Never offered: a property of interest is not of "low value ... to the agent
+   itself", so it is left out of the sell and exchange offers GNOME makes
+   (`identify_property_trade_offer_to_player`).
+
+Favourites are found by group and square kind names in the public rules, so a renamed
+board simply has no favourites (and the agent plays as `baseline`).
 """
 
 from __future__ import annotations
@@ -31,441 +51,163 @@ from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
 
-from agents._policy_helpers import (NEVER, best_build, build_candidates, buildable_sets,
-                                    conclude_until, liquidation_value, ownership,
-                                    raise_cash_action, sets_change)
-from agents.base import PhaseAgent
+from agents.baseline import (BaselineAgent, buy_requests, completes_set, curate_offers,
+                             full_sets, is_lone, sell_offers)
 
-CONCLUDE = A.CONCLUDE
-HIGH = 2.0
-LOW = 0.4
+HIGH = 1
+EQUAL = 0
+LOW = -1
 
 
-class FixedPolicyAgent(PhaseAgent):
-    """The shared skeleton; subclasses set the favourites."""
+class FixedPolicyAgent(BaselineAgent):
+    """`baseline` plus a priority table (subclasses name the favourites)."""
 
     name = "fp"
-    favourite_groups: tuple[str, ...] = ()
-    favourite_kinds: tuple[str, ...] = ()
-    avoided_kinds: tuple[str, ...] = ()
-
-    # Cash floors (kept after a purchase, bid, building or trade).
-    reserve = 150  # ordinary properties (the hybrid agents' buy rule uses 200)
-    build_reserve = 0  # build with every spare dollar (measured best against baseline)
-    favourite_floor = 40  # favourites and set-completing properties
-    retry_turns = 4  # a refused offer is not repeated for this many own turns
+    high_groups: tuple[str, ...] = ()
+    high_kinds: tuple[str, ...] = ()
+    low_kinds: tuple[str, ...] = ()
 
     def __init__(self) -> None:
         super().__init__()
-        self.weight: tuple[float, ...] = ()
-        self._reset()
-
-    def _reset(self) -> None:
         self._rules_key = None
-        self._owner_key = None
-        self._counts: list[list[int]] = []
-        self._mine: tuple[int, ...] = ()
-        self._sets: list[int] = []
-        self._build_key = None
-        self._build_mort = None
-        self._build_cands: list = []
-        self._build_min = 0
-        self._mort_key = None
-        self._lifts: list = []
-        self._lift_min = 0
-        self._plan: list[A.OfferTrade] = []
-        self._plan_turn = -1
-        self._my_turns = 0
-        self._offered: dict[tuple, int] = {}
-        self._cand_key = None
-        self._cands: tuple[dict, dict] = ({}, {})
+        self.priority: tuple[int, ...] = ()
 
-    def begin_game(self, seat: int, observation: Observation) -> None:
-        super().begin_game(seat, observation)
-        self._reset()
-        self._refresh(observation)
-
-    # --- priorities and caches ------------------------------------------------------------
-    def priorities(self, rules) -> tuple[float, ...]:
-        """Weight per square: HIGH for favourites, LOW for avoided kinds, else 1."""
-        fav_groups = {i for i, g in enumerate(rules.group_names) if g in self.favourite_groups}
+    # --- VI-B: the priority of each property ----------------------------------------------
+    def priorities(self, rules) -> tuple[int, ...]:
+        """HIGH, EQUAL or LOW per square, from the group and kind names of the rules."""
         out = []
         for sq in range(rules.n):
             kind = rules.kind_names[sq]
-            if kind in self.avoided_kinds:
+            g = rules.group_of[sq]
+            group = rules.group_names[g] if g >= 0 else ""
+            if kind in self.low_kinds:
                 out.append(LOW)
-            elif kind in self.favourite_kinds or rules.group_of[sq] in fav_groups:
+            elif kind in self.high_kinds or group in self.high_groups:
                 out.append(HIGH)
             else:
-                out.append(1.0)
+                out.append(EQUAL)
         return tuple(out)
 
-    def _refresh(self, obs: Observation) -> None:
-        rules = obs.rules
-        owner = obs.owner
-        me = obs.seat
+    def _priority(self, rules) -> tuple[int, ...]:
         if rules is not self._rules_key:
-            self.weight = self.priorities(rules)
-        self._rules_key = rules
-        self._owner_key = owner
-        counts, held = ownership(rules, owner, len(obs.cash))
-        self._counts = counts
-        self._mine = held[me]
-        self._sets = buildable_sets(rules, counts, me)
-        self._build_key = None
-        self._mort_key = None
-        self._offered.clear()
+            self._rules_key = rules
+            self.priority = self.priorities(rules)
+        return self.priority
 
-    def _value(self, rules, obs: Observation, sq: int) -> float:
-        """What a property is worth to this agent: priority-weighted price, less the cost
-        of lifting its mortgage."""
-        v = rules.price[sq] * self.weight[sq]
-        if obs.mortgaged[sq]:
-            v -= rules.unmortgage_cost[sq]
-        return v
+    def _of_interest(self, obs: Observation, sq: int) -> bool:
+        return self._priority(obs.rules)[sq] == HIGH
 
-    def _completes(self, rules, seat: int, sq: int) -> bool:
-        g = rules.group_of[sq]
-        return g >= 0 and self._counts[seat][g] + 1 == rules.group_need[g]
+    # --- rules 1 and 2: buy and bid for a property of interest as for a set ---------------
+    def _worth_stretching(self, obs: Observation, sq: int) -> bool:
+        # VI-B "buy ... properties of interest more aggressively, sometimes at the risk of
+        # having a low cash balance": GNOME's make_buy_property_decision and make_bid
+        # treatment of a set-completing property, given to a property of interest too.
+        return super()._worth_stretching(obs, sq) or self._of_interest(obs, sq)
 
-    def _blocks(self, rules, obs: Observation, sq: int) -> bool:
-        """Owning `sq` stops an opponent from completing its set."""
-        g = rules.group_of[sq]
-        if g < 0:
-            return False
-        need = rules.group_need[g]
-        me = obs.seat
-        for p, row in enumerate(self._counts):
-            if p != me and obs.active[p] and row[g] + 1 == need:
-                return True
-        return False
-
-    # --- dispatch ------------------------------------------------------------------------------
-    phase_methods = {"pre_roll": "_pre_roll", "out_of_turn": "_manage",
-                     "post_roll": "_manage", "buy": "_buy", "bid": "_bid",
-                     "trade_response": "_answer", "debt": "_debt"}
-
-    def act(self, obs: Observation) -> A.Action:
-        if obs.owner is not self._owner_key or obs.rules is not self._rules_key:
-            self._refresh(obs)
-        return self.dispatch(obs)
-
-    # --- buying ----------------------------------------------------------------------------------
-    def _floor_for(self, rules, obs: Observation, sq: int) -> int | None:
-        """The cash this agent keeps after paying for `sq`; None = not wanted at all."""
-        w = self.weight[sq]
-        if self._completes(rules, obs.seat, sq) or w > 1:
-            return self.favourite_floor
-        if self._blocks(rules, obs, sq):
-            return self.favourite_floor
-        if w < 1:
-            return 2 * self.reserve + 100
-        return self.reserve
-
+    # --- rule 4: raise cash for a property of interest ----------------------------------
     def _buy(self, obs: Observation) -> A.Action:
-        rules = obs.rules
         sq = obs.square
+        rules = obs.rules
         me = obs.seat
-        price = rules.price[sq]
-        cash = obs.cash[me]
-        completes = self._completes(rules, me, sq)
-        floor = 0 if completes else self._floor_for(rules, obs, sq)
-        if cash - price >= floor:
-            return A.BUY
-        if completes or self.weight[sq] > 1:
-            # Worth raising cash for: mortgage a lower-priority lone property.
-            spare = self._spare_mortgages(rules, obs, sq)
-            if spare and cash + sum(rules.mortgage[s] for s in spare) - price >= floor:
-                return A.MORTGAGE[spare[0]]
-        return A.DECLINE
+        if (self._buys(obs) or not self._of_interest(obs, sq)
+                or completes_set(rules, obs.owner, me, sq)):
+            return super()._buy(obs)  # baseline (make_post_roll_move, its own fallback)
+        # VI-B "It may also end up selling a lower priority property to generate cash
+        # for a property of interest."
+        action = self._raise_for(obs, sq, rules.price[sq] - obs.cash[me])
+        return action if action is not None else A.DECLINE
 
-    def _spare_mortgages(self, rules, obs: Observation, target: int) -> list[int]:
-        """Unmortgaged properties of lower priority than `target`, outside any set and
-        outside the target's group, lowest value first."""
+    def _raise_for(self, obs: Observation, target: int, short: int) -> A.Action | None:
+        """One sale (else, where the bank buys no property, one mortgage) of a property
+        of lower priority than `target`, outside its monopolies, that covers `short`:
+        lowest priority, then least value, then name (as GNOME's
+        `identify_potential_sale` / `identify_potential_mortgage` pick the cheapest
+        that covers the amount)."""
+        rules = obs.rules
         me = obs.seat
-        g_target = rules.group_of[target]
-        w_target = self.weight[target]
-        completing = self._completes(rules, me, target)
+        prio = self._priority(rules)
+        owner, mortgaged = obs.owner, obs.mortgaged
+        mine_full = full_sets(rules, owner, me)
+        lower = [s for s in rules.properties
+                 if owner[s] == me and not mortgaged[s] and prio[s] < prio[target]
+                 and rules.group_of[s] not in mine_full]
+        refund = rules.property_refund
+        if refund is not None:
+            sales = [s for s in lower if refund[s] >= short
+                     and legal.check_sell_property(rules, obs, me, s) is None]
+            if sales:
+                best = min(sales, key=lambda s: (prio[s], refund[s], rules.names[s]))
+                return A.SELL_PROPERTY[best]
+            return None
+        mortgages = [s for s in lower if rules.mortgage[s] >= short
+                     and legal.check_mortgage(rules, obs, me, s) is None]
+        if mortgages:
+            best = min(mortgages, key=lambda s: (prio[s], rules.mortgage[s], rules.names[s]))
+            return A.MORTGAGE[best]
+        return None
+
+    # --- rules 3 and 5: trade offers ---------------------------------------------------
+    def _curate(self, obs: Observation) -> list[A.OfferTrade]:
+        # VI-B "one-way (buy/sell) or two-way (exchange) trades with or without cash
+        # ... simultaneously to multiple players": GNOME's
+        # curate_trade_offer_multiple_players, with these candidates.
+        rules = obs.rules
+        me = obs.seat
+        prio = self._priority(rules)
+        # VI-B "offer properties that hold a low value (for example, a solitary
+        # property) to the agent itself but may be of value (gives the other player a
+        # monopoly) to the other player": GNOME's identify_property_trade_offer_to_player,
+        # without its properties of interest (not of low value to it).
+        offers = [o for o in sell_offers(rules, obs, me) if prio[o[1]] != HIGH]
+        # VI-B "the highest priority in acquiring a monopoly": the set-completing
+        # requests (identify_property_trade_wanted_from_player) come first; then VI-B
+        # "trade properties of interest more aggressively": the others' lone properties
+        # of interest, at the same request price.
+        requests = buy_requests(rules, obs, me) + self._interest_requests(obs, prio)
+        return curate_offers(rules, obs, me, offers, requests)
+
+    def _interest_requests(self, obs: Observation, prio: tuple[int, ...]) -> list:
+        """(0.75 x price, square, owner) for other players' lone, unmortgaged properties
+        of interest that do not complete my set (those are GNOME's requests already),
+        cheapest first (partners in seat order, squares by name, for ties), skipping what
+        costs more than my cash (as `identify_property_trade_wanted_from_player`)."""
+        rules = obs.rules
+        me = obs.seat
+        owner, mortgaged = obs.owner, obs.mortgaged
+        cash = obs.cash[me]
         out = []
-        for sq in self._mine:
-            g = rules.group_of[sq]
-            if g == g_target or g in self._sets or obs.mortgaged[sq]:
-                continue
-            if self.weight[sq] >= w_target and not completing:
-                continue
-            if legal.check_mortgage(rules, obs, me, sq) is None:
-                out.append(sq)
-        out.sort(key=lambda s: self._value(rules, obs, s))
-        return out
-
-    def _bid(self, obs: Observation) -> A.Action:
-        rules = obs.rules
-        sq = obs.square
-        me = obs.seat
-        price = rules.price[sq]
-        cash = obs.cash[me]
-        w = self.weight[sq]
-        if self._completes(rules, me, sq):
-            limit = min(cash - 20, 2 * price)
-        elif self._blocks(rules, obs, sq):
-            limit = min(cash - self.favourite_floor, price * 3 // 2)
-        elif w > 1:
-            limit = min(cash - self.favourite_floor, price * 13 // 10)
-        elif w < 1:
-            limit = min(cash - 2 * self.reserve, price // 2)
-        else:
-            limit = min(cash - self.reserve, price)
-        high = obs.high_bid
-        if high >= limit:
-            return A.DROP_OUT
-        return A.Bid(min(limit, high + max(1, price // 10)))
-
-    # --- management ------------------------------------------------------------------------------
-    def _pre_roll(self, obs: Observation) -> A.Action:
-        me = obs.seat
-        rules = obs.rules
-        if obs.in_jail[me] and self._leave_jail(rules, obs):
-            if obs.jail_cards[me]:
-                return A.USE_JAIL_CARD
-            return A.PAY_JAIL_FINE
-        action = self._manage(obs)
-        if type(action) is not A.Conclude:
-            return action
-        if obs.turn != self._plan_turn:
-            self._plan_turn = obs.turn
-            self._my_turns += 1
-            self._plan = self._trade_plan(obs) if self._mine else []
-        while self._plan and obs.offers_made < rules.bank.max_trade_offers_per_phase:
-            offer = self._plan.pop(0)
-            if legal.check_offer(rules, obs, me, offer) is None:
-                self._offered[(offer.to, offer.give, offer.get)] = self._my_turns
-                return offer
-        return CONCLUDE
-
-    def _leave_jail(self, rules, obs: Observation) -> bool:
-        """Early on, get out and buy; once opponents own sets, sit in jail safely."""
-        me = obs.seat
-        cash = obs.cash[me]
-        if not obs.jail_cards[me] and cash < rules.bank.jail_fine + self.reserve:
-            return False
-        owner = obs.owner
-        unowned = sum(1 for sq in rules.properties if owner[sq] < 0)
-        if unowned * 4 >= len(rules.properties):
-            return True
-        need = rules.group_need
-        for p, row in enumerate(self._counts):
-            if p != me and obs.active[p]:
-                for g, n in enumerate(row):
-                    if n >= need[g] and rules.group_buildable[g]:
-                        return False
-        return True
-
-    def _manage(self, obs: Observation) -> A.Action:
-        """Lift mortgages on sets, build, then lift other mortgages; else conclude."""
-        rules = obs.rules
-        me = obs.seat
-        cash = obs.cash[me]
-        mortgaged = obs.mortgaged
-        if mortgaged is not self._mort_key:
-            # Our mortgaged properties, best to lift first: (key, square, cash floor).
-            self._mort_key = mortgaged
-            lifts = []
-            for sq in self._mine:
-                if mortgaged[sq]:
-                    in_set = rules.group_of[sq] in self._sets
-                    floor = self.build_reserve if in_set else 2 * self.reserve
-                    lifts.append(((in_set, self.weight[sq], rules.price[sq]), sq,
-                                  floor + rules.unmortgage_cost[sq]))
-            lifts.sort(reverse=True)
-            self._lifts = lifts
-            self._lift_min = min((t[2] for t in lifts), default=0)
-        unmortgage_later = -1
-        if self._lifts and cash >= self._lift_min:
-            for (in_set, _, _), sq, need in self._lifts:
-                if cash >= need:
-                    if in_set:
-                        return A.UNMORTGAGE[sq]
-                    unmortgage_later = sq
-                    break
-        # `until`: the cash below which this answer stays Conclude while my properties
-        # do not change (a standing order for the engine); `cash` itself when it
-        # depends on more than that (the bank's building stock).
-        until = self._lift_min if self._lifts else NEVER
-        if self._sets:
-            if self._build_key is not obs.level or self._build_mort is not mortgaged:
-                self._build_key = obs.level
-                self._build_mort = mortgaged
-                self._build_cands = build_candidates(rules, obs, me, self._sets)
-                self._build_min = min((c for _, c, _ in self._build_cands), default=NEVER)
-            if cash - self.build_reserve >= self._build_min:
-                sq = best_build(rules, obs, me, self._sets, reserve=self.build_reserve,
-                                weight=self.weight, candidates=self._build_cands)
-                if sq >= 0:
-                    return A.BUILD[sq]
-                until = cash  # short of bank stock: ask again next time
-            elif self._build_min + self.build_reserve < until:
-                until = self._build_min + self.build_reserve
-        if unmortgage_later >= 0:
-            return A.UNMORTGAGE[unmortgage_later]
-        return conclude_until(until) if until > cash else CONCLUDE
-
-    # --- trades ----------------------------------------------------------------------------------
-    def _trade_candidates(self, obs: Observation) -> tuple[dict, dict]:
-        """By ownership alone (cached per owner tuple): per partner, the properties we
-        want from them, best first, and our lone non-favourites that complete their set,
-        cheapest first. Mortgages are filtered by the caller."""
-        if self._cand_key is obs.owner:
-            return self._cands
-        rules = obs.rules
-        owner = obs.owner
-        me = obs.seat
-        counts = self._counts
-        mine = counts[me]
-        need = rules.group_need
-        group_of = rules.group_of
-        price = rules.price
-        weight = self.weight
-        active = obs.active
-        wants: dict[int, list[tuple[tuple, int]]] = {}
-        gives: dict[int, list[int]] = {}
-        for sq in rules.properties:
-            g = group_of[sq]
-            if g < 0:
-                continue
-            o = owner[sq]
-            n = need[g]
-            if o == me:
-                if mine[g] == 1 and n > 1 and weight[sq] <= 1:
-                    for p, row in enumerate(counts):
-                        if p != me and active[p] and row[g] + 1 == n:
-                            gives.setdefault(p, []).append(sq)
-            elif o >= 0 and active[o]:
-                if mine[g] + 1 == n:
-                    key = (2, weight[sq], price[sq])
-                elif weight[sq] > 1 and counts[o][g] == 1 and mine[g] >= 1:
-                    key = (1, weight[sq], price[sq])
-                else:
-                    continue
-                wants.setdefault(o, []).append((key, sq))
-        for lst in wants.values():
-            lst.sort(reverse=True)
-        for lst in gives.values():
-            lst.sort(key=price.__getitem__)
-        self._cand_key = obs.owner
-        self._cands = (wants, gives)
-        return self._cands
-
-    def _trade_plan(self, obs: Observation) -> list[A.OfferTrade]:
-        """At most one offer per partner: swap a lone property that gives the partner a
-        set for one that completes ours (or that we favour), else buy it for cash at a
-        premium; when short of cash, sell a lone property to a partner it completes."""
-        wants, gives = self._trade_candidates(obs)
-        cash = obs.cash
-        me = obs.seat
-        my_cash = cash[me]
-        if not wants and not (gives and my_cash < self.reserve):
-            return []
-        rules = obs.rules
-        mortgaged = obs.mortgaged
-        group_of = rules.group_of
-        price = rules.price
-        floor = self.favourite_floor
-        offers: list[A.OfferTrade] = []
-        for p in range(len(cash)):
+        for p in range(len(obs.cash)):
             if p == me or not obs.active[p]:
                 continue
-            want = next(((key, sq) for key, sq in wants.get(p, ()) if not mortgaged[sq]), None)
-            my_gives = [x for x in gives.get(p, ()) if not mortgaged[x]]
-            if want is not None:
-                (tier, _, _), sq = want
-                give = next((x for x in my_gives if group_of[x] != group_of[sq]), None)
-                if give is not None:
-                    extra = max(0, price[sq] - price[give])
-                    if my_cash - extra < floor:
-                        extra = 0
-                    offer = A.OfferTrade(p, give=(give,), get=(sq,), give_cash=extra)
-                else:
-                    premium = price[sq] * (3 if tier == 2 else 5) // (2 if tier == 2 else 4)
-                    pay = min(premium, my_cash - floor)
-                    if pay < price[sq]:
-                        continue
-                    offer = A.OfferTrade(p, get=(sq,), give_cash=pay)
-            elif my_gives and my_cash < self.reserve:
-                give = my_gives[0]
-                ask = max(price[give] * 3 // 2, cash[p] // 2)
-                if ask >= cash[p]:
-                    continue
-                offer = A.OfferTrade(p, give=(give,), get_cash=ask)
-            else:
-                continue
-            last = self._offered.get((offer.to, offer.give, offer.get))
-            if last is None or self._my_turns - last >= self.retry_turns:
-                offers.append(offer)
-        return offers
-
-    def _answer(self, obs: Observation) -> A.Action:
-        """Accept when it adds sets; when the number of sets stays, accept a positive
-        priority-weighted net value, with a premium if the offerer gets a set."""
-        rules = obs.rules
-        offer = obs.offer
-        me = obs.seat
-        cash = obs.cash[me]
-        receive = offer.give
-        give = offer.get
-        fees = legal.trade_fees(rules, obs, receive)
-        cash_out = offer.get_cash - offer.give_cash + fees
-        if cash_out > cash:
-            return A.REJECT
-        created, lost = sets_change(rules, obs.owner, me, receive, give)
-        if lost > created:
-            return A.REJECT
-        fine = rules.bank.jail_fine
-        value = (sum(self._value(rules, obs, sq) for sq in receive)
-                 - sum(self._value(rules, obs, sq) for sq in give)
-                 - cash_out + fine * (offer.give_jail_cards - offer.get_jail_cards))
-        theirs, _ = sets_change(rules, obs.owner, obs.offerer, give, receive)
-        if created > lost:
-            return A.ACCEPT if theirs <= created - lost or value >= 0 else A.REJECT
-        if theirs:
-            value -= sum(rules.price[sq] for sq in give) / 2
-        if value > 0 and cash - cash_out >= self.favourite_floor:
-            return A.ACCEPT
-        return A.REJECT
-
-    # --- debt ------------------------------------------------------------------------------------
-    def _debt(self, obs: Observation) -> A.Action:
-        rules = obs.rules
-        me = obs.seat
-        if obs.cash[me] + liquidation_value(rules, obs, me, self._mine) < obs.owed:
-            return CONCLUDE
-        sets = self._sets
-
-        def order(sq: int) -> tuple:
-            return (rules.group_of[sq] in sets, self.weight[sq], rules.mortgage[sq])
-
-        action = raise_cash_action(rules, obs, me, obs.owed - obs.cash[me], order_key=order,
-                                   mine=self._mine)
-        return CONCLUDE if action is None else action
+            mine = [s for s in rules.properties if owner[s] == p and prio[s] == HIGH
+                    and not mortgaged[s] and is_lone(rules, owner, p, s)
+                    and not (rules.is_street[s] and completes_set(rules, owner, me, s))]
+            for s in sorted(mine, key=rules.names.__getitem__):
+                price = rules.price[s] * 0.75
+                if price <= cash:
+                    out.append((price, s, p))
+        out.sort(key=lambda t: t[0])
+        return out
 
 
 class FPA(FixedPolicyAgent):
-    """FP-A: every property has the same priority."""
+    """FP-A: every property has the same priority (so no property of interest)."""
 
     name = "fp_a"
 
 
 class FPB(FixedPolicyAgent):
-    """FP-B: railroads and Park Place/Boardwalk first, utilities last."""
+    """FP-B: the railroads, Park Place and Boardwalk high; utilities low."""
 
     name = "fp_b"
-    favourite_groups = ("dark_blue",)
-    favourite_kinds = ("railroad",)
-    avoided_kinds = ("utility",)
+    high_groups = ("dark_blue",)  # VI-B "Park Place and Boardwalk"
+    high_kinds = ("railroad",)  # VI-B "the four railroad properties"
+    low_kinds = ("utility",)  # VI-B "a low priority to utility locations"
 
 
 class FPC(FixedPolicyAgent):
-    """FP-C: the orange and sky-blue groups first, and the railroads."""
+    """FP-C: the railroads, the orange and the sky-blue (light-blue) groups high."""
 
     name = "fp_c"
-    favourite_groups = ("orange", "light_blue")
-    favourite_kinds = ("railroad",)
+    high_groups = ("orange", "light_blue")  # VI-B "orange color group", "sky-blue color group"
+    high_kinds = ("railroad",)  # VI-B "FP-B and FP-C give a high priority to the four railroad"

@@ -8,7 +8,10 @@ action) are answered for it by the same rules `agent=policy` follows in a trial.
 Rewards (the paper's, `agents.drl.reward`): when an agent is about to decide again, it
 receives eq. 4 (its net worth over the other active players') for the move it made
 last; when it goes bankrupt, `-terminal_c`; at the game's end the winner gets
-`+terminal_c` and the others `-terminal_c`. An index outside the mask is refused as
+`+terminal_c` and the others `-terminal_c`. With `reward="delta"` the in-game reward is
+instead the change of the agent's share of the table's net worth since its last
+decision, and its game ends with 1 (won) or 0 minus its last share, so a game's return
+is won - s_0 (+-terminal_c) however many steps it took (`agents.drl.reward`). An index outside the mask is refused as
 the engine refuses any illegal action (the phase's default action is played and a
 `Fault` recorded) and costs `invalid_penalty`; `invalid_action="raise"` raises a
 ValueError instead and leaves the game where it was.
@@ -28,7 +31,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from agents.drl import encoding as E
-from agents.drl.reward import dense_reward, terminal_reward
+from agents.drl.reward import SHAPINGS, ShareDelta, dense_reward, terminal_reward
 from agents.policy import as_index
 from envs.episodes import Episodes
 from openmono.schema import GameSchema
@@ -46,7 +49,9 @@ def observation_space() -> spaces.Dict:
 
 
 def check_settings(invalid_action: str, terminal_c: float, invalid_penalty: float,
-                   render_mode: str | None, modes: list[str]) -> None:
+                   render_mode: str | None, modes: list[str], reward: str = "paper") -> None:
+    if reward not in SHAPINGS:
+        raise ValueError(f"reward must be one of {', '.join(SHAPINGS)}, got {reward!r}")
     if invalid_action not in INVALID_ACTIONS:
         raise ValueError(f"invalid_action must be one of {', '.join(INVALID_ACTIONS)}, got "
                          f"{invalid_action!r}")
@@ -67,12 +72,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def __init__(self, players: int = 4, rules: str | GameSchema = "standard",
                  terminal_c: float = 10.0, invalid_penalty: float = -1.0,
                  invalid_action: str = "penalty", skip_forced: bool = True,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, reward: str = "paper") -> None:
         super().__init__()
         if isinstance(players, bool) or players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4 (the encoding's seats), got {players!r}")
         check_settings(invalid_action, terminal_c, invalid_penalty, render_mode,
-                       self.metadata["render_modes"])
+                       self.metadata["render_modes"], reward)
+        self.reward = reward
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents = []
         self.render_mode = render_mode
@@ -111,6 +117,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: self._info(a) for a in self.agents}
         self._acted: set[str] = set()
+        self._delta = {a: ShareDelta() for a in self.agents}
         self._states = {a: np.zeros(E.STATE_DIM, dtype=np.float32) for a in self.agents}
         self.agent_selection = self.agents[0]
         self._settle(None, 0.0)
@@ -132,7 +139,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             winner = self.possible_agents[table.result.winner]
             for a in self.agents:
                 if not self.terminations[a]:
-                    rewards[a] += terminal_reward(a == winner, c)
+                    rewards[a] += terminal_reward(a == winner, c) + self._final(a, a == winner)
                     self.terminations[a] = True
                 self.infos[a] = {**self._info(a), "winner": winner,
                                  "end_reason": table.result.end_reason}
@@ -140,16 +147,23 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             active = table.game.state.active
             for a in self.agents:
                 if not self.terminations[a] and not active[table.seat_of(self._index[a])]:
-                    rewards[a] += terminal_reward(False, c)
+                    rewards[a] += terminal_reward(False, c) + self._final(a, False)
                     self.terminations[a] = True
             deciding = self.possible_agents[table.agent_at(table.seat)]
-            if deciding in self._acted:
+            if self.reward == "delta":
+                step = self._delta[deciding].step(table.obs)  # 0 before its first move
+                rewards[deciding] += step if deciding in self._acted else 0.0
+            elif deciding in self._acted:
                 rewards[deciding] += dense_reward(table.obs)
             self._states[deciding] = table.encode()
             self.agent_selection = deciding
         self.rewards = rewards
         self._accumulate_rewards()
         self._deads_step_first()
+
+    def _final(self, agent: str, won: bool) -> float:
+        """`delta`: the end of the game pays won (1 or 0) minus the last share."""
+        return self._delta[agent].final(won) if self.reward == "delta" else 0.0
 
     # -- the AEC API ------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -5,7 +5,8 @@ episode by its seed, as in `evaluation.trial`); `opponents=` names built-in agen
 (`agents.registry`) or passes agent objects. Observation: the 240-dim state (Box);
 the legal actions come as `info["action_mask"]` and from `action_masks()` (what
 sb3-contrib's MaskablePPO reads). Reward, the invalid-action rule and the decisions
-the learner is asked are those of the AEC environment (`envs.aec`). An episode is a
+the learner is asked are those of the AEC environment (`envs.aec`), `reward="delta"`
+included. An episode is a
 whole game: after the learner's bankruptcy the others play it out (cheap) so the game
 is the trial's game.
 
@@ -23,7 +24,7 @@ import numpy as np
 from gymnasium import spaces
 
 from agents.drl import encoding as E
-from agents.drl.reward import dense_reward, terminal_reward
+from agents.drl.reward import ShareDelta, dense_reward, terminal_reward
 from agents.policy import as_index
 from agents.registry import make_agent
 from envs.aec import check_settings
@@ -42,9 +43,9 @@ class MonopolyEnv(gym.Env):
                  rules: str | GameSchema = "standard", terminal_c: float = 10.0,
                  invalid_penalty: float = -1.0, invalid_action: str = "penalty",
                  skip_forced: bool = True, novelty_flag: bool = False,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, reward: str = "paper") -> None:
         check_settings(invalid_action, terminal_c, invalid_penalty, render_mode,
-                       self.metadata["render_modes"])
+                       self.metadata["render_modes"], reward)
         if isinstance(opponents, str) or not 1 <= len(opponents) <= 3:
             raise ValueError(f"opponents must list 1 to 3 agents, e.g. ['baseline'] * 3, got "
                              f"{opponents!r}")
@@ -61,6 +62,8 @@ class MonopolyEnv(gym.Env):
         self.skip_forced = skip_forced
         self.novelty_flag = novelty_flag
         self.render_mode = render_mode
+        self.reward = reward
+        self._delta = ShareDelta()
         self.episodes = Episodes(rules)
         self.observation_space = spaces.Box(-E.CASH_CLIP, E.CASH_CLIP, (E.STATE_DIM,),
                                             np.float32)
@@ -86,6 +89,9 @@ class MonopolyEnv(gym.Env):
         # A game over before the learner's first decision (it was never asked) ends at
         # the first step, whatever the action.
         self._early_end = self.table.over
+        self._delta = ShareDelta()
+        if not self._early_end and self.reward == "delta":
+            self._delta.step(self.table.obs)  # the share the first move starts from
         return self._observation(), self._info()
 
     def _observation(self) -> np.ndarray:
@@ -138,10 +144,13 @@ class MonopolyEnv(gym.Env):
                              f"{np.flatnonzero(table.mask)[:10].tolist()}...")
         legal = table.play(index)
         reward = 0.0 if legal else self.invalid_penalty
+        delta = self.reward == "delta"
         if table.over:
-            reward += terminal_reward(table.result.winner == 0, self.terminal_c)
+            won = table.result.winner == 0
+            reward += terminal_reward(won, self.terminal_c)
+            reward += self._delta.final(won) if delta else 0.0
         else:
-            reward += dense_reward(table.obs)
+            reward += self._delta.step(table.obs) if delta else dense_reward(table.obs)
         if self.render_mode == "human":
             self.render()
         return self._observation(), float(reward), table.over, False, self._info(not legal)

@@ -1,6 +1,7 @@
 """`python -m evaluation.bench`: how fast the engine plays, with chosen agents.
 
     python -m evaluation.bench games=500 agents=[random,random,random,random] seed=1
+    python -m evaluation.bench games=200 agents=[baseline,baseline,baseline,baseline@process]
 
 Prints a table, then as its last line one JSON object (games, games_per_second,
 turns_per_game, agents, ...). With `engine_only=true` the time spent inside agents'
@@ -21,6 +22,7 @@ from typing import Any
 from openmono.play import play_game
 
 from agents.registry import UnknownAgentError
+from agents.remote.isolated import parse_isolation
 from evaluation.cli import (NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides,
                             seated_or_usage)
 from evaluation.remote_seats import REMOTE_DEFAULTS, make_agents, remote_options
@@ -31,6 +33,7 @@ DEFAULTS: dict[str, Any] = {
     "seed": 0,
     "engine_only": False,
     "progress": True,
+    "isolate": "none",  # process: every in-process agent in a child process (NAME@process: one)
     **NOVELTY_DEFAULTS,
     **REMOTE_DEFAULTS,
 }
@@ -96,7 +99,8 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
         raise UsageError("agents needs at least two names, e.g. agents=[random,random]")
     schema, hooks, label = novelty_world(cfg)
     try:
-        agents = make_agents(names, remote_options(cfg))
+        every = parse_isolation(cfg["isolate"], "isolate")
+        agents = make_agents(names, remote_options(cfg), isolate=every)
     except ValueError as exc:
         raise UsageError(str(exc).splitlines()[0]) from None
     with seated_or_usage(agents):

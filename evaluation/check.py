@@ -15,6 +15,7 @@ The last line printed is one JSON object: games, violations, seconds, command.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import sys
@@ -33,6 +34,7 @@ from openmono.hooks import NO_HOOKS
 from openmono.play import play_game
 
 from agents.random_agent import RandomAgent
+from evaluation.atomic import atomic_write
 from evaluation.cli import UsageError, fail, parse_overrides
 
 DEFAULTS: dict[str, Any] = {
@@ -198,9 +200,10 @@ def write_violation(out: Path, run_seed: int, case: Case, problems: list[str]) -
     """The game's replayable log, its problems and the command that plays it again."""
     where = out / f"game{case.index}"
     where.mkdir(parents=True, exist_ok=True)
-    with (where / "game.jsonl").open("w", encoding="utf-8") as fh:
-        play_case(case, log=fh)
-    (where / "case.json").write_text(json.dumps({
+    log = io.StringIO()
+    play_case(case, log=log)
+    atomic_write(where / "game.jsonl", log.getvalue())
+    atomic_write(where / "case.json", json.dumps({
         "case": case.__dict__, "label": case.label(), "problems": problems,
         "reproduce": reproduce_command(run_seed, case.index)}, indent=2) + "\n")
     return where

@@ -13,6 +13,7 @@ by (agent, novelty, difficulty), aggregates them over seeds with confidence inte
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import sys
@@ -20,6 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Sequence
 
+from evaluation.atomic import atomic_write
 from evaluation.metrics import aggregate
 
 COLUMNS = ("nda", "false_positive_rate", "detection_delay", "pnwp", "post_win_rate", "nrp")
@@ -100,13 +102,14 @@ def table_lines(rows: list[dict[str, Any]]) -> list[str]:
 def write_outputs(rows: list[dict[str, Any]], out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     md = out / "compare.md"
-    md.write_text("# Agents x novelties\n\nRates with 95% Wilson intervals; NRP and delay: "
-                  "mean with 95% bootstrap intervals.\n\n" + "\n".join(table_lines(rows)) + "\n")
+    atomic_write(md, "# Agents x novelties\n\nRates with 95% Wilson intervals; NRP and delay: "
+                 "mean with 95% bootstrap intervals.\n\n" + "\n".join(table_lines(rows)) + "\n")
     path_csv = out / "compare.csv"
-    with path_csv.open("w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["agent"])
-        writer.writeheader()
-        writer.writerows(rows)
+    buf = io.StringIO(newline="")
+    writer = csv.DictWriter(buf, fieldnames=list(rows[0]) if rows else ["agent"])
+    writer.writeheader()
+    writer.writerows(rows)
+    atomic_write(path_csv, buf.getvalue())
     written = [md, path_csv]
     plot = _plot(rows, out / "compare.png")
     if plot:

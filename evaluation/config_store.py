@@ -1,7 +1,7 @@
 """Fill Hydra's `agent` and `novelty` config groups from the registries.
 
 Every registered agent becomes `agent=NAME` (its constructor's keyword defaults become
-overridable keys, e.g. `agent.adapt=false`), and every novelty plugin found through the
+overridable keys, e.g. `agent.adapt=false`, with `agent.isolate`), and every novelty plugin found through the
 `openmono.novelties` entry points becomes `novelty=NAME` with `novelty.difficulty` and
 one `novelty.params.KEY` per parameter (null = the difficulty preset's value). So a
 plugin from another package is usable on the command line without writing any YAML.
@@ -67,7 +67,9 @@ def register_groups() -> None:
     OmegaConf.register_new_resolver("novelty_dir", novelty_dir, replace=True)
     cs = ConfigStore.instance()
     for name, factory in AGENTS.items():
-        cs.store(group="agent", name=name, node={"name": name, **agent_defaults(factory)})
+        # `isolate`: the harness's own option (none or process), never the agent's.
+        cs.store(group="agent", name=name, node={"name": name, "isolate": "none",
+                                                 **agent_defaults(factory)})
     cs.store(group="novelty", name="none", node={"name": "none", "difficulty": None,
                                                  "observability": "announced", "params": {}})
     for name, plugin in plugins.items():

@@ -36,7 +36,9 @@ from agents.base import Agent
 from agents.planner.detect import NoveltyDetector
 from agents.registry import AGENTS, make_agent
 from evaluation import metrics
+from evaluation.atomic import atomic_write
 from evaluation.detection_bands import band_table, load_cells
+from evaluation.folder_lock import FolderBusy, folder_lock
 from evaluation.runner import GAMES_FILE, TrialConfig, read_records, run_trial
 from openmono.schema import RULE_SETS
 
@@ -59,6 +61,8 @@ PAPER_WIN = {
 PAPER_PNWP = 76.48
 SHORT = {"class": "CN", "attribute": "AN", "representation": "RN"}
 START, END = "<!-- detection-sweep:start -->", "<!-- detection-sweep:end -->"
+MARK = ".made-by-sweep"  # in every folder a sweep made: what --fresh may delete
+SWEEP_FILES = ("sweep.json", "sweep.md")
 
 
 # --- an agent that plays like another one and reports what the detector finds ------------------
@@ -333,7 +337,46 @@ def write_results(path: Path, text: str) -> None:
         new = head + block + ("\n" + tail if tail else "")
     else:
         new = old.rstrip("\n") + "\n\n" + block
-    path.write_text(new, encoding="utf-8")
+    atomic_write(path, new)
+
+
+# --- what the sweep made, and --fresh ---------------------------------------------------------
+def mark_trial_folders(out: Path, specs: list[dict[str, Any]]) -> None:
+    """Mark the sweep folder and each trial folder this sweep creates (a folder that is
+    already there stays as it is: this sweep did not make it)."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MARK).touch()
+    for spec in specs:
+        where = trial_for(spec, str(out))[0]
+        if not where.exists():
+            where.mkdir(parents=True)
+            (where / MARK).touch()
+
+
+def clear_fresh(out: Path) -> str | None:
+    """--fresh: delete the folders a sweep made under `out` (and its sweep.json and
+    sweep.md), nothing else; a trial folder without the mark is refused (the problem,
+    in one line) before anything is deleted."""
+    if not out.exists():
+        return None
+    made = {p.parent for p in out.rglob(MARK) if p.parent != out}
+    trials = {p.parent for name in ("trial.json", GAMES_FILE) for p in out.rglob(name)}
+    foreign = sorted(t for t in trials if not any(t == m or m in t.parents for m in made))
+    if foreign:
+        return (f"--fresh deletes only folders a detection sweep made, and {foreign[0]} holds "
+                f"a trial without its {MARK} mark (made by hand, or by an older openmono): "
+                "delete it yourself or choose another --out")
+    for folder in sorted(made, key=lambda p: len(p.parts)):
+        if folder.exists():
+            shutil.rmtree(folder)
+            parent = folder.parent
+            while parent != out and parent.is_dir() and not any(parent.iterdir()):
+                parent.rmdir()  # a category or difficulty folder left empty
+                parent = parent.parent
+    if (out / MARK).exists():
+        for name in SWEEP_FILES:
+            (out / name).unlink(missing_ok=True)
+    return None
 
 
 DRL_AGENTS = ("ppo", "hybrid_ppo", "ddqn", "hybrid_ddqn")
@@ -623,10 +666,24 @@ def main(argv: list[str] | None = None) -> int:
         if args.write_results:
             write_results(Path(__file__).resolve().parent.parent / "docs" / "results.md", text)
         return 0
-    if args.fresh and out.exists():
-        shutil.rmtree(out)
+    try:
+        with folder_lock(out, "detection sweep", reentrant=False):
+            return _sweep(args, out, sys.argv[1:] if argv is None else argv)
+    except FolderBusy as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _sweep(args: argparse.Namespace, out: Path, argv: list[str]) -> int:
+    """The sweep proper, with `out` held by this process (`argv`: its command line)."""
+    if args.fresh:
+        problem = clear_fresh(out)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
     specs = plan(args.per_cell, args.controls, args.seed, args.games, tuple(args.window),
                  args.agent, args.observability, args.rules)
+    mark_trial_folders(out, specs)
     print(f"{len(specs)} trials -> {out}", file=sys.stderr)
     t0 = time.perf_counter()
     if args.agent == "remote":
@@ -641,15 +698,15 @@ def main(argv: list[str] | None = None) -> int:
     seconds = time.perf_counter() - t0
     cell, per, totals = tables(results)
     command = " ".join(["python -m evaluation.detection_sweep",
-                        *_without_secrets(sys.argv[1:] if argv is None else argv)])
+                        *_without_secrets(argv)])
     text = report_text(args, cell, per, totals, results, seconds, command)
     print(text)
     saved = {"command": command, "seconds": seconds, "trials": results,
              "args": {k: getattr(args, k) for k in ("agent", "per_cell", "controls", "games",
                                                      "window", "seed", "workers",
                                                      "observability", "rules")}}
-    (out / "sweep.json").write_text(json.dumps(saved, indent=1, default=str) + "\n")
-    (out / "sweep.md").write_text(text + "\n")
+    atomic_write(out / "sweep.json", json.dumps(saved, indent=1, default=str) + "\n")
+    atomic_write(out / "sweep.md", text + "\n")
     if args.write_results:
         write_results(Path(__file__).resolve().parent.parent / "docs" / "results.md", text)
     return 0

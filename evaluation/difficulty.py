@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import statistics
 import sys
 import time
@@ -335,9 +334,9 @@ def save(data: dict[str, Any], path: Path) -> None:
                      if all(d in cells for d in DIFFICULTIES)}
     data["plugins"] = dict(sorted(data["plugins"].items()))
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    from evaluation.atomic import atomic_write
+
+    atomic_write(path, json.dumps(data, indent=1, sort_keys=False) + "\n")
 
 
 def todo(data: dict[str, Any], names: Sequence[str], games: int, seed: int,
@@ -404,7 +403,9 @@ def write_docs(data: dict[str, Any], path: Path = DOCS) -> None:
         text = head + table + tail
     else:
         text = text.rstrip("\n") + "\n\n## Measured difficulty: the table\n\n" + table + "\n"
-    path.write_text(text, encoding="utf-8")
+    from evaluation.atomic import atomic_write
+
+    atomic_write(path, text)
 
 
 # --- command line ---------------------------------------------------------------------

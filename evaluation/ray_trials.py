@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from evaluation.atomic import atomic_write
 from evaluation.runner import (CONFIG_FILE, GAMES_FILE, STATE_FILE, SUMMARY_FILE, TrialConfig,
                                TrialError, complete_summary)
 
@@ -88,7 +89,9 @@ class _Outbox:
             files[STATE_FILE] = (self.out / STATE_FILE).read_bytes()
         if final:
             for path in sorted(self.out.iterdir()):
-                if path.is_file() and path.name not in (GAMES_FILE, STATE_FILE):
+                # Not the scratch folder's lock or temporary files (names with a dot).
+                if (path.is_file() and path.name not in (GAMES_FILE, STATE_FILE)
+                        and not path.name.startswith(".")):
                     files[path.name] = path.read_bytes()
         return {"lines": lines, "files": files}
 
@@ -177,7 +180,7 @@ class HomeFolder:
         if GAMES_FILE in files:
             whole = _complete_lines(files[GAMES_FILE])
             if whole != files[GAMES_FILE]:
-                (self.out / GAMES_FILE).write_bytes(whole)
+                atomic_write(self.out / GAMES_FILE, whole)
             files[GAMES_FILE] = whole
         return files
 
@@ -200,9 +203,7 @@ class HomeFolder:
                 with (self.out / name).open("ab") as fh:
                     fh.write(data)
                 continue
-            tmp = self.out / (name + ".part")
-            tmp.write_bytes(data)
-            os.replace(tmp, self.out / name)
+            atomic_write(self.out / name, data)
 
 
 # --- the driver ----------------------------------------------------------------------------------

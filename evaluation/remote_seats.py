@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
 from agents.registry import make_agent
+from agents.remote.isolated import split_name
 from agents.remote.server import RemoteError, probe_listen
 from agents.remote.tokens import seat_tokens
 
@@ -29,15 +30,42 @@ def remote_options(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def make_agents(names: Sequence[str], remote: dict[str, Any],
-                per_name: dict[str, dict[str, Any]] | None = None) -> list[Any]:
+                per_name: dict[str, dict[str, Any]] | None = None,
+                isolate: bool | Sequence[bool] = False,
+                isolate_budget: float | None = None) -> list[Any]:
     """The agents by name, every seat of a name built with `per_name[name]`; `remote`
-    seats take their tokens from `remote["tokens"]`."""
+    seats take their tokens from `remote["tokens"]` (or `remote["token_files"]`, or
+    `$OPENMONO_REMOTE_TOKENS`: `checked_tokens`). A seat named `NAME@process`, or any
+    in-process seat when `isolate` is true (or true at its index), is built and played
+    in a child process (`agents.remote.isolated`)."""
     options = {k: v for k, v in remote.items() if k not in ("tokens", "token_files")}
+    split = [split_name(n) for n in names]
+    if ("remote", True) in split:
+        raise ValueError("remote@process: a remote seat plays in another process already; "
+                         "write remote")
     wanted = list(names).count("remote")
     tokens = checked_tokens(remote, wanted) if wanted else []
+    flags = [isolate] * len(names) if isinstance(isolate, bool) else list(isolate)
     given = iter(tokens)
-    return [make_agent(n, token=next(given), **options) if n == "remote"
-            else make_agent(n, **(per_name or {}).get(n, {})) for n in names]
+    seats = []
+    for (base, suffixed), flag in zip(split, flags):
+        if base == "remote":
+            seats.append(make_agent(base, token=next(given), **options))
+        else:
+            seats.append(build_seat(base, (per_name or {}).get(base, {}), flag or suffixed,
+                                    isolate_budget))
+    return seats
+
+
+def build_seat(name: str, params: dict[str, Any], isolate: bool,
+               budget: float | None = None) -> Any:
+    """One in-process agent, or (isolate) the same agent in a child process; the
+    harness never builds an isolated agent itself."""
+    if not isolate:
+        return make_agent(name, **params)
+    from agents.remote.isolated import IsolatedAgent
+
+    return IsolatedAgent(name, params, **({} if budget is None else {"budget": budget}))
 
 
 def checked_tokens(remote: dict[str, Any], wanted: int) -> list[str]:
@@ -72,9 +100,17 @@ def open_remote_seats(agents: Sequence[Any]) -> None:
 
 
 def close_remote_seats(agents: Sequence[Any]) -> None:
+    """Close every remote seat (and reap every isolated agent's child), even when one
+    of them fails to close."""
+    errors = []
     for a in agents:
         if hasattr(a, "wait_for_client"):
-            a.close()
+            try:
+                a.close()
+            except BaseException as exc:  # noqa: BLE001 - the others are closed first
+                errors.append(exc)
+    if errors:
+        raise errors[0]
 
 
 @contextmanager
@@ -96,6 +132,6 @@ def remote_faults(agents: Sequence[Any]) -> dict[str, int]:
     return dict(sorted(total.items()))
 
 
-__all__ = ["REMOTE_DEFAULTS", "RemoteError", "check_addresses", "checked_tokens",
+__all__ = ["REMOTE_DEFAULTS", "RemoteError", "build_seat", "check_addresses", "checked_tokens",
            "close_remote_seats", "make_agents",
            "open_remote_seats", "remote_faults", "remote_options", "seated"]

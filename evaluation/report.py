@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from evaluation.atomic import atomic_write
 from evaluation.runner import GAMES_FILE, read_records
 
 ROWS = (
@@ -67,7 +68,7 @@ def write_report(out_dir: str, summary: dict[str, Any], plots: bool = True) -> N
     if plots and records:
         made = make_plots(out, records, summary.get("injected_at"))
         lines += ["", *[f"![{name}]({name})" for name in made]]
-    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    atomic_write(out / "report.md", "\n".join(lines) + "\n")
 
 
 def make_plots(out: Path, records: list[dict[str, Any]], injected_at: int | None) -> list[str]:

@@ -24,6 +24,7 @@ the same command resumes once the plugin is fixed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -36,7 +37,7 @@ import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from numpy.random import SeedSequence
 
@@ -45,10 +46,13 @@ from openmono.hooks import NO_HOOKS, Hooks
 from openmono.play import play_game
 from openmono.schema import RULE_SETS, GameSchema, rules_schema
 
-from agents.registry import UnknownAgentError, make_agent, resolve, told_rules
-from evaluation import metrics
-from evaluation.remote_seats import (RemoteError, checked_tokens, close_remote_seats,
-                                     make_agents, open_remote_seats, remote_faults)
+from agents.registry import UnknownAgentError, resolve, told_rules
+from evaluation import metrics, records as games_file
+from evaluation.atomic import atomic_write
+from evaluation.folder_lock import FolderBusy, folder_lock
+from evaluation.remote_seats import (RemoteError, build_seat, checked_tokens,
+                                     close_remote_seats, make_agents, open_remote_seats,
+                                     remote_faults)
 from evaluation.novelty_setup import Applied, prepare_novelty
 from evaluation.hook_watch import DEFAULT_BUDGET, HookTimeout, HookWatch
 from evaluation.seal import KeyProblem, seal, snapshot_key, unseal
@@ -92,6 +96,10 @@ class TrialConfig:
     remote: dict[str, Any] = field(default_factory=dict)
     allow_huge: bool = False  # more than MAX_GAMES games
     hook_budget: float | None = DEFAULT_BUDGET  # seconds a plugin hook call may take
+    # Seats built and played in a child process (`agents.remote.isolated`): "agent",
+    # "reference", "opponent1".. (1-based, in the order of `opponents`).
+    isolate: list[str] = field(default_factory=list)
+    isolate_budget: float = 30.0  # seconds per decision of an isolated seat
 
     def validate(self) -> None:
         if not isinstance(self.games, int) or self.games <= 0:
@@ -133,6 +141,19 @@ class TrialConfig:
         if self.reference == "remote":
             raise TrialError("reference cannot be remote: it replays the evaluated seat "
                              "in process")
+        roles = ["agent", "reference", *(f"opponent{i + 1}" for i in range(len(self.opponents)))]
+        for role in self.isolate:
+            if role not in roles:
+                raise TrialError(f"cannot isolate {role!r}; seats: {', '.join(roles)}")
+        for role, name in (("agent", self.agent), ("reference", self.reference), *(
+                (f"opponent{i + 1}", n) for i, n in enumerate(self.opponents))):
+            if role in self.isolate and name == "remote":
+                raise TrialError(f"{role} is a remote seat, which plays in another process "
+                                 "already: isolate only in-process agents")
+        budget = self.isolate_budget
+        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget <= 0:
+            raise TrialError(f"trial.isolate_budget must be a positive number of seconds, "
+                             f"got {budget!r}")
         lo, hi = self.window
         if not (0.0 <= lo <= hi <= 1.0):
             raise TrialError(f"trial.window must be two fractions 0 <= lo <= hi <= 1, got "
@@ -146,7 +167,7 @@ class TrialConfig:
 
 def game_seed(trial_seed: int, game: int) -> int:
     """The seed of game `game` of a trial: independent streams, stable under resume."""
-    return int(SeedSequence([trial_seed, game]).generate_state(1)[0])
+    return games_file.game_seed(trial_seed, game)
 
 
 def injection_game(cfg: TrialConfig) -> int | None:
@@ -161,25 +182,23 @@ def injection_game(cfg: TrialConfig) -> int | None:
     return lo + draw % (hi - lo + 1)
 
 
+def _folder_identity(path: Path) -> dict[str, Any] | None:
+    try:
+        ident = json.loads((path.parent / CONFIG_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return ident if isinstance(ident, dict) else None
+
+
 def read_records(path: Path) -> list[dict[str, Any]]:
-    """Complete lines only: a line cut short by a kill is dropped (and rewritten)."""
-    if not path.exists():
-        return []
-    records = []
-    with path.open("rb") as fh:
-        for n, raw in enumerate(fh, 1):
-            if not raw.endswith(b"\n"):
-                break
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:  # records are ASCII: this is damage, not a cut
-                raise TrialError(f"{path} line {n} is not UTF-8 text, so not a record this "
-                                 "harness wrote: restore the file or delete the folder") from None
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
-                break
-    return records
+    """The checked records of a games.jsonl (`evaluation.records`): an incomplete last
+    line and exact repeats are left out, anything else wrong raises a one-line
+    TrialError naming the file and line (the digests are checked against the folder's
+    trial.json)."""
+    try:
+        return games_file.load(path, _folder_identity(Path(path))).records
+    except games_file.RecordsError as exc:
+        raise TrialError(str(exc)) from None
 
 
 def read_identity(path: Path) -> dict[str, Any] | None:
@@ -203,8 +222,22 @@ def read_identity(path: Path) -> dict[str, Any] | None:
     return ident
 
 
-def _record_line(record: dict[str, Any]) -> str:
-    return json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n"
+@contextlib.contextmanager
+def trial_lock(out: Path) -> Iterator[None]:
+    """Hold the run folder for this process (`evaluation.folder_lock`); a folder another
+    run holds is refused with a one-line TrialError."""
+    try:
+        held = folder_lock(out, "trial")
+        held.__enter__()
+    except FolderBusy as exc:
+        raise TrialError(str(exc)) from None
+    except OSError as exc:
+        raise TrialError(f"cannot write to the output directory {str(out)!r}: "
+                         f"{exc.strerror}") from None
+    try:
+        yield
+    finally:
+        held.__exit__(None, None, None)
 
 
 def _safe_report(agent: Any) -> tuple[dict[str, Any], str | None]:
@@ -239,9 +272,14 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
     except KeyProblem as exc:
         raise TrialError(str(exc)) from None
     out = Path(out_dir)
+    with trial_lock(out):
+        return _run_locked(cfg, out, on_game)
+
+
+def _run_locked(cfg: TrialConfig, out: Path,
+                on_game: Callable[[dict[str, Any]], None] | None) -> dict[str, Any]:
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".write_test"
+        probe = out / f".write_test.{os.getpid()}"
         probe.write_text("")
         probe.unlink()
     except OSError as exc:
@@ -258,24 +296,29 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
 
         shown = shown_schema(base, novelty.schema)
 
+    budget = cfg.isolate_budget
     try:
-        agent = make_agent(cfg.agent, **told_rules(cfg.agent, cfg.agent_params, cfg.rules))
+        agent = build_seat(cfg.agent, told_rules(cfg.agent, cfg.agent_params, cfg.rules),
+                           "agent" in cfg.isolate, budget)
     except TypeError as exc:
         raise TrialError(f"bad parameters for agent {cfg.agent!r}: {exc}") from None
-    opponents = make_agents(cfg.opponents, cfg.remote)
-    reference = make_agent(cfg.reference) if cfg.reference else None
-    try:
-        open_remote_seats([agent, *opponents])
-    except RemoteError as exc:
-        close_remote_seats([agent, *opponents])
-        raise TrialError(str(exc)) from None
-    watch = HookWatch(cfg.hook_budget, _hook_codes(novelty.hooks if novelty else None))
-    try:
+    opponents = make_agents(cfg.opponents, cfg.remote, isolate=[
+        f"opponent{i + 1}" in cfg.isolate for i in range(len(cfg.opponents))],
+        isolate_budget=budget)
+    reference = (build_seat(cfg.reference, {}, "reference" in cfg.isolate, budget)
+                 if cfg.reference else None)
+    seats = [agent, *opponents, *([reference] if reference is not None else [])]
+    try:  # every child and listener is closed whatever happens (Ctrl-C included)
+        try:
+            open_remote_seats(seats)
+        except RemoteError as exc:
+            raise TrialError(str(exc)) from None
+        watch = HookWatch(cfg.hook_budget, _hook_codes(novelty.hooks if novelty else None))
         with watch:  # (a hook past its budget raises HookTimeout inside it)
             return _run(cfg, out, agent, opponents, reference, base, novelty, inject, shown,
                         on_game)
     finally:
-        close_remote_seats([agent, *opponents])
+        close_remote_seats(seats)
 
 
 def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], reference: Any,
@@ -284,13 +327,22 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
 
     _check_same_trial(cfg, out)
     path = out / GAMES_FILE
-    done = read_records(path)
+    try:
+        found = games_file.load(path, _trial_identity(cfg))
+    except games_file.RecordsError as exc:
+        raise TrialError(str(exc)) from None
+    done = found.records
     if len(done) > cfg.games:
         raise TrialError(f"{path} already holds {len(done)} games, more than trial.games="
                          f"{cfg.games}; use a new output directory")
-    # Rewrite the file with complete lines only (drops a half-written last line).
-    with path.open("w", encoding="utf-8") as fh:
-        fh.writelines(_record_line(r) for r in done)
+    if found.repairs:
+        # Atomically (temp file, fsync, rename): a kill now leaves the old file or the new.
+        atomic_write(path, found.data())
+        print(f"repaired {path}: {'; '.join(found.repairs)}", file=sys.stderr)
+    if found.legacy:
+        print(f"warning: {path} has no digests (written by an older openmono): its records "
+              "are used as they are, unchecked, and new ones are added without digests",
+              file=sys.stderr)
     start = 0
     if done:
         restored = _load_agents(out, len(done))
@@ -306,6 +358,8 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
     wins = sum(1 for r in done if r.get("won"))
     started = time.perf_counter()
     played = save_cost = 0.0
+    records = list(done)
+    head = found.head
     with path.open("a", encoding="utf-8") as fh:
         for g in range(start, cfg.games):
             active = inject is not None and g >= inject
@@ -322,12 +376,14 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
                     bar.close()
                 raise _plugin_error(cfg, g, hooks if active else None, exc, len(done)) from exc
             if g < len(done):
-                if _record_line(record) != _record_line(done[g]):
+                if games_file.line(record, found.before(g))[0] != found.lines[g]:
                     print(f"warning: replaying game {g} did not reproduce its record in "
                           f"{path}; keeping the recorded line", file=sys.stderr)
                 continue
-            fh.write(_record_line(record))
-            fh.flush()
+            text, head = games_file.line(record, head)
+            fh.write(text)
+            fh.flush()  # in the kernel's hands: a killed process loses no finished game
+            records.append(record)
             played += time.perf_counter() - t0
             if played >= SAVE_RATIO * save_cost:
                 # Snapshot the agents when playing since the last one took SAVE_RATIO times
@@ -341,10 +397,12 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
                 bar.set_postfix(wins=wins, novelty="on" if active else "off")
             if on_game is not None:
                 on_game(record)
+        os.fsync(fh.fileno())
     if bar is not None:
         bar.close()
-    records = read_records(path)
     summary = summarize(cfg, records, inject, novelty)
+    if head is not None:  # ties the summary to the very lines it counts (evaluation.verify)
+        summary["games_digest"] = head
     summary["seconds"] = round(time.perf_counter() - started, 3)
     refusals: dict[str, int] = {}
     for seat in [agent, *opponents]:
@@ -352,7 +410,7 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
             refusals[kind] = max(refusals.get(kind, 0), n)  # one server counts for all
     if refusals:
         summary["remote_refused"] = dict(sorted(refusals.items()))
-    (out / SUMMARY_FILE).write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    atomic_write(out / SUMMARY_FILE, json.dumps(summary, indent=2, sort_keys=True) + "\n")
     return summary
 
 
@@ -366,7 +424,10 @@ def complete_summary(cfg: TrialConfig, out_dir: str | os.PathLike[str]) -> dict[
         return None
     if ident != _trial_identity(cfg) or summary.get("games") != cfg.games:
         return None
-    if len(read_records(out / GAMES_FILE)) != cfg.games:
+    try:
+        if len(read_records(out / GAMES_FILE)) != cfg.games:
+            return None
+    except TrialError:  # the run says what is wrong with the file, in one line
         return None
     return summary
 
@@ -423,15 +484,13 @@ def _save_agents(out: Path, games: int, agents: Any) -> None:
     if key is None or head is None:  # no snapshot could be trusted on resume: keep none
         (out / STATE_FILE).unlink(missing_ok=True)
         return
-    tmp = out / (STATE_FILE + ".tmp")
     try:
         buf = io.BytesIO()
         _StatePickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(
             {"games": games, "agents": agents})
-        tmp.write_bytes(seal(head + buf.getvalue(), key))
-        os.replace(tmp, out / STATE_FILE)
+        # (an isolated seat cannot be pickled: its agent's state lives in its child)
+        atomic_write(out / STATE_FILE, seal(head + buf.getvalue(), key))
     except Exception:  # noqa: BLE001 - an unpicklable agent only makes resuming slower
-        tmp.unlink(missing_ok=True)
         (out / STATE_FILE).unlink(missing_ok=True)
 
 
@@ -545,6 +604,9 @@ def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     data["window"] = list(cfg.window)
     if cfg.observability == "announced":  # the default: trial folders from before it match
         data.pop("observability")
+    if not cfg.isolate:  # in process, as trial folders from before isolation
+        data.pop("isolate")
+        data.pop("isolate_budget")
     return data
 
 
@@ -558,7 +620,13 @@ def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
         raise TrialError(
             f"{out} holds a trial with a different configuration ({', '.join(diff)} "
             "differ); choose another hydra.run.dir or delete that directory")
-    path.write_text(json.dumps(ident, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    text = json.dumps(ident, indent=2, sort_keys=True) + "\n"
+    try:
+        same = path.read_text(encoding="utf-8") == text
+    except (OSError, ValueError):
+        same = False
+    if not same:
+        atomic_write(path, text)
 
 
 def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], reference: Any,
@@ -586,9 +654,11 @@ def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], refere
     }
     if report_fault:
         record["report_fault"] = report_fault
-    if hasattr(agent, "game_faults"):  # a remote seat: its faults by kind
+    # Remote seats: their faults by kind (isolated seats only when they have some, so
+    # that their records are those of the same agents in process).
+    if _counts(agent):
         record["remote_faults"] = remote_faults([agent])
-    if any(hasattr(o, "game_faults") for o in opponents):
+    if any(_counts(o) for o in opponents):
         record["opponent_remote_faults"] = remote_faults(opponents)
     if reference is not None and not active:
         # Same seed, same seats: the reference sits where the evaluated agent sat.
@@ -596,6 +666,13 @@ def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], refere
                         seats=result.seats)
         record["reference_won"] = ref.winner == 0
     return record
+
+
+def _counts(seat: Any) -> bool:
+    """Whether the seat's record carries remote faults."""
+    if not hasattr(seat, "game_faults"):
+        return False
+    return not getattr(seat, "isolated", False) or any(seat.game_faults.values())
 
 
 def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | None,

@@ -103,8 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         fail(str(exc))
         return 2
     if cfg["out"]:
-        with open(cfg["out"], "w", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(r) + "\n" for r in rows)
+        from evaluation.atomic import atomic_write
+
+        atomic_write(cfg["out"], "".join(json.dumps(r) + "\n" for r in rows))
     s = summary(rows)
     for key in ("turn_limit", "cash_cap", "no_set_ever"):
         c = s[key]

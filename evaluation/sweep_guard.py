@@ -158,6 +158,19 @@ def _bar(jobs: list[Any], stop: threading.Event) -> None:
 
 
 def run_sweep(cmd: Any, hydra_main: Callable[[list[str]], None]) -> int:
+    """Run the sweep holding its folder: the same sweep started twice is refused in one
+    line (`evaluation.folder_lock`), and each trial holds its own folder too."""
+    from evaluation.folder_lock import FolderBusy, folder_lock
+
+    try:
+        with folder_lock(cmd.sweep_dir, "sweep", reentrant=False):
+            return _run_sweep(cmd, hydra_main)
+    except FolderBusy as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run_sweep(cmd: Any, hydra_main: Callable[[list[str]], None]) -> int:
     jobs = cmd.jobs
     complete, partial = state(jobs)
     where = cmd.sweep_dir
@@ -169,9 +182,10 @@ def run_sweep(cmd: Any, hydra_main: Callable[[list[str]], None]) -> int:
     if complete == len(jobs):
         print(f"complete: all {len(jobs)} trials are in {where}")
         return 0
-    where.mkdir(parents=True, exist_ok=True)
-    (where / "command.txt").write_text("python -m evaluation.trial " + " ".join(
-        ["--multirun", *cmd.overrides]) + "\n", encoding="utf-8")
+    from evaluation.atomic import atomic_write
+
+    atomic_write(where / "command.txt", "python -m evaluation.trial " + " ".join(
+        ["--multirun", *cmd.overrides]) + "\n")
     from evaluation.launchers import ON_THIS_MACHINE, chosen
 
     if chosen(cmd.overrides) in ON_THIS_MACHINE:

@@ -48,7 +48,7 @@ def run_job(cfg: Any) -> None:
 
     from evaluation import sweep_guard
     from evaluation.report import print_summary, write_report
-    from evaluation.runner import TrialError, complete_summary, run_trial
+    from evaluation.runner import TrialError, complete_summary, run_trial, trial_lock
     from evaluation.trial_args import CommandError
 
     hc = HydraConfig.get()
@@ -67,6 +67,8 @@ def run_job(cfg: Any) -> None:
             tcfg = config_from_hydra(cfg)
             if multirun:
                 tcfg.progress = False
+            # One run per folder, until its report is written (evaluation.folder_lock).
+            stack.enter_context(trial_lock(out_dir))
             done = complete_summary(tcfg, out_dir)
             if done is not None:
                 print(f"complete: {done['games']} of {tcfg.games} games in {out_dir}")
@@ -98,7 +100,9 @@ def _normal(argv: list[str]) -> list[str]:
 
 
 def _remember_command(out_dir: Path, argv: list[str]) -> None:
-    (out_dir / COMMAND_FILE).write_text(json.dumps({"argv": _normal(argv)}) + "\n")
+    from evaluation.atomic import atomic_write
+
+    atomic_write(out_dir / COMMAND_FILE, json.dumps({"argv": _normal(argv)}) + "\n")
 
 
 def _guess_run_dir(argv: list[str]) -> Path | None:
@@ -177,7 +181,7 @@ def cli(argv: list[str]) -> int:
         made = cmd.sweep_dir if cmd.multirun else cmd.jobs[0].out_dir
         try:  # the command is valid: its folder may be made now
             made.mkdir(parents=True, exist_ok=True)
-            probe = made / ".write_test"
+            probe = made / f".write_test.{os.getpid()}"
             probe.write_text("")
             probe.unlink()
         except OSError as exc:

@@ -339,9 +339,10 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
     reference = data["reference"]
     if reference is not None and not isinstance(reference, str):
         raise CommandError(f"reference must be an agent name or null, got {reference!r}")
+    agent = dict(data["agent"])
+    opponents, reference, isolate = _isolation(trial, agent, opponents, reference)
     then = _names(data.get("then") or [], "then", "[dice_weights,go_salary:hard]")
     detection = data["detection"]
-    agent = dict(data["agent"])
     name = agent.pop("name")
     defaults = agent_defaults(AGENTS[name]) if name in AGENTS else {}
     for key, value in agent.items():
@@ -382,7 +383,8 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         detection=detection, reference=reference or None, progress=progress,
         rules=str(data.get("rules") or "standard"),
         remote=remote if "remote" in opponents else {}, allow_huge=allow_huge,
-        hook_budget=None if hook_budget is None else float(hook_budget))
+        hook_budget=None if hook_budget is None else float(hook_budget), isolate=isolate,
+        isolate_budget=trial.get("isolate_budget", 30.0))
     if nname in (None, "none") and novelty.get("difficulty") is not None:
         raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
     try:
@@ -390,6 +392,30 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
     except TrialError as exc:
         raise CommandError(str(exc)) from None
     return cfg, plots
+
+
+def _isolation(trial: dict[str, Any], agent: dict[str, Any], opponents: list[str],
+               reference: str | None) -> tuple[list[str], str | None, list[str]]:
+    """The seats to isolate: `trial.isolate` (every in-process agent), `agent.isolate`
+    (popped from `agent`), `NAME@process` in `opponents` or `reference`. Returns the
+    opponents and reference without the suffix, and the isolated seats' roles."""
+    from agents.remote.isolated import parse_isolation, split_name
+
+    try:
+        every = parse_isolation(trial.get("isolate", "none"), "trial.isolate")
+        one = parse_isolation(agent.pop("isolate", "none"), "agent.isolate")
+        split = [split_name(n) for n in opponents]
+        ref, ref_iso = split_name(reference) if reference is not None else (None, False)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    roles = []
+    if one or (every and agent.get("name") != "remote"):
+        roles.append("agent")
+    if ref is not None and (ref_iso or every):
+        roles.append("reference")
+    roles += [f"opponent{i + 1}" for i, (n, iso) in enumerate(split)
+              if iso or (every and n != "remote")]
+    return [n for n, _ in split], ref, roles
 
 
 def check_world(cfg: TrialConfig) -> None:
@@ -401,14 +427,20 @@ def check_world(cfg: TrialConfig) -> None:
     from openmono import rules_schema
 
     try:
-        make_agent(cfg.agent, **told_rules(cfg.agent, cfg.agent_params, cfg.rules))
+        params = told_rules(cfg.agent, cfg.agent_params, cfg.rules)
+        if "agent" in cfg.isolate:  # never built in the harness, so checked in a child
+            from agents.remote.isolated import check_in_child
+
+            check_in_child(cfg.agent, params)
+        else:
+            make_agent(cfg.agent, **params)
     except Exception as exc:  # noqa: BLE001 - any failure to build is a bad option
         # The exception names the bad option; the full option dict would bury it.
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise CommandError(f"agent={cfg.agent} cannot be built: {first}") from None
     if "remote" in cfg.opponents:
-        try:
-            make_agents(cfg.opponents, cfg.remote)
+        try:  # (only the remote seats: an isolated opponent is never built in the harness)
+            make_agents([n for n in cfg.opponents if n == "remote"], cfg.remote)
         except ValueError as exc:
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise CommandError(f"remote opponents cannot be seated: {first}") from None

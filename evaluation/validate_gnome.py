@@ -190,10 +190,12 @@ def main(argv: list[str] | None = None) -> int:
         fail(str(exc))
         return 2
     if cfg["out"]:
-        with open(cfg["out"], "w", encoding="utf-8") as fh:
-            for side, games in (("openmono", ours), ("gnome", theirs)):
-                for g, r in enumerate(games):
-                    fh.write(json.dumps({"side": side, "seed": cfg["seed"] + g, **r}) + "\n")
+        from evaluation.atomic import atomic_write
+
+        atomic_write(cfg["out"], "".join(
+            json.dumps({"side": side, "seed": cfg["seed"] + g, **r}) + "\n"
+            for side, games in (("openmono", ours), ("gnome", theirs))
+            for g, r in enumerate(games)))
     from openmono import gnome_schema
 
     longer = sum(1 for r in theirs if r["turns"] > gnome_schema().bank.turn_limit)

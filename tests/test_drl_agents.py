@@ -201,3 +201,17 @@ def test_a_playing_ddqn_takes_its_best_q_value(name: str) -> None:
     openmono.play_game(SHORT, [agent, make_agent("fp_a"), make_agent("fp_b"),
                                make_agent("fp_c")], seed=5)
     assert len(took_best) > 20 and all(took_best)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_an_untrained_standard_ppo_buys_what_it_can_afford(seed: int) -> None:
+    """The untrained policy's start (the prior) must not bias it against buying: Decline
+    shares its index with pass/conclude (SKIP), whose prior is high, so BUY needs one at
+    least as high, or a from-scratch agent never buys and never wins."""
+    from agents.drl.agent import make_learner
+
+    agent = DRLAgent("ppo", "standard", learner=make_learner("ppo", seed=seed),
+                     detector="none")
+    obs = _buy_obs(1500, {}, "Illinois Avenue")
+    buys = sum(agent.act(obs) == A.BUY for _ in range(200))
+    assert buys >= 100

@@ -33,7 +33,7 @@ def cfg(**over):
 def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("imitate")
     summary = I.imitate(cfg(), out)
-    gen = I.generate(cfg(), out, PPOConfig(hidden=(16,), gamma=1.0))
+    gen = I.generate(cfg(), out, PPOConfig(hidden=(16,), gamma=1.0, head="flat", features="paper"))
     return out, summary, gen
 
 
@@ -66,10 +66,10 @@ def test_returns_of_the_delta_reward_telescope(run):
 def test_weights_load_as_a_ppo_learner(run):
     out, summary, _ = run
     assert (out / "imitate.json").exists()
-    learner = PPO(PPOConfig(hidden=(16,)))
+    learner = PPO(PPOConfig(hidden=(16,), head="flat", features="paper"))
     load_weights_file(learner, out / "weights.npz")
     with pytest.raises(ValueError, match="weights.npz"):
-        load_weights_file(PPO(PPOConfig(hidden=(8,))), out / "weights.npz")
+        load_weights_file(PPO(PPOConfig(hidden=(8,), head="flat", features="paper")), out / "weights.npz")
     assert "accuracy" in summary["fit"]["held_out"]
 
 
@@ -83,7 +83,7 @@ def test_fit_reproduces_the_teacher_on_a_small_training_set(run):
     assert len(set(small["action"].tolist())) > 1
     fit_cfg = {"epochs": 150, "minibatch_size": 32, "lr": 3e-3, "max_grad_norm": 5.0,
                "holdout": 0.0, "critic": False, "seed": 0, "max_samples": 0}
-    learner, report = I.fit(small, PPOConfig(hidden=(64,)), fit_cfg, progress=False)
+    learner, report = I.fit(small, PPOConfig(hidden=(64,), head="flat", features="paper"), fit_cfg, progress=False)
     mask = np.unpackbits(small["mask"], axis=1, count=E.ACTION_DIM).astype(bool)
     z = learner.actor.forward(small["x"])
     assert (np.argmax(np.where(mask, z, -np.inf), axis=1) == small["action"]).all()

@@ -8,6 +8,7 @@ import pytest
 
 from agents.drl.ddqn import DDQN, DDQNConfig, td_loss
 from agents.drl.encoding import ACTION_DIM, STATE_DIM
+from agents.drl.heads import make_head
 from agents.drl.ppo import PPO, PPOConfig, gae, policy_loss, value_loss
 
 
@@ -24,18 +25,27 @@ def _fd(f, x, eps=1e-6):
     return g
 
 
+@pytest.mark.parametrize("head", ["flat", "factored"])
 @pytest.mark.parametrize("scale", [0.1, 2.0])  # small ratios (unclipped) and large (clipped)
-def test_policy_loss_gradient(scale: float) -> None:
+def test_policy_loss_gradient(scale: float, head: str) -> None:
     rng = np.random.default_rng(0)
-    logits = rng.standard_normal((5, 6)) * scale
-    mask = rng.random((5, 6)) < 0.7
-    mask[:, 0] = True
+    h = make_head(head)
+    logits = rng.standard_normal((5, h.out_dim)) * scale
+    mask = rng.random((5, ACTION_DIM)) < 0.005
+    mask[:, [0, 1, 2520, 2521, 2916]] = True  # two types with several targets, a singleton
     actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in mask])
     old = rng.standard_normal(5) * 0.3 - 1.5
     adv = rng.standard_normal(5)
-    _, grad, _ = policy_loss(logits, mask, actions, old, adv, 0.2, 0.01)
-    num = _fd(lambda: policy_loss(logits, mask, actions, old, adv, 0.2, 0.01)[0], logits)
-    assert np.allclose(grad, np.where(mask, num, 0.0), atol=1e-6)
+    _, grad, _ = policy_loss(h, logits, mask, actions, old, adv, 0.2, 0.01)
+    cols = np.flatnonzero(np.abs(grad).sum(axis=0))  # outputs the masks reach
+    sub = logits[:, cols].copy()
+
+    def loss() -> float:
+        z = logits.copy()
+        z[:, cols] = sub
+        return policy_loss(h, z, mask, actions, old, adv, 0.2, 0.01)[0]
+
+    assert len(cols) > 5 and np.allclose(grad[:, cols], _fd(loss, sub), atol=1e-6)
 
 
 def test_value_and_td_loss_gradients() -> None:
@@ -43,11 +53,10 @@ def test_value_and_td_loss_gradients() -> None:
     v, ret = rng.standard_normal(7), rng.standard_normal(7)
     _, g = value_loss(v, ret, 0.5)
     assert np.allclose(g, _fd(lambda: value_loss(v, ret, 0.5)[0], v), atol=1e-6)
-    q = rng.standard_normal((6, 4)) * 2
-    a = rng.integers(0, 4, 6)
+    q = rng.standard_normal(6) * 2
     y = rng.standard_normal(6)
-    _, g = td_loss(q, a, y, 1.0)
-    assert np.allclose(g, _fd(lambda: td_loss(q, a, y, 1.0)[0], q), atol=1e-6)
+    _, g = td_loss(q, y, 1.0)
+    assert np.allclose(g, _fd(lambda: td_loss(q, y, 1.0)[0], q), atol=1e-6)
 
 
 def test_gae_by_hand() -> None:
@@ -72,7 +81,7 @@ def _tiny_states(n: int, rng) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_ppo_loss_decreases_on_a_tiny_bandit() -> None:
-    cfg = PPOConfig(hidden=(32,), lr=3e-3, rollout_steps=10**9, minibatch_size=64,
+    cfg = PPOConfig(hidden=(32,), features="paper", lr=3e-3, rollout_steps=10**9, minibatch_size=64,
                     update_epochs=4, reward_scale=1.0, ent_coef=0.0)
     ppo = PPO(cfg, seed=0)
     rng = np.random.default_rng(0)
@@ -96,7 +105,7 @@ def test_ppo_loss_decreases_on_a_tiny_bandit() -> None:
 
 
 def test_ddqn_loss_decreases_on_a_tiny_bandit() -> None:
-    cfg = DDQNConfig(hidden=(32,), lr=2e-3, learning_starts=64, train_every=1,
+    cfg = DDQNConfig(hidden=(32,), features="paper", lr=2e-3, learning_starts=64, train_every=1,
                      batch_size=32, target_every=20, eps_decay=200.0, buffer_size=2000)
     dq = DDQN(cfg, seed=0)
     rng = np.random.default_rng(0)
@@ -123,7 +132,7 @@ def test_ddqn_loss_decreases_on_a_tiny_bandit() -> None:
 def test_ppo_update_stops_early_once_the_policy_moved(target_kl: float, expected: int) -> None:
     """The KL early stop: off, all epochs x minibatches run; a tiny target stops the
     update after the first minibatch that moves the policy at all (the first has ratio 1)."""
-    cfg = PPOConfig(hidden=(32,), lr=3e-3, rollout_steps=10**9, minibatch_size=64,
+    cfg = PPOConfig(hidden=(32,), features="paper", lr=3e-3, rollout_steps=10**9, minibatch_size=64,
                     update_epochs=4, ent_coef=0.0, target_kl=target_kl)
     ppo = PPO(cfg, seed=0)
     rng = np.random.default_rng(0)
@@ -144,14 +153,14 @@ def test_ddqn_prior_starts_the_greedy_policy_passing_not_offering() -> None:
     from agents.drl import encoding as E
     from agents.drl.ppo import policy_prior
 
-    q = DDQN(DDQNConfig(hidden=(16, 8)), seed=0)
+    q = DDQN(DDQNConfig(hidden=(16, 8), features="paper"), seed=0)
     assert np.allclose(q.q.b[-1], 0.1 * policy_prior())
     assert np.allclose(q.target.b[-1], q.q.b[-1])  # the target starts as a copy
     x = np.random.default_rng(0).random(STATE_DIM).astype(np.float32)
     idx = np.r_[np.arange(E.EXCHANGE, E.EXCHANGE + 300), E.CONCLUDE]
     i, _ = q.choose(x, idx, np.random.default_rng(0), greedy=True)
     assert i == E.CONCLUDE
-    paper = DDQN(DDQNConfig(hidden=(16, 8), prior=0.0), seed=0)
+    paper = DDQN(DDQNConfig(hidden=(16, 8), prior=0.0, features="paper"), seed=0)
     assert not paper.q.b[-1].any()
 
 
@@ -159,8 +168,8 @@ def test_ddqn_warm_start_from_a_ppo_policy_plays_its_mode() -> None:
     """`init=` a PPO file for DDQN: the actor becomes the Q-network, its last layer scaled
     by `warm_scale`, so the greedy DDQN plays the policy's most likely action (and the
     target network starts equal); a file with neither network is refused in one line."""
-    ppo = PPO(PPOConfig(hidden=(16, 8)), seed=3)
-    q = DDQN(DDQNConfig(hidden=(16, 8), warm_scale=0.05), seed=0)
+    ppo = PPO(PPOConfig(hidden=(16, 8), head="flat", features="paper"), seed=3)
+    q = DDQN(DDQNConfig(hidden=(16, 8), warm_scale=0.05, features="paper"), seed=0)
     q.load_policy(ppo.weights(), "ppo.npz")
     assert np.allclose(q.q.W[-1], 0.05 * ppo.actor.W[-1])
     assert np.allclose(q.target.W[0], ppo.actor.W[0])

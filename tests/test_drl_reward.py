@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import make_game
 
-from agents.drl.reward import TERMINAL_C, dense_reward, net_worths, share, terminal_reward
+from agents.drl.reward import ShareDelta, TERMINAL_C, dense_reward, net_worths, share, terminal_reward
 from openmono.engine import Decision
 
 
@@ -94,7 +94,7 @@ class _Recorder:
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_delta_rewards_telescope_to_the_outcome(seed: int) -> None:
+def test_delta_rewards_telescope_to_the_outcome(seed: int, monkeypatch) -> None:
     """delta shaping: a game's rewards sum to won - first share (+- c, here 0), so taking
     more steps earns nothing; paper shaping pays eq. 4 (>= 0) at every step."""
     import openmono
@@ -106,8 +106,13 @@ def test_delta_rewards_telescope_to_the_outcome(seed: int) -> None:
         rec = _Recorder(shaping)
         agent = DRLAgent("ppo", "hybrid", learner=rec, training=True, detector="none")
         shares: list[float] = []
-        orig = agent._step_reward
-        agent._step_reward = lambda s, orig=orig: (shares.append(s), orig(s))[1]
+
+        class Spy(ShareDelta):
+            def step(self, obs, nw=None):
+                r = super().step(obs, nw)
+                shares.append(self.last)
+                return r
+        monkeypatch.setattr("agents.drl.agent.ShareDelta", Spy)
         res = openmono.play_game(openmono.standard_schema(),
                                  [agent, make_agent("fp_a"), make_agent("fp_b"),
                                   make_agent("fp_c")], seed=seed)

@@ -27,10 +27,11 @@ def _cfg(**kw):
 def test_three_games_and_a_resume_give_the_same_run(tmp_path, algo) -> None:
     whole = train(_cfg(algo=algo), tmp_path / "whole")
     assert whole["games"] == 3
-    for f in ("train.json", "checkpoint.npz", "curve.csv", "curve.png", "weights.npz"):
+    for f in ("train.json", "checkpoint.npz", "curve.csv", "curve.png", "weights.npz",
+              "weights/g000001.npz", "weights/g000003.npz"):
         assert (tmp_path / "whole" / f).exists()
     # "killed" after two games (the last checkpoint), then the same command again
-    train(_cfg(algo=algo, games=2), tmp_path / "split")
+    train(_cfg(algo=algo), tmp_path / "split", max_new_games=2)
     resumed = train(_cfg(algo=algo), tmp_path / "split")
     assert resumed["played_now"] == 1
     a = (tmp_path / "whole" / "curve.csv").read_text()
@@ -101,6 +102,12 @@ def test_curves_plot_runs_side_by_side(tmp_path) -> None:
     assert r.returncode == 0, r.stderr
     assert out.stat().st_size > 0
     assert '"wins_per_4": [2, 1]' in r.stdout
+    twin = tmp_path / "twin"  # a second seed of the same setting: drawn as a band
+    twin.mkdir()
+    (twin / "curve.csv").write_text((run / "curve.csv").read_text())
+    r = subprocess.run([sys.executable, "-m", "agents.drl.curves", str(out), f"{run}=mine",
+                        f"{twin}=mine", "--block", "4"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.count('"label": "mine"') == 2, r.stderr
     bad = subprocess.run([sys.executable, "-m", "agents.drl.curves", str(out), str(tmp_path)],
                          capture_output=True, text=True)
     assert bad.returncode != 0 and bad.stderr.strip() == f"error: no curve.csv in {tmp_path}"
@@ -110,7 +117,7 @@ def test_ddqn_starts_from_a_ppo_policy(tmp_path) -> None:
     """`algo=ddqn init=PPO_FILE`: the policy's actor becomes the Q-network (warm start);
     a policy of another shape is refused in one line naming the file."""
     ppo_run = tmp_path / "ppo"
-    train(_cfg(games=1, ppo={**TINY, "hidden": [16]}), ppo_run)
+    train(_cfg(games=1, ppo={**TINY, "hidden": [16], "head": "flat"}), ppo_run)
     init = str(ppo_run / "weights.npz")
     out = train(_cfg(algo="ddqn", games=1, init=init), tmp_path / "ddqn")
     assert out["games"] == 1

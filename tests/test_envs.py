@@ -254,6 +254,8 @@ def test_bad_settings() -> None:
         raw_env(players=5)
     with pytest.raises(ValueError, match="unknown rules"):
         raw_env(rules="european")
+    with pytest.raises(ValueError, match="reward must be one of delta, paper"):
+        MonopolyEnv(reward="share")
 
 
 # -- rewards, render, the policy agent ------------------------------------------------------
@@ -268,6 +270,40 @@ def test_aec_rewards_are_the_papers() -> None:
     winner = f"player_{e.table.result.winner}"
     assert total[winner] > 10.0  # +c and positive dense rewards
     assert all(total[a] < total[winner] for a in total if a != winner)
+
+
+def test_gym_delta_reward_telescopes_to_won_minus_the_first_share() -> None:
+    """reward="delta": an episode's return is won - s_0 + -c whatever its length."""
+    from agents.drl.reward import share
+
+    for seed in (3, 4):
+        e = MonopolyEnv(reward="delta", terminal_c=10.0, rules=short_rules(150))
+        obs, info = e.reset(seed=seed)
+        s0 = share(e.table.obs)
+        total, done = 0.0, False
+        while not done:
+            obs, r, done, _, info = e.step(hashed(obs, info["action_mask"]))
+            total += r
+        won = info["won"]
+        assert np.isclose(total, (1.0 if won else 0.0) - s0 + (10.0 if won else -10.0))
+
+
+def test_aec_delta_reward_telescopes_for_every_agent() -> None:
+    from agents.drl.reward import share
+
+    e = raw_env(terminal_c=0.0, rules=short_rules(120), reward="delta")
+    e.reset(seed=8)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    first: dict[str, float] = {}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        total[agent] += reward
+        if not (term or trunc) and agent not in first:
+            first[agent] = share(e.table.obs)
+        e.step(None if term or trunc else hashed(obs["observation"], obs["action_mask"]))
+    winner = f"player_{e.table.result.winner}"
+    for a in first:
+        assert np.isclose(total[a], (1.0 if a == winner else 0.0) - first[a])
 
 
 def test_render_is_a_text_board() -> None:

@@ -13,7 +13,7 @@ import pytest
 import openmono
 from agents.base import Agent
 from agents.baseline import BaselineAgent
-from agents.fixed_policy import FPA, FPC
+from agents.fixed_policy_plus import FPPlusA, FPPlusC
 from agents.planner import beliefs as B
 from agents.planner.detect import NoveltyDetector
 from agents.random_agent import RandomAgent
@@ -75,7 +75,7 @@ def reported(det: NoveltyDetector) -> list[dict]:
 @pytest.mark.parametrize("inner, opponents, games", [
     (BaselineAgent, BaselineAgent, 200),
     (RandomAgent, RandomAgent, 40),
-    (FPA, FPC, 80),
+    (FPPlusA, FPPlusC, 80),
 ])
 def test_no_detection_in_the_standard_game(inner, opponents, games):
     w = Watched(inner())

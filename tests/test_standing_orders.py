@@ -108,18 +108,19 @@ def test_same_game_with_and_without_the_engine_answering(seed: int) -> None:
         assert agent.events == g1.events[:len(agent.events)]
 
 
-@pytest.mark.parametrize("name", ["baseline", "baseline_v0", "fp_a", "fp_b", "fp_c"])
+@pytest.mark.parametrize("name", ["baseline", "baseline_v0", "fp_a", "fp_b", "fp_c",
+                                  "fp_plus_a", "fp_plus_b", "fp_plus_c"])
 @pytest.mark.parametrize("seed", range(3))
 def test_built_in_orders_change_nothing(name: str, seed: int, monkeypatch: Any) -> None:
     """The agents that give standing orders play the same games when their orders
     become plain Concludes (at the source, so that no code path of theirs changes but
     the order): each limit they give is one below which they really conclude."""
-    from agents import _policy_helpers, baseline, baseline_v0, fixed_policy
+    from agents import _policy_helpers, baseline, baseline_v0, fixed_policy_plus
     from agents.registry import make_agent
 
     r1, g1 = _play([make_agent(name) for _ in range(4)], seed)
     assert any(type(e).__name__ == "TurnStarted" for e in g1.events)
-    for module in (_policy_helpers, baseline, baseline_v0, fixed_policy):
+    for module in (_policy_helpers, baseline, baseline_v0, fixed_policy_plus):
         monkeypatch.setattr(module, "conclude_until", lambda cash: A.CONCLUDE)
     r2, g2 = _play([make_agent(name) for _ in range(4)], seed)
     assert r1.to_json() == r2.to_json()

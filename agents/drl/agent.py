@@ -20,22 +20,68 @@ import numpy as np
 
 from agents.base import NO_NOVELTY, Agent, NoveltyReport
 from agents.drl import encoding as E
-from agents.drl.ddqn import DDQN, DDQNConfig
+from agents.drl import ddqn as ddqn_mod
+from agents.drl import ppo as ppo_mod
+from agents.drl.ddqn import DDQN
 from agents.drl.hybrid import accept_decision, buy_decision
-from agents.drl.ppo import PPO, PPOConfig
-from agents.drl.reward import SHAPINGS, dense_reward, net_worths, share, terminal_reward
+from agents.drl.ppo import PPO
+from agents.drl.reward import SHAPINGS, ShareDelta, dense_reward, net_worths, terminal_reward
 
 ALGOS = ("ppo", "ddqn")
 VARIANTS = ("standard", "hybrid")
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 
 
-def make_learner(algo: str, seed: int = 0, **cfg: Any) -> PPO | DDQN:
+def make_learner(algo: str, seed: int = 0, preset: str = "default", **cfg: Any) -> PPO | DDQN:
+    """A fresh learner: `preset`'s configuration with the options in `cfg`."""
     if algo == "ppo":
-        return PPO(PPOConfig(**cfg), seed=seed)
+        return PPO(ppo_mod.config(preset, **cfg), seed=seed)
     if algo == "ddqn":
-        return DDQN(DDQNConfig(**cfg), seed=seed)
+        return DDQN(ddqn_mod.config(preset, **cfg), seed=seed)
     raise ValueError(f"unknown algo {algo!r}; valid: {', '.join(ALGOS)}")
+
+
+def file_config(algo: str, data: Any) -> dict[str, Any]:
+    """The learner options a weights file was written with. Files from before options
+    were saved hold the paper's network: flat head, 240 features, sizes from the arrays."""
+    import json
+    if "cfg" in data:
+        cfg = json.loads(str(data["cfg"]))
+        cfg["hidden"] = tuple(cfg.get("hidden", ()))
+        cfg.setdefault("features", "paper")  # written before the extended features
+        if algo == "ppo":
+            cfg.setdefault("head", "flat")
+        return cfg
+    net = "q." if algo == "ddqn" else "actor."
+    hidden = []
+    i = 0
+    while f"{net}W{i + 1}" in data:
+        hidden.append(int(np.asarray(data[f"{net}W{i}"]).shape[1]))
+        i += 1
+    legacy: dict[str, Any] = {"hidden": tuple(hidden), "features": "paper"}
+    if algo == "ppo":
+        legacy["head"] = "flat"
+    return legacy
+
+
+def learner_for_file(algo: str, path: str | Path) -> PPO | DDQN:
+    """A learner built to read `path` (its saved options), with the weights loaded."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"weights file not found: {path}")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            cfg = file_config(algo, data)
+    except Exception as e:
+        raise ValueError(f"{path}: not a readable weights file ({type(e).__name__})") from None
+    fields = ppo_mod.PPOConfig.__dataclass_fields__ if algo == "ppo" else \
+        ddqn_mod.DDQNConfig.__dataclass_fields__
+    try:
+        learner = make_learner(algo, **{k: v for k, v in cfg.items() if k in fields})
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{path}: {e}") from None
+    load_weights_file(learner, path)
+    return learner
 
 
 def load_weights_file(learner: PPO | DDQN, path: str | Path, init: bool = False) -> None:
@@ -75,18 +121,22 @@ class DRLAgent(Agent):
         self.algo, self.variant = algo, variant
         self.name = f"{'hybrid_' if variant == 'hybrid' else ''}{algo}"
         self.hybrid = variant == "hybrid"
-        self.learner = learner if learner is not None else make_learner(algo)
+        if learner is None:
+            learner = learner_for_file(algo, weights) if weights is not None \
+                else make_learner(algo)
+        elif weights is not None:
+            load_weights_file(learner, weights)
+        self.learner = learner
         self.shaping = getattr(self.learner.cfg, "reward", "paper")
         if self.shaping not in SHAPINGS:
             raise ValueError(f"unknown reward {self.shaping!r}; valid: {', '.join(SHAPINGS)}")
-        self._share: float | None = None
         self._bonus = float(getattr(self.learner.cfg, "lone_bonus", 1.5))
-        if weights is not None:
-            load_weights_file(self.learner, weights)
+        self._delta = ShareDelta(self._bonus)
         self.training = training
         self.greedy = greedy
-        self.enc = E.Encoder()
-        self.state = np.zeros(E.STATE_DIM, dtype=np.float32)
+        self.enc = E.Encoder(self.learner.cfg.features)
+        self.state = np.zeros(self.enc.dim, dtype=np.float32)
+        self.offers_in_a_row = 0
         self.mask = np.zeros(E.ACTION_DIM, dtype=bool)
         self.detector = None
         if detector == "surprise":
@@ -97,7 +147,8 @@ class DRLAgent(Agent):
 
     def begin_game(self, seat: int, observation: Any) -> None:
         super().begin_game(seat, observation)
-        self._share = None
+        self._delta = ShareDelta(self._bonus)
+        self.offers_in_a_row = 0
         if self.detector is not None:
             self.detector.begin_game()
 
@@ -120,13 +171,13 @@ class DRLAgent(Agent):
         if len(idx) == 1:
             return self.enc.action_of(int(idx[0]), obs)
         self.network_decisions += 1
-        x = self.enc.encode(obs, self.state)
+        x = self.enc.encode(obs, self.state, self.offers_in_a_row)
         learner = self.learner
         r = level = 0.0
         if self.training or self.detector is not None:
             nw = net_worths(obs, self._bonus)
             level = dense_reward(obs, nw=nw)
-            r = level if self.shaping == "paper" else self._step_reward(share(obs, nw=nw))
+            r = level if self.shaping == "paper" else self._delta.step(obs, nw)
         if self.training:
             learner.add_reward(r)
             i, extra = learner.choose(x, idx, learner.rng, greedy=False)
@@ -137,12 +188,8 @@ class DRLAgent(Agent):
         if self.detector is not None:
             self.detector.observe(self._prediction(x, extra), r * learner.cfg.reward_scale,
                                   level)
+        self.offers_in_a_row = self.offers_in_a_row + 1 if i < E.IMPROVE else 0
         return self.enc.action_of(i, obs)
-
-    def _step_reward(self, s: float) -> float:
-        """`delta` shaping: the change of the share since the last network decision."""
-        prev, self._share = self._share, s
-        return 0.0 if prev is None else s - prev
 
     def _prediction(self, x: np.ndarray, extra: float) -> float:
         """The model's own estimate of this state's worth (critic value / chosen Q)."""
@@ -154,8 +201,8 @@ class DRLAgent(Agent):
         won = result.winner_seat == self.seat
         if self.training:
             final = terminal_reward(won, self.learner.cfg.terminal_c)
-            if self.shaping == "delta" and self._share is not None:
-                final += (1.0 if won else 0.0) - self._share
+            if self.shaping == "delta":
+                final += self._delta.final(won)
             self.learner.end_game(final)
         if self.detector is not None:
             self.detector.end_game(won)

@@ -1,9 +1,11 @@
 """`python -m agents.drl.curves OUT.png RUN_DIR[=LABEL] ...`: training curves side by side.
 
-Reads each run's `curve.csv` (written by `agents.drl.train`) and plots wins per block of
-`--block` games (default 25) and, where the learner logged it, the PPO policy entropy
-per update, so runs with different settings can be compared in one figure (as the
-paper's Fig. 2-5). Prints one JSON line per run with its wins per block.
+Reads each run's `curve.csv` (written by `agents.drl.train` or `agents.drl.reference`)
+and plots wins per block of `--block` games (default 25) and, where the learner logged
+it, the PPO policy entropy per update, so runs with different settings can be compared
+in one figure (as the paper's Fig. 2-5). Runs that share a label (the seeds of one
+setting) are drawn as their mean with a band from the lowest to the highest seed.
+Prints one JSON line per run with its wins per block.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import argparse
 import csv
 import json
 from pathlib import Path
+
+import numpy as np
 
 
 def read_run(run: Path) -> list[dict[str, str]]:
@@ -43,17 +47,27 @@ def main() -> None:
     # The second panel: PPO's policy entropy, or for DDQN-only figures its epsilon.
     key = "entropy" if any(r.get("entropy") for *_, rows in runs for r in rows) else "epsilon"
     fig, (ax_w, ax_e) = plt.subplots(1, 2, figsize=(10, 3.6))
+    groups: dict[str, list[list[float]]] = {}
     for run, label, rows in runs:
         won = [int(r["won"]) for r in rows]
         per = blocks(won, args.block)
         ends = [min(len(won), (i + 1) * args.block) for i in range(len(per))]
         rate = [100 * w / (e - i * args.block) for i, (w, e) in enumerate(zip(per, ends))]
-        ax_w.plot(ends, rate, marker="o", ms=3, label=label)
+        groups.setdefault(label, []).append(rate)
         second = [(int(r["game"]), float(r[key])) for r in rows if r.get(key)]
         if second:
-            ax_e.plot(*zip(*second), label=label)
+            ax_e.plot(*zip(*second), label=label, lw=0.8)
         print(json.dumps({"run": run, "label": label, "games": len(won), "wins": sum(won),
                           f"wins_per_{args.block}": per}))
+    for label, rates in groups.items():
+        n = min(len(r) for r in rates)  # the blocks every seed has
+        grid = np.array([r[:n] for r in rates])
+        x = [min((i + 1) * args.block, n * args.block) for i in range(n)]
+        line, = ax_w.plot(x, grid.mean(axis=0), marker="o", ms=3,
+                          label=label + (f" ({len(rates)} seeds)" if len(rates) > 1 else ""))
+        if len(rates) > 1:
+            ax_w.fill_between(x, grid.min(axis=0), grid.max(axis=0), alpha=0.2,
+                              color=line.get_color())
     ax_w.set_xlabel("training games")
     ax_w.set_ylabel(f"wins per 100 games (blocks of {args.block})")
     ax_w.set_ylim(0, 100)

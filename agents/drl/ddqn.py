@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from agents.drl.encoding import ACTION_DIM, STATE_DIM
+from agents.drl.encoding import ACTION_DIM, state_dim
+from agents.drl.heads import TYPE_OF
 from agents.drl.nn import MLP, Adam, masked_argmax
 from agents.drl.ppo import policy_prior
 
+EXPLORE = ("type", "uniform")
 
-@dataclass
+
+@dataclass(frozen=True)
 class DDQNConfig:
     gamma: float = 0.999
     lr: float = 1e-4
@@ -40,32 +43,47 @@ class DDQNConfig:
     reward_scale: float = 0.1  # keeps the +-c = 10 targets near 1
     lone_bonus: float = 1.25  # b outside a complete set; the paper's 1.5 makes buying a
     # lone property from an opponent at 1.25 x price look like a gain (docs/drl.md, Reward)
-    hidden: tuple[int, ...] = (1024, 512)
+    hidden: tuple[int, ...] = (256, 256)
     terminal_c: float = 10.0  # the paper's c for DDQN
     prior: float = 0.1  # scale of PPO's `policy_prior` as initial Q biases (0: the paper's start)
     warm_scale: float = 0.05  # `init=` a PPO policy: its logits x this become the initial Q
+    explore: str = "type"  # epsilon picks a legal action type, then a target ("uniform":
+    # any legal action, the paper's, which is a trade offer 95% of the time)
+    features: str = "extended"  # "extended" (phase, pending offer, ...) or "paper" (240)
 
 
-def td_loss(q: np.ndarray, actions: np.ndarray, targets: np.ndarray,
-            delta: float) -> tuple[float, np.ndarray]:
-    """Huber loss of Q(s, a) against the targets; returns (loss, dLoss/dq)."""
-    n = len(actions)
-    rows = np.arange(n)
-    d = q[rows, actions] - targets
+PRESETS = {
+    "default": DDQNConfig(),
+    # What the paper states: its network and state, uniform exploration, eq. 4 as the
+    # reward, c = 10 and a zero start; what it leaves unstated keeps the values above.
+    "paper": DDQNConfig(hidden=(1024, 512), features="paper", explore="uniform",
+                        reward="paper", reward_scale=0.05, lone_bonus=1.5, prior=0.0),
+}
+
+
+def config(preset: str = "default", **overrides: Any) -> DDQNConfig:
+    """A preset's configuration with `overrides` (one-line error on a bad name)."""
+    if preset not in PRESETS:
+        raise ValueError(f"unknown ddqn preset {preset!r}; valid: {', '.join(PRESETS)}")
+    return replace(PRESETS[preset], **overrides)
+
+
+def td_loss(q: np.ndarray, targets: np.ndarray, delta: float) -> tuple[float, np.ndarray]:
+    """Huber loss of the taken actions' Q(s, a) against the targets; returns (loss,
+    dLoss/dq)."""
+    d = q - targets
     small = np.abs(d) <= delta
     loss = float(np.mean(np.where(small, 0.5 * d * d, delta * (np.abs(d) - 0.5 * delta))))
-    grad = np.zeros_like(q)
-    grad[rows, actions] = np.clip(d, -delta, delta) / n
-    return loss, grad
+    return loss, np.clip(d, -delta, delta) / len(d)
 
 
 class Replay:
     """A ring buffer; next-state masks are packed bits (366 bytes instead of 2922)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, dim: int) -> None:
         self.size = size
-        self.x = np.zeros((size, STATE_DIM), dtype=np.float16)
-        self.x2 = np.zeros((size, STATE_DIM), dtype=np.float16)
+        self.x = np.zeros((size, dim), dtype=np.float16)
+        self.x2 = np.zeros((size, dim), dtype=np.float16)
         self.mask2 = np.zeros((size, (ACTION_DIM + 7) // 8), dtype=np.uint8)
         self.a = np.zeros(size, dtype=np.int64)
         self.r = np.zeros(size, dtype=np.float32)
@@ -99,8 +117,12 @@ class DDQN:
 
     def __init__(self, cfg: DDQNConfig | None = None, seed: int = 0) -> None:
         self.cfg = cfg or DDQNConfig()
+        if self.cfg.explore not in EXPLORE:
+            raise ValueError(f"unknown ddqn explore {self.cfg.explore!r}; valid: "
+                             f"{', '.join(EXPLORE)}")
         rng = np.random.default_rng(seed)
-        sizes = (STATE_DIM, *tuple(self.cfg.hidden), ACTION_DIM)
+        self.state_dim = state_dim(self.cfg.features)
+        sizes = (self.state_dim, *tuple(self.cfg.hidden), ACTION_DIM)
         self.q = MLP(sizes, rng=rng, out_scale=0.1)
         if self.cfg.prior:
             # Why: a random start's argmax picks among hundreds of trade offers and sales
@@ -111,7 +133,7 @@ class DDQN:
         self.target = MLP(sizes, rng=rng)
         self.target.copy_from(self.q)
         self.opt = Adam(self.q.params(), lr=self.cfg.lr, max_grad_norm=self.cfg.max_grad_norm)
-        self.replay = Replay(self.cfg.buffer_size)
+        self.replay = Replay(self.cfg.buffer_size, self.state_dim)
         self.rng = np.random.default_rng(seed + 1)
         self.steps = 0  # transitions recorded
         self.updates = 0
@@ -131,7 +153,13 @@ class DDQN:
         """Epsilon-greedy over the legal `idx` (greedy: epsilon 0). Returns (index, Q)."""
         q = self.q_values(x, idx)
         if not greedy and rng.random() < self.epsilon:
-            k = int(rng.random() * len(idx))
+            if self.cfg.explore == "type":  # a legal type, then one of its actions
+                types = TYPE_OF[idx]
+                legal = np.unique(types)
+                among = np.flatnonzero(types == legal[int(rng.random() * len(legal))])
+                k = int(among[int(rng.random() * len(among))])
+            else:
+                k = int(rng.random() * len(idx))
         else:
             k = int(np.argmax(q))
         return int(idx[k]), float(q[k])
@@ -180,11 +208,12 @@ class DDQN:
         live = mask2.any(axis=1)
         mask2[~live, 0] = True  # terminal rows: any column (their discount is 0)
         best = masked_argmax(self.q.forward(x2), mask2)
-        q_next = self.target.forward(x2)[np.arange(len(i)), best]
+        t = self.target
+        q_next = np.einsum("ij,ji->i", t.hidden(x2), t.W[-1][:, best]) + t.b[-1][best]
         targets = rp.r[i] + rp.disc[i] * np.where(live, q_next, 0.0)
-        q = self.q.forward(x)
-        loss, g = td_loss(q, rp.a[i], targets, c.huber_delta)
-        self.opt.step(self.q.backward(g.astype(np.float32)))
+        q = self.q.forward_picked(x, rp.a[i])
+        loss, g = td_loss(q, targets, c.huber_delta)
+        self.opt.step(self.q.backward_picked(g))
         self.q.sync()
         self.updates += 1
         if self.updates % c.target_every == 0:
@@ -194,7 +223,7 @@ class DDQN:
 
     # -- persistence ----------------------------------------------------------------
     def weights(self) -> dict[str, np.ndarray]:
-        return self.q.state_dict("q.")
+        return {**self.q.state_dict("q."), "cfg": np.array(json.dumps(asdict(self.cfg)))}
 
     def load_weights(self, data, source: str) -> None:
         self.q.load_state_dict(data, "q.", source)
@@ -224,7 +253,6 @@ class DDQN:
         out["rng"] = np.array(json.dumps(self.rng.bit_generator.state))
         out["steps"] = np.array(self.steps)
         out["updates"] = np.array(self.updates)
-        out["cfg"] = np.array(json.dumps(asdict(self.cfg)))
         return out
 
     def load_state_dict(self, data, source: str) -> None:

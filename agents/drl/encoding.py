@@ -41,6 +41,21 @@ import openmono
 from openmono import actions as A
 
 STATE_DIM = 240
+FEATURES = ("paper", "extended")
+# `extended` adds what the paper's state leaves out (docs/drl.md, State): the phase
+# (5, one-hot over NETWORK_PHASES_ORDER), the agent's offers in a row (1), the pending
+# offer (28 slots, +1 got / -1 given, and its net cash / 1500) and the square on offer
+# in the buy phase (28 slots, one-hot).
+EXTRA_DIM = 5 + 1 + 29 + 28
+NETWORK_PHASES_ORDER = ("pre_roll", "out_of_turn", "post_roll", "buy", "trade_response")
+
+
+def state_dim(features: str) -> int:
+    """The length of the state vector for a feature set."""
+    if features not in FEATURES:
+        raise ValueError(f"unknown features {features!r}; valid: {', '.join(FEATURES)}")
+    return STATE_DIM + (EXTRA_DIM if features == "extended" else 0)
+
 ACTION_DIM = 2922
 N_SLOTS = 28
 N_STREET_SLOTS = 22
@@ -179,9 +194,11 @@ class Encoder:
     """Encodes observations and maps actions for one agent; rebuilds its layout when the
     rules change (a novelty injected mid-game)."""
 
-    def __init__(self) -> None:
+    def __init__(self, features: str = "paper") -> None:
+        self.features = features
+        self.dim = state_dim(features)
         self.layout: Layout | None = None
-        self.state = np.zeros(STATE_DIM, dtype=np.float32)
+        self.state = np.zeros(self.dim, dtype=np.float32)
         self.mask = np.zeros(ACTION_DIM, dtype=bool)
 
     def layout_for(self, rules: Any) -> Layout:
@@ -196,11 +213,15 @@ class Encoder:
         return lay
 
     # -- state -----------------------------------------------------------------------
-    def encode(self, obs: Any, out: np.ndarray | None = None) -> np.ndarray:
-        """The 240-dim state of `obs` for the deciding seat (written into `out`)."""
+    def encode(self, obs: Any, out: np.ndarray | None = None, offers_in_a_row: int = 0
+               ) -> np.ndarray:
+        """The state of `obs` for the deciding seat (written into `out`): the paper's 240
+        floats, then the extended features if this encoder has them."""
         lay = self.layout_for(obs.rules)
         x = self.state if out is None else out
         x[:] = 0.0
+        if self.features == "extended":
+            self._extra(obs, lay, x[STATE_DIM:], offers_in_a_row)
         me = obs.seat
         players = len(obs.cash)
         for r in range(min(N_REL, players)):
@@ -219,7 +240,7 @@ class Encoder:
         o = owner[sq]
         owned = (o >= 0) & lay.present
         rel = (o - me) % players
-        props = x[16:].reshape(N_SLOTS, 8)
+        props = x[16:STATE_DIM].reshape(N_SLOTS, 8)
         hot = owned & (rel < N_REL)
         props[np.flatnonzero(hot), rel[hot]] = 1.0
         props[:, 4] = owned & np.array(obs.mortgaged)[sq]
@@ -229,6 +250,29 @@ class Encoder:
         if lay.hotel_level > 0:
             props[:, 7] = owned & (level >= lay.hotel_level)
         return x
+
+    @staticmethod
+    def _extra(obs: Any, lay: Layout, x: np.ndarray, offers_in_a_row: int) -> None:
+        phase = obs.phase
+        if phase in NETWORK_PHASES_ORDER:
+            x[NETWORK_PHASES_ORDER.index(phase)] = 1.0
+        x[5] = min(offers_in_a_row, 10) / 10
+        offer = obs.offer if phase == "trade_response" else None
+        if offer is not None:
+            for sq in offer.give:  # the offerer gives: I would get it
+                j = lay.slot_of.get(sq)
+                if j is not None:
+                    x[6 + j] = 1.0
+            for sq in offer.get:
+                j = lay.slot_of.get(sq)
+                if j is not None:
+                    x[6 + j] = -1.0
+            x[34] = min(CASH_CLIP, max(-CASH_CLIP,
+                                       (offer.give_cash - offer.get_cash) / CASH_SCALE))
+        if phase == "buy":
+            j = lay.slot_of.get(obs.square)
+            if j is not None:
+                x[35 + j] = 1.0
 
     # -- actions ---------------------------------------------------------------------
     def index_of(self, action: Any, obs: Any) -> int | None:

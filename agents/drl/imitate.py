@@ -420,9 +420,14 @@ def fit(data: dict[str, np.ndarray], ppo: PPOConfig, fit_cfg: dict[str, Any],
 def _ppo_config(cfg: dict[str, Any]) -> PPOConfig:
     """The `ppo.*` options, checked as training checks them."""
     try:
-        return PPOConfig(**algo_options("ppo", cfg))
+        opts = algo_options("ppo", cfg)
     except TrainError as e:
         raise ImitateError(str(e)) from None
+    opts = {"head": "flat", "features": "paper", **opts}
+    if opts["head"] != "flat" or opts["features"] != "paper":
+        raise ImitateError("imitation fits the paper's network only: ppo.head=flat "
+                           "ppo.features=paper")
+    return PPOConfig(**opts)
 
 
 def validate(cfg: dict[str, Any]) -> None:

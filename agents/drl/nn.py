@@ -67,6 +67,14 @@ class MLP:
                 dst[...] = src
 
     # -- inference ------------------------------------------------------------------
+    def hidden(self, x: np.ndarray) -> np.ndarray:
+        """A batch's last hidden layer (no cache)."""
+        h = x
+        for w, b in zip(self.W[:-1], self.b[:-1]):
+            h = h @ w + b
+            np.maximum(h, 0.0, out=h)
+        return h
+
     def forward_one(self, x: np.ndarray) -> np.ndarray:
         """One input vector -> output (a preallocated buffer, overwritten next call)."""
         h = x
@@ -111,11 +119,41 @@ class MLP:
             self._cache.append(h)
         return h
 
-    def backward(self, grad_out: np.ndarray) -> list[np.ndarray]:
-        """Gradients of the loss w.r.t. `params()` given dLoss/dOutput of the last batch."""
+    def forward_picked(self, x: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Output `cols[i]` of row i only, keeping what `backward_picked` needs. Why: a
+        Q-learning loss touches one output per row, and the last layer is most of the
+        network."""
+        self._cache = [x]
+        h = x
+        for w, b in zip(self.W[:-1], self.b[:-1]):
+            h = h @ w + b
+            np.maximum(h, 0.0, out=h)
+            self._cache.append(h)
+        self._picked = cols
+        return np.einsum("ij,ji->i", h, self.W[-1][:, cols]) + self.b[-1][cols]
+
+    def backward_picked(self, grad: np.ndarray) -> list[np.ndarray]:
+        """`backward` for the outputs of the last `forward_picked` (dLoss/d output, (B,))."""
+        cols = self._picked
+        g = grad.astype(self.dtype, copy=False)
+        h = self._cache[-1]
+        used, which = np.unique(cols, return_inverse=True)
+        onehot = np.zeros((len(cols), len(used)), dtype=self.dtype)
+        onehot[np.arange(len(cols)), which] = g
+        g_w = np.zeros((self.sizes[-2], self.sizes[-1]), dtype=self.dtype)
+        g_w[:, used] = h.T @ onehot
+        g_b = np.zeros(self.sizes[-1], dtype=self.dtype)
+        g_b[used] = onehot.sum(axis=0)
+        g_in = (g[:, None] * self.W[-1][:, cols].T) * (h > 0)
+        return self.backward(g_in, layers=len(self.W) - 1) + [g_w, g_b]
+
+    def backward(self, grad_out: np.ndarray, layers: int | None = None) -> list[np.ndarray]:
+        """Gradients of the loss w.r.t. `params()` given dLoss/dOutput of the last batch
+        (of the first `layers` layers' output, if given)."""
         grads: list[np.ndarray] = []
         g = grad_out.astype(self.dtype, copy=False)
-        for i in range(len(self.W) - 1, -1, -1):
+        top = len(self.W) if layers is None else layers
+        for i in range(top - 1, -1, -1):
             h_in = self._cache[i]
             grads.append(g.sum(axis=0))  # b
             grads.append(h_in.T @ g)  # W
@@ -135,24 +173,33 @@ class Adam:
         self.max_grad_norm = max_grad_norm
         self.m = [np.zeros_like(p) for p in params]
         self.v = [np.zeros_like(p) for p in params]
+        self.scratch = [np.empty_like(p) for p in params]
         self.t = 0
 
     def step(self, grads: list[np.ndarray]) -> float:
         """Apply one update; returns the gradient norm before clipping."""
-        norm = float(np.sqrt(sum(float(np.sum(g.astype(np.float64) ** 2)) for g in grads)))
+        # Why in place, into one scratch buffer per parameter: a step touches every
+        # weight ~10 times, and fresh temporaries of that size cost more than the math.
+        norm = float(np.sqrt(sum(float(np.dot(g.ravel(), g.ravel())) for g in grads)))
         scale = 1.0
         if self.max_grad_norm is not None and norm > self.max_grad_norm:
             scale = self.max_grad_norm / (norm + 1e-12)
         self.t += 1
         b1, b2 = self.beta1, self.beta2
         lr_t = self.lr * np.sqrt(1 - b2 ** self.t) / (1 - b1 ** self.t)
-        for p, g, m, v in zip(self.params, grads, self.m, self.v):
-            g = g * scale
+        for p, g, m, v, tmp in zip(self.params, grads, self.m, self.v, self.scratch):
+            np.multiply(g, (1 - b1) * scale, out=tmp)
             m *= b1
-            m += (1 - b1) * g
+            m += tmp
+            np.multiply(g, g, out=tmp)
+            tmp *= (1 - b2) * scale * scale
             v *= b2
-            v += (1 - b2) * g * g
-            p -= (lr_t * m / (np.sqrt(v) + self.eps)).astype(p.dtype)
+            v += tmp
+            np.sqrt(v, out=tmp)
+            tmp += self.eps
+            np.divide(m, tmp, out=tmp)
+            tmp *= lr_t
+            p -= tmp
         return norm
 
     def state_dict(self, prefix: str) -> dict[str, np.ndarray]:

@@ -1,8 +1,9 @@
 """Actor-critic PPO with the clipped surrogate objective and GAE (the paper's section V-A).
 
-Two independent networks, as in the paper: the actor 240 -> 1024 -> 512 -> 2922 (masked
-softmax over the legal actions) and the critic 240 -> 1024 -> 512 -> 1. Every
-hyperparameter is a field of `PPOConfig` (printed in the training run's config).
+Two independent networks, as in the paper: the actor (a masked policy head over the
+2922 actions, `heads.py`) and the critic (one value). Every hyperparameter is a field of
+`PPOConfig`, visible below; `PRESETS["paper"]` is the paper's setting (its network,
+state, flat head and eq. 4 reward) and `conf/train.yaml` only overrides.
 
 Rollouts are whole games: the learner updates after the game in which its buffer
 reached `rollout_steps` transitions, so every trajectory ends in a real terminal state
@@ -14,40 +15,61 @@ action and its reward is added to the pending transition (a semi-MDP step).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from agents.drl.encoding import ACTION_DIM, STATE_DIM
-from agents.drl.nn import MLP, Adam, masked_log_softmax, masked_softmax
+from agents.drl.encoding import ACTION_DIM, state_dim
+from agents.drl.heads import make_head
+from agents.drl.nn import MLP, Adam
 
 
-@dataclass
+@dataclass(frozen=True)
 class PPOConfig:
-    gamma: float = 0.9999  # the issue's starting point
+    gamma: float = 0.999  # a game is hundreds of decisions: 0.99 would hide its end
     gae_lambda: float = 0.95
     clip_coef: float = 0.2
-    ent_coef: float = 0.0  # 0.01 pushed hundreds of legal offers up: entropy 0.4 -> 2 in 80 games
+    ent_coef: float = 0.0
     vf_coef: float = 0.5
-    lr: float = 1e-4  # with 4 epochs: full-batch KL ~2e-3 per update (2e-4: 0.02-0.03)
+    lr: float = 3e-4
+    anneal_lr: bool = True  # linearly to 0 over the run's games (CleanRL)
     max_grad_norm: float = 0.5
     update_epochs: int = 4
     minibatch_size: int = 256
-    rollout_steps: int = 1024  # update after the game that fills this many transitions
+    rollout_steps: int = 2048  # update after the game that fills this many transitions
     reward: str = "delta"  # "delta" (change of the eq. 4 share) or "paper" (eq. 4 per step)
     reward_scale: float = 1.0  # use 0.05 with reward=paper (returns of 100s of rewards)
     lone_bonus: float = 1.25  # b outside a complete set; the paper's 1.5 makes buying a
     # lone property from an opponent at 1.25 x price look like a gain (docs/drl.md, Reward)
     norm_adv: bool = True
-    target_kl: float = 0.02  # stop an update's epochs once approx. KL passes 1.5 x this (0: off)
-    hidden: tuple[int, ...] = (1024, 512)
+    target_kl: float = 0.0  # stop an update's epochs once approx. KL passes 1.5 x this (0: off)
+    hidden: tuple[int, ...] = (256, 256)
     terminal_c: float = 0.0  # the paper's c for PPO
-    prior: bool = True  # start from a cautious policy (see `policy_prior`); not in the paper
+    prior: bool = True  # start from the head's prior biases (`heads.py`); not in the paper
+    head: str = "factored"  # "factored" (type, then target) or "flat" (the paper's)
+    features: str = "extended"  # "extended" (phase, pending offer, ...) or "paper" (240)
+
+
+PRESETS = {
+    "default": PPOConfig(),
+    # What the paper states: its network, state and action head, eq. 4 as the reward and
+    # a uniform start; what it leaves unstated keeps the values above.
+    "paper": PPOConfig(hidden=(1024, 512), head="flat", features="paper", reward="paper",
+                       reward_scale=0.05, lone_bonus=1.5, prior=False, gamma=0.9999,
+                       lr=1e-4, anneal_lr=False),
+}
+
+
+def config(preset: str = "default", **overrides: Any) -> PPOConfig:
+    """A preset's configuration with `overrides` (one-line error on a bad name)."""
+    if preset not in PRESETS:
+        raise ValueError(f"unknown ppo preset {preset!r}; valid: {', '.join(PRESETS)}")
+    return replace(PRESETS[preset], **overrides)
 
 
 def policy_prior() -> np.ndarray:
-    """Initial output biases of the actor: pass and build are likely, trade offers rare.
+    """Initial output biases of the flat actor: pass and build are likely, offers rare.
 
     A uniform start spreads its probability over hundreds of legal trade offers and gives
     its properties away in every game, which leaves almost no winning games to learn
@@ -61,30 +83,26 @@ def policy_prior() -> np.ndarray:
     b[E.SELL_BUILDING:E.FREE_MORTGAGE] = -2.0
     b[E.FREE_MORTGAGE:E.SKIP] = 1.0
     b[E.SKIP] = b[E.CONCLUDE] = 4.0
+    # SKIP is also Decline in the buy phase: BUY one above it, so the start buys an
+    # affordable property about 3 times in 4 (at 0 it bought 2 of 128 and never won).
+    b[E.BUY] = 5.0
     return b
 
 
-def policy_loss(logits: np.ndarray, mask: np.ndarray, actions: np.ndarray,
+def policy_loss(head: Any, out: np.ndarray, mask: np.ndarray, actions: np.ndarray,
                 old_logp: np.ndarray, adv: np.ndarray, clip: float,
                 ent_coef: float) -> tuple[float, np.ndarray, dict[str, float]]:
-    """Clipped surrogate minus the entropy bonus; returns (loss, dLoss/dlogits, stats)."""
+    """Clipped surrogate minus the entropy bonus; returns (loss, dLoss/d outputs, stats)."""
     n = len(actions)
-    rows = np.arange(n)
-    logp_all = masked_log_softmax(logits, mask)
-    p = masked_softmax(logits, mask)
-    logp = logp_all[rows, actions]
+    logp, entropy, cache = head.log_prob(out, mask, actions)
     ratio = np.exp(logp - old_logp)
     t1 = ratio * adv
     t2 = np.clip(ratio, 1 - clip, 1 + clip) * adv
     surrogate = np.minimum(t1, t2)
-    entropy = -(p * logp_all).sum(axis=1)
     loss = float(-surrogate.mean() - ent_coef * entropy.mean())
     inside = (ratio > 1 - clip) & (ratio < 1 + clip)
     g_logp = -(adv * ratio) * np.where(t1 <= t2, 1.0, inside) / n
-    grad = -p * g_logp[:, None]
-    grad[rows, actions] += g_logp
-    grad += (ent_coef / n) * p * (logp_all + entropy[:, None])
-    grad = np.where(mask, grad, 0.0)
+    grad = head.backward(cache, g_logp, np.full(n, -ent_coef / n))
     stats = {"policy_loss": float(-surrogate.mean()), "entropy": float(entropy.mean()),
              "clipfrac": float(np.mean(~inside)),
              "approx_kl": float(np.mean((ratio - 1) - (logp - old_logp)))}
@@ -117,27 +135,28 @@ class PPO:
     algo = "ppo"
 
     def __init__(self, cfg: PPOConfig | None = None, seed: int = 0) -> None:
-        self.cfg = cfg or PPOConfig()
+        self.cfg = cfg = cfg or PPOConfig()
+        self.head = make_head(cfg.head)
+        self.state_dim = state_dim(cfg.features)
         rng = np.random.default_rng(seed)
-        h = tuple(self.cfg.hidden)
-        self.actor = MLP((STATE_DIM, *h, ACTION_DIM), rng=rng, out_scale=0.01)
-        self.critic = MLP((STATE_DIM, *h, 1), rng=rng)
-        if self.cfg.prior:
-            self.actor.b[-1][...] = policy_prior()
-        self.opt_actor = Adam(self.actor.params(), lr=self.cfg.lr,
-                              max_grad_norm=self.cfg.max_grad_norm)
-        self.opt_critic = Adam(self.critic.params(), lr=self.cfg.lr,
-                               max_grad_norm=self.cfg.max_grad_norm)
+        h = tuple(cfg.hidden)
+        self.actor = MLP((self.state_dim, *h, self.head.out_dim), rng=rng, out_scale=0.01)
+        self.critic = MLP((self.state_dim, *h, 1), rng=rng)
+        if cfg.prior:
+            self.actor.b[-1][...] = self.head.prior()
+        self.opt_actor = Adam(self.actor.params(), lr=cfg.lr, max_grad_norm=cfg.max_grad_norm)
+        self.opt_critic = Adam(self.critic.params(), lr=cfg.lr,
+                               max_grad_norm=cfg.max_grad_norm)
         self.rng = np.random.default_rng(seed + 1)
         self._clear()
         self.updates = 0
+        self.progress = 0.0  # share of the run done, set by the trainer (lr annealing)
 
     def _clear(self) -> None:
         self.xs: list[np.ndarray] = []
         self.masks: list[np.ndarray] = []  # packed bits
         self.actions: list[int] = []
         self.logps: list[float] = []
-        self.values: list[float] = []
         self.rewards: list[float] = []
         self.dones: list[bool] = []
 
@@ -146,21 +165,15 @@ class PPO:
         return float(self.critic.forward_one(x)[0])
 
     def choose(self, x: np.ndarray, idx: np.ndarray, rng: Any, greedy: bool) -> tuple[int, float]:
-        """An action index among the legal `idx` (sampled, or the most likely)."""
-        z = self.actor.forward_legal(x, idx).astype(np.float64)
-        z -= z.max()
-        p = np.exp(z)
-        p /= p.sum()
-        k = int(np.argmax(p)) if greedy else int(min(np.searchsorted(np.cumsum(p), rng.random()),
-                                                      len(p) - 1))
-        return int(idx[k]), float(np.log(p[k] + 1e-30))
+        """An action index among the legal `idx` (sampled, or the most likely) and its
+        log-probability."""
+        return self.head.act(self.actor, x, idx, rng, greedy)
 
     def record(self, x: np.ndarray, mask: np.ndarray, action: int, logp: float) -> None:
         self.xs.append(x.copy())
         self.masks.append(np.packbits(mask))
         self.actions.append(action)
         self.logps.append(logp)
-        self.values.append(self.value(x))
         self.rewards.append(0.0)
         self.dones.append(False)
 
@@ -186,10 +199,14 @@ class PPO:
         mask = np.unpackbits(np.stack(self.masks), axis=1, count=ACTION_DIM).astype(bool)
         actions = np.array(self.actions)
         old_logp = np.array(self.logps)
-        values = np.array(self.values)
+        # Why here and not per decision: the critic does not change within a rollout,
+        # and one batched pass costs a fraction of n single ones.
+        values = self.critic.forward(x)[:, 0].astype(np.float64)
         rewards = np.array(self.rewards) * cfg.reward_scale
         dones = np.array(self.dones)
         adv, returns = gae(rewards, values, dones, cfg.gamma, cfg.gae_lambda)
+        lr = cfg.lr * (1.0 - self.progress) if cfg.anneal_lr else cfg.lr
+        self.opt_actor.lr = self.opt_critic.lr = max(lr, 0.0)
         stats: dict[str, float] = {}
         steps = 0
         moved = False  # the policy moved enough for this rollout (CleanRL's early stop)
@@ -204,9 +221,9 @@ class PPO:
                 a = adv[mb]
                 if cfg.norm_adv and len(mb) > 1:
                     a = (a - a.mean()) / (a.std() + 1e-8)
-                logits = self.actor.forward(x[mb]).astype(np.float64)
-                _, g, stats = policy_loss(logits, mask[mb], actions[mb], old_logp[mb], a,
-                                          cfg.clip_coef, cfg.ent_coef)
+                out = self.actor.forward(x[mb]).astype(np.float64)
+                _, g, stats = policy_loss(self.head, out, mask[mb], actions[mb], old_logp[mb],
+                                          a, cfg.clip_coef, cfg.ent_coef)
                 self.opt_actor.step(self.actor.backward(g.astype(np.float32)))
                 v = self.critic.forward(x[mb])[:, 0].astype(np.float64)
                 vl, gv = value_loss(v, returns[mb], cfg.vf_coef)
@@ -220,12 +237,15 @@ class PPO:
         self._clear()
         stats["samples"] = float(n)
         stats["minibatches"] = float(steps)
+        stats["lr"] = float(self.opt_actor.lr)
         return stats
 
     # -- persistence ----------------------------------------------------------------
     def weights(self) -> dict[str, np.ndarray]:
-        """What an agent needs to play (and to compute its surprise)."""
-        return {**self.actor.state_dict("actor."), **self.critic.state_dict("critic.")}
+        """What an agent needs to play (and to compute its surprise), with the config
+        that says how to read it (head, features, sizes)."""
+        return {**self.actor.state_dict("actor."), **self.critic.state_dict("critic."),
+                "cfg": np.array(json.dumps(asdict(self.cfg)))}
 
     def load_weights(self, data, source: str) -> None:
         self.actor.load_state_dict(data, "actor.", source)
@@ -240,11 +260,10 @@ class PPO:
         out.update(self.opt_critic.state_dict("opt_critic."))
         out["rng"] = np.array(json.dumps(self.rng.bit_generator.state))
         out["updates"] = np.array(self.updates)
-        out["cfg"] = np.array(json.dumps(asdict(self.cfg)))
-        out["buf.x"] = np.array(self.xs, dtype=np.float32).reshape(-1, STATE_DIM)
+        out["buf.x"] = np.array(self.xs, dtype=np.float32).reshape(-1, self.state_dim)
         out["buf.mask"] = np.array(self.masks, dtype=np.uint8).reshape(
             len(self.masks), (ACTION_DIM + 7) // 8)
-        for k in ("actions", "logps", "values", "rewards", "dones"):
+        for k in ("actions", "logps", "rewards", "dones"):
             out[f"buf.{k}"] = np.array(getattr(self, k))
         return out
 
@@ -258,6 +277,5 @@ class PPO:
         self.masks = list(data["buf.mask"])
         self.actions = [int(v) for v in data["buf.actions"]]
         self.logps = [float(v) for v in data["buf.logps"]]
-        self.values = [float(v) for v in data["buf.values"]]
         self.rewards = [float(v) for v in data["buf.rewards"]]
         self.dones = [bool(v) for v in data["buf.dones"]]

@@ -91,6 +91,26 @@ def share(obs: Any, seat: int | None = None, nw: list[float] | None = None) -> f
 SHAPINGS = ("delta", "paper")
 
 
+class ShareDelta:
+    """The `delta` shaping for one player: each step is the change of its share since its
+    last decision, and the game's end pays 1 (won) or 0 minus the last share, so a game's
+    return telescopes to won - s_0."""
+
+    def __init__(self, bonus: float = BONUS) -> None:
+        self.bonus = bonus
+        self.last: float | None = None
+
+    def step(self, obs: Any, nw: list[float] | None = None) -> float:
+        """The reward for the move before this decision (0 at the first)."""
+        s = share(obs, nw=nw if nw is not None else net_worths(obs, self.bonus))
+        prev, self.last = self.last, s
+        return 0.0 if prev is None else s - prev
+
+    def final(self, won: bool) -> float:
+        """The last step's reward at the game's end (0 if the player never decided)."""
+        return 0.0 if self.last is None else (1.0 if won else 0.0) - self.last
+
+
 def terminal_reward(won: bool, c: float) -> float:
     """Eq. 1 at the end of a game."""
     return c if won else -c

@@ -9,7 +9,9 @@ says, and writes into its run directory:
   results so far), written every `checkpoint_every` games and at the end
 - `curve.csv`    one row per game (game, seed, won, turns, end reason, learner stats)
 - `curve.png`    wins per 100 games (the paper's Fig. 3 and 5)
-- `weights.npz`  the final playing weights (float16), loadable with `agent.weights=PATH`
+- `weights.npz`  the latest playing weights (float16), loadable with `agent.weights=PATH`
+- `weights/gNNNNNN.npz` the playing weights after each checkpoint's game count (to choose
+  a checkpoint on validation games)
 
 Re-running the same command after a kill resumes from the last checkpoint: the games
 after it are replayed with the same seeds and the same learner state, so the result is
@@ -41,7 +43,7 @@ from agents.drl.nn import save_npz
 from agents.drl.ppo import PPOConfig
 
 IDENTITY_KEYS = ("algo", "variant", "seed", "opponents", "novelty", "novelty_difficulty",
-                 "init", "ppo", "ddqn")
+                 "init", "preset", "ppo", "ddqn")
 
 
 class TrainError(ValueError):
@@ -53,9 +55,10 @@ def game_seed(seed: int, game: int) -> int:
 
 
 def algo_options(algo: str, cfg: dict[str, Any]) -> dict[str, Any]:
-    """The `ppo.*` or `ddqn.*` options of `cfg`, checked (one-line TrainError)."""
+    """The `ppo.*` or `ddqn.*` options of `cfg` that are set (null: the preset's value),
+    checked (one-line TrainError)."""
     cls = PPOConfig if algo == "ppo" else DDQNConfig
-    given = dict(cfg.get(algo) or {})
+    given = {k: v for k, v in (cfg.get(algo) or {}).items() if v is not None}
     names = {f.name for f in fields(cls)}
     unknown = sorted(set(given) - names)
     if unknown:
@@ -63,6 +66,11 @@ def algo_options(algo: str, cfg: dict[str, Any]) -> dict[str, Any]:
     from agents.drl.reward import SHAPINGS
     if given.get("reward", "delta") not in SHAPINGS:
         raise TrainError(f"unknown {algo}.reward {given['reward']!r}; valid: {', '.join(SHAPINGS)}")
+    from agents.drl.encoding import FEATURES
+    from agents.drl.heads import HEADS
+    for key, valid in (("features", FEATURES), ("head", HEADS)):
+        if key in given and given[key] not in valid:
+            raise TrainError(f"unknown {algo}.{key} {given[key]!r}; valid: {', '.join(valid)}")
     if "hidden" in given:
         given["hidden"] = tuple(int(h) for h in given["hidden"])
     return given
@@ -121,8 +129,10 @@ def _check_dir(out: Path, cfg: dict[str, Any]) -> bool:
     return True
 
 
-def train(cfg: dict[str, Any], out_dir: str | Path) -> dict[str, Any]:
-    """Run (or resume) a training run; returns a summary."""
+def train(cfg: dict[str, Any], out_dir: str | Path,
+          max_new_games: int | None = None) -> dict[str, Any]:
+    """Run (or resume) a training run; returns a summary. `max_new_games` stops after
+    that many games (as a kill after a checkpoint would; the run's schedule is kept)."""
     validate(cfg)
     algo, variant = cfg["algo"], cfg["variant"]
     hyper = algo_options(algo, cfg)
@@ -132,7 +142,11 @@ def train(cfg: dict[str, Any], out_dir: str | Path) -> dict[str, Any]:
     resume = _check_dir(out, cfg)
     from agents.registry import make_agent
 
-    learner = make_learner(algo, seed=int(cfg["seed"]), **hyper)
+    try:
+        learner = make_learner(algo, seed=int(cfg["seed"]), preset=cfg.get("preset") or "default",
+                               **hyper)
+    except ValueError as e:  # a bad preset or option value
+        raise TrainError(str(e)) from None
     if cfg.get("init"):
         load_weights_file(learner, cfg["init"], init=True)
     rows: list[dict[str, Any]] = []
@@ -154,10 +168,12 @@ def train(cfg: dict[str, Any], out_dir: str | Path) -> dict[str, Any]:
         bar = tqdm(total=games, initial=start, desc=f"{agent.name}", unit="game", file=sys.stderr)
     t0 = time.perf_counter()
     decisions0 = agent.network_decisions
-    for g in range(start, games):
+    stop = games if max_new_games is None else min(games, start + max_new_games)
+    for g in range(start, stop):
         seed = game_seed(int(cfg["seed"]), g)
         stats: dict[str, float] = {}
         res = play_game(schema, [agent, *opponents], seed=seed, hooks=hooks)
+        learner.progress = (g + 1) / games  # lr annealing reads it
         if learner.ready():
             stats = learner.update()
         elif algo == "ddqn":
@@ -168,12 +184,12 @@ def train(cfg: dict[str, Any], out_dir: str | Path) -> dict[str, Any]:
             last = rows[-100:]
             bar.set_postfix(win100=f"{sum(r['won'] for r in last) / len(last):.2f}")
             bar.update(1)
-        if (g + 1) % every == 0 or g + 1 == games:
+        if (g + 1) % every == 0 or g + 1 == stop:
             _checkpoint(out, learner, rows, cfg)
     if bar is not None:
         bar.close()
     wall = time.perf_counter() - t0
-    played = games - start
+    played = stop - start
     summary = {
         "games": len(rows), "played_now": played, "wall_seconds": round(wall, 1),
         "games_per_second": round(played / wall, 3) if wall > 0 and played else None,
@@ -193,6 +209,9 @@ def _checkpoint(out: Path, learner: Any, rows: list[dict[str, Any]], cfg: dict[s
     np.savez(tmp, **state)
     tmp.replace(out / "checkpoint.npz")
     save_npz(out / "weights.npz", learner.weights(), half=True)
+    # every checkpoint's playing weights stay, so one can be chosen on validation games
+    (out / "weights").mkdir(exist_ok=True)
+    save_npz(out / "weights" / f"g{len(rows):06d}.npz", learner.weights(), half=True)
     keys = sorted({k for r in rows for k in r})
     front = ["game", "seed", "won", "turns", "end"]
     cols = front + [k for k in keys if k not in front]

@@ -1,6 +1,8 @@
 """`python -m agents.remote serve AGENT --port P --token T [--host H] [KEY=VALUE ...]`:
 play a registered agent (or `module.path:ClassName`) for one remote seat; KEY=VALUE
-pairs go to the agent's constructor, as `agent.KEY=VALUE` does in a trial."""
+pairs go to the agent's constructor, as `agent.KEY=VALUE` does in a trial.
+`python -m agents.remote check AGENT [KEY=VALUE ...]` only builds it (the harness checks
+an isolated agent's options this way, without building it in its own process)."""
 
 from __future__ import annotations
 
@@ -30,15 +32,25 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--port", type=int, default=7300)
     s.add_argument("--token", default=os.environ.get("OPENMONO_TOKEN", ""),
                    help="the seat's token (default: $OPENMONO_TOKEN)")
-    s.add_argument("--token-file", default=None, metavar="PATH",
-                   help="a file holding the seat's token (kept out of the process list)")
+    given = s.add_mutually_exclusive_group()
+    given.add_argument("--token-file", default=None, metavar="PATH",
+                       help="a file holding the seat's token (kept out of the process list)")
+    given.add_argument("--token-stdin", action="store_true",
+                       help="read the token from the first line of stdin (a pipe no other "
+                            "process can read afterwards: the harness's isolated seats)")
     s.add_argument("--connect-timeout", type=float, default=30.0,
                    help="seconds to keep trying to reach the harness")
+    s.add_argument("--quiet", action="store_true",
+                   help="say nothing when done (the harness's isolated seats use it)")
     s.add_argument("--forever", action="store_true",
                    help="after the harness says bye, connect again for its next trial (a "
                         "sweep); stop when none comes within --connect-timeout")
+    c = sub.add_parser("check", help="build the agent with its options, then exit (0: it "
+                                     "builds; 2: one line saying why not)")
+    c.add_argument("agent")
+    c.add_argument("options", nargs="*", metavar="KEY=VALUE")
     args = p.parse_args(argv)
-    if args.token_file:
+    if args.command == "serve" and args.token_file:
         from agents.remote.tokens import read_token_file
 
         try:
@@ -62,6 +74,14 @@ def main(argv: list[str] | None = None) -> int:
     except TypeError as exc:
         print(f"error: bad options for agent {args.agent!r}: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 - any failure to build, in one line
+        first = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        print(f"error: agent {args.agent!r} cannot be built: {first}", file=sys.stderr)
+        return 2
+    if args.command == "check":
+        return 0
+    if args.token_stdin:
+        args.token = sys.stdin.readline().strip()
     from agents.remote.client import Refused, serve
 
     games = trials = 0
@@ -86,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot reach the harness at {args.host}:{args.port}: {exc}",
               file=sys.stderr)
         return 1
-    print(f"played {games} games", file=sys.stderr)
+    if not args.quiet:
+        print(f"played {games} games", file=sys.stderr)
     return 0
 
 

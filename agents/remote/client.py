@@ -95,27 +95,43 @@ def serve(agent: Any, host: str = "127.0.0.1", port: int = 7300, token: str = ""
                           timeout=30.0)
             elif kind == "begin_game":
                 obs = observe(msg)
-                if msg.get("seed") is not None and hasattr(agent, "seed"):
-                    agent.seed(msg["seed"])
-                if hasattr(agent, "begin_game"):
-                    agent.begin_game(msg["seat"], obs)
+                if msg.get("seed") is not None:
+                    _call(agent, "seed", msg["seed"])
+                _call(agent, "begin_game", msg["seat"], obs)
             elif kind == "end_game":
                 games += 1
-                if hasattr(agent, "end_game"):
-                    agent.end_game(GameEnd.model_validate(msg["result"]))
+                _call(agent, "end_game", GameEnd.model_validate(msg["result"]))
             elif kind == "report_request":
-                report = agent.novelty_report() if hasattr(agent, "novelty_report") else None
-                data = report.to_json() if report is not None else {}
                 conn.send(encode(ReportAnswer(type="report", id=msg["id"],
-                                              report=ReportModel.model_validate(data))),
-                          timeout=30.0)
+                                              report=_report(agent))), timeout=30.0)
             elif kind == "novelty_announced":
-                if hasattr(agent, "novelty_announced"):
-                    agent.novelty_announced()
+                _call(agent, "novelty_announced")
             elif kind == "bye":
                 return games
     finally:
         conn.close()
+
+
+def _call(agent: Any, method: str, *args: Any) -> None:
+    """An optional hook of the agent; one that raises is logged, as the harness does in
+    process (`openmono.play`), and the session goes on."""
+    fn = getattr(agent, method, None)
+    if fn is None:
+        return
+    try:
+        fn(*args)
+    except Exception as exc:  # noqa: BLE001 - the agent's own bug must not end the session
+        LOG.warning("the agent's %s raised %s: %s", method, type(exc).__name__, exc)
+
+
+def _report(agent: Any) -> ReportModel:
+    """The agent's novelty report; "nothing detected" when it has none or it raises."""
+    try:
+        report = agent.novelty_report() if hasattr(agent, "novelty_report") else None
+        return ReportModel.model_validate(report.to_json() if report is not None else {})
+    except Exception as exc:  # noqa: BLE001 - as the harness does in process
+        LOG.warning("the agent's novelty_report raised %s: %s", type(exc).__name__, exc)
+        return ReportModel.model_validate({})
 
 
 class _Fixed:

@@ -1,0 +1,130 @@
+"""`python -m agents.drl.reference games=533 seed=0 out=DIR`: a check by a learner nobody
+here wrote.
+
+Trains sb3-contrib's `MaskablePPO` on `openmono/Monopoly-v0` (the paper's 240 floats and
+2922 masked actions, `reward="delta"`) against the same opponents and for the same number
+of games as `agents.drl.train`, and writes the same `curve.csv` (one row per game), so
+`python -m agents.drl.curves OUT.png OURS=ours DIR=sb3` draws both learning curves in one
+figure. It then plays `eval_games` games with the trained policy (greedy, trial seeds
+`eval_seed`, `eval_seed + 1`, ...: keep them outside any range used for training or
+choosing) and writes `summary.json` with the wins and their Wilson interval.
+
+Needs the optional `reference` extra (torch, stable-baselines3, sb3-contrib): nothing
+else in openmono imports this module. Options are `key=value` words:
+
+    games=533 seed=0 out=outputs/reference/seed0 opponents=baseline,baseline,baseline
+    eval_games=300 eval_seed=900000 n_steps=2048 batch_size=256 gamma=0.999
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
+    "games": 533, "seed": 0, "out": None, "opponents": "baseline,baseline,baseline",
+    "eval_games": 300, "eval_seed": 900_000,
+    # MaskablePPO's defaults except these: rollouts of 2048 steps in minibatches of 256,
+    # and a discount for games of hundreds of decisions.
+    "n_steps": 2048, "batch_size": 256, "gamma": 0.999,
+}
+
+
+class ReferenceOptionError(ValueError):
+    """Bad input; the message is one line."""
+
+
+def parse(argv: list[str]) -> dict[str, Any]:
+    cfg = dict(DEFAULTS)
+    for word in argv:
+        key, eq, value = word.partition("=")
+        if not eq or key not in DEFAULTS:
+            raise ReferenceOptionError(f"unknown option {word!r}; valid: "
+                                  f"{', '.join(k + '=' for k in DEFAULTS)}")
+        default = DEFAULTS[key]
+        try:
+            cfg[key] = type(default)(value) if default is not None else value
+        except ValueError:
+            raise ReferenceOptionError(f"{key} must be a {type(default).__name__}, "
+                                  f"got {value!r}") from None
+    if cfg["games"] <= 0 or cfg["eval_games"] < 0:
+        raise ReferenceOptionError("games must be positive and eval_games not negative")
+    cfg["out"] = cfg["out"] or f"outputs/reference/seed{cfg['seed']}"
+    return cfg
+
+
+def _imports() -> Any:
+    try:
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.callbacks import BaseCallback
+    except ImportError:
+        raise ReferenceOptionError("needs torch, stable-baselines3 and sb3-contrib: "
+                              "pip install -e '.[reference]'") from None
+    return MaskablePPO, BaseCallback
+
+
+def run(cfg: dict[str, Any]) -> dict[str, Any]:
+    MaskablePPO, BaseCallback = _imports()
+    from envs.gym_env import MonopolyEnv
+
+    out = Path(cfg["out"])
+    out.mkdir(parents=True, exist_ok=True)
+    opponents = [o for o in cfg["opponents"].split(",") if o]
+    env = MonopolyEnv(opponents=opponents, reward="delta")
+    rows: list[dict[str, Any]] = []
+
+    class Games(BaseCallback):
+        """Records each finished game and stops training after `games` of them."""
+
+        def _on_step(self) -> bool:
+            for done, info in zip(self.locals["dones"], self.locals["infos"]):
+                if done:
+                    rows.append({"game": len(rows), "seed": "", "won": int(info["won"]),
+                                 "turns": info["turns"], "end": info["end_reason"]})
+            return len(rows) < cfg["games"]
+
+    model = MaskablePPO("MlpPolicy", env, n_steps=cfg["n_steps"], batch_size=cfg["batch_size"],
+                        gamma=cfg["gamma"], seed=cfg["seed"], verbose=0)
+    env.reset(seed=cfg["seed"])
+    t0 = time.perf_counter()
+    model.learn(total_timesteps=10**9, callback=Games())
+    train_s = time.perf_counter() - t0
+    with open(out / "curve.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=["game", "seed", "won", "turns", "end"])
+        w.writeheader()
+        w.writerows(rows)
+    wins = 0
+    for k in range(cfg["eval_games"]):
+        obs, info = env.reset(seed=cfg["eval_seed"] + k)
+        done = False
+        while not done:
+            action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+            obs, _, done, _, info = env.step(int(action))
+        wins += int(info["won"])
+    from scipy.stats import binomtest
+    n = cfg["eval_games"]
+    ci = binomtest(wins, n).proportion_ci(method="wilson") if n else None
+    summary = {"games": len(rows), "train_seconds": round(train_s, 1),
+               "eval_games": n, "eval_seeds": [cfg["eval_seed"], cfg["eval_seed"] + n - 1],
+               "eval_wins": wins, "eval_win_rate": round(wins / n, 4) if n else None,
+               "wilson95": [round(ci.low, 4), round(ci.high, 4)] if ci else None,
+               "config": cfg}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        cfg = parse(sys.argv[1:] if argv is None else argv)
+        print(json.dumps(run(cfg)))
+    except ReferenceOptionError as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+if __name__ == "__main__":
+    main()

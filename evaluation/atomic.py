@@ -1,0 +1,47 @@
+"""Rewrite a file so that a kill at any moment leaves the old bytes or the new, never less.
+
+Writing in place (`open("w")`) truncates first: a process killed before the new bytes
+are out leaves an empty or half file. Here the new bytes go to a temporary file in the
+same folder, are flushed to disk (fsync), and replace the old file with one atomic
+rename; the folder is synced too, so the rename itself survives a crash of the machine.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # some systems cannot open a folder: the rename is still atomic
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes | str,
+                 encoding: str = "utf-8") -> None:
+    """Replace `path` by `data` atomically (temp file + fsync + rename + folder fsync)."""
+    target = Path(path)
+    raw = data.encode(encoding) if isinstance(data, str) else data
+    tmp = target.with_name(f".{target.name}.{os.getpid()}-{threading.get_ident()}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+    _sync_folder(target.parent)

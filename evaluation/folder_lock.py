@@ -1,0 +1,79 @@
+"""One run at a time per results folder: an exclusive lock a killed process cannot leak.
+
+A trial folder (and a sweep folder) is written by one process at a time. The lock is an
+`fcntl.flock` on `LOCK_FILE` inside the folder. The kernel releases it when the holding
+process ends, however it ends (SIGKILL included), so there are no stale locks to clean up:
+the next command simply gets it. A second command that finds the folder locked is
+refused at once in one line naming the holder (`FolderBusy`), rather than waiting: the
+same command started twice is almost always a mistake (two terminals, a resubmitted
+job), and a refusal says so immediately instead of hanging a CI job or a shell.
+
+The lock file stays in the folder: removing it on release would let two processes lock
+two different files of the same name. Locks are re-entrant within one process (the trial
+CLI holds the folder while `run_trial`, which locks it too, plays into it).
+On systems without `fcntl` (Windows) folders are not locked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from pathlib import Path
+from typing import Iterator
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no locking
+    fcntl = None  # type: ignore[assignment]
+
+LOCK_FILE = ".lock"
+_held: dict[str, list[int]] = {}  # folder (real path) -> [`with` blocks holding it, fd]
+_guard = threading.Lock()
+
+
+class FolderBusy(RuntimeError):
+    """The folder is locked by another run; the message is one line."""
+
+
+def _holder(fd: int) -> str:
+    try:
+        text = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
+    except OSError:
+        return ""
+    return f" ({text})" if text else ""
+
+
+@contextlib.contextmanager
+def folder_lock(folder: str | os.PathLike[str], what: str = "run",
+                reentrant: bool = True) -> Iterator[Path]:
+    """Hold `folder` (made if missing) exclusively for the block; raises `FolderBusy`."""
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    key = os.path.realpath(path)
+    with _guard:
+        if key in _held:
+            if not reentrant:
+                raise FolderBusy(f"{path} is in use by this process ({what})")
+            _held[key][0] += 1
+        else:
+            fd = os.open(path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+            if fcntl is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    holder = _holder(fd)
+                    os.close(fd)
+                    raise FolderBusy(
+                        f"{path} is in use by another run{holder}: wait for it to finish "
+                        "(or stop it), then run the same command again to resume") from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"pid {os.getpid()}, {what}\n".encode(), 0)
+            _held[key] = [1, fd]
+    try:
+        yield path
+    finally:
+        with _guard:
+            _held[key][0] -= 1
+            if _held[key][0] == 0:
+                os.close(_held.pop(key)[1])  # closing the descriptor releases the flock

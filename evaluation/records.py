@@ -1,0 +1,163 @@
+"""The `games.jsonl` format: one canonical JSON line per game, each chained to the last.
+
+Every line is a game's record as canonical JSON (sorted keys, no spaces) plus a
+`digest`: sha256 over the previous line's digest and the record's canonical JSON (without
+its digest), from a fixed first digest. A record edited, removed or reordered breaks the
+chain at a line `load` names; a record from another trial is caught by its seed, which
+must be the game's seed in this trial (`trial.json`). The chain is not keyed: it catches
+edits and accidents, but someone who rewrites the whole file can recompute it
+(docs/architecture.md).
+
+A record is a function of the trial's seeds, so its digest is too: a killed and resumed
+trial writes the same bytes as one that ran straight through, and the same games give
+the same file however the command spelled the configuration.
+
+`load` also checks the sequence (game 0, 1, 2, ... with no gap or repeat) and sorts what
+it finds into what is safely repairable (an incomplete last line left by a kill, a line
+repeated exactly) and what is refused, in one line naming the file and the line.
+Files written before digests existed (no line has one) load as `legacy`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CHAIN_TAG = "openmono games.jsonl v1\n"
+
+
+class RecordsError(ValueError):
+    """A games.jsonl that cannot be trusted as it stands; the message is one line."""
+
+
+def canonical(value: Any) -> str:
+    """The one JSON text of a value: what is written and what is digested."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+CHAIN_START = hashlib.sha256(CHAIN_TAG.encode()).hexdigest()
+
+
+def game_seed(trial_seed: int, game: int) -> int:
+    """The seed of game `game` of a trial (evaluation.runner.game_seed)."""
+    from numpy.random import SeedSequence
+
+    return int(SeedSequence([trial_seed, game]).generate_state(1)[0])
+
+
+def digest(previous: str, record: dict[str, Any]) -> str:
+    body = {k: v for k, v in record.items() if k != "digest"}
+    return hashlib.sha256((previous + "\n" + canonical(body)).encode()).hexdigest()
+
+
+def line(record: dict[str, Any], previous: str | None) -> tuple[str, str | None]:
+    """(the line to write, the new head); `previous` None: a legacy file, no digest."""
+    body = {k: v for k, v in record.items() if k != "digest"}
+    if previous is None:
+        return canonical(body) + "\n", None
+    head = digest(previous, body)
+    return canonical({**body, "digest": head}) + "\n", head
+
+
+@dataclass
+class Games:
+    """A checked games.jsonl: its records, their lines, and what a resume must repair."""
+
+    path: Path
+    records: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    start: str | None = None  # the chain's first digest; None: digests not checked
+    legacy: bool = False  # written before digests: nothing to check
+    repairs: list[str] = field(default_factory=list)  # what was dropped (torn, repeated)
+    torn: bool = False  # the last line was incomplete
+
+    @property
+    def head(self) -> str | None:
+        """The digest the next line chains from (None: no digests in this file)."""
+        if self.legacy:
+            return None
+        return self.records[-1].get("digest") if self.records else self.start
+
+    def before(self, index: int) -> str | None:
+        """The digest game `index`'s line chains from."""
+        if self.legacy:
+            return None
+        return self.records[index - 1].get("digest") if index else self.start
+
+    def data(self) -> bytes:
+        return "".join(self.lines).encode("utf-8")
+
+
+def _parse(path: Path, number: int, raw: bytes) -> dict[str, Any]:
+    try:
+        record = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        record = None
+    if not isinstance(record, dict) or type(record.get("game")) is not int:
+        raise RecordsError(f"{path} line {number} is not a JSON record of a game; the file was "
+                           "damaged or edited: restore it, or delete the folder to play the "
+                           "trial again")
+    return record
+
+
+def load(path: str | Path, identity: dict[str, Any] | None) -> Games:
+    """Read and check `path` (missing: no games). `identity` is the trial's configuration
+    (trial.json: the seeds are checked against its `seed`); None checks the sequence
+    only. Raises `RecordsError`."""
+    path = Path(path)
+    games = Games(path, start=None if identity is None else CHAIN_START)
+    trial_seed = identity.get("seed") if identity is not None else None
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return games
+    except OSError as exc:
+        raise RecordsError(f"cannot read {path}: {exc.strerror}") from None
+    pieces = data.split(b"\n")
+    if pieces[-1]:
+        games.torn = True
+        games.repairs.append(f"dropped the incomplete last line {len(pieces)} (a run killed "
+                             "while writing it)")
+    previous_raw = None
+    for number, raw in enumerate(pieces[:-1], start=1):
+        record = _parse(path, number, raw)
+        game, expected = record["game"], len(games.records)
+        if game != expected:
+            if raw == previous_raw:
+                games.repairs.append(f"dropped line {number}, an exact repeat of line "
+                                     f"{number - 1}")
+                continue
+            if game < expected:
+                raise RecordsError(f"{path} line {number} holds game {game} again (expected "
+                                   f"game {expected}) and differs from its first record: "
+                                   "two runs wrote into this folder, or it was edited")
+            raise RecordsError(f"{path} line {number} holds game {game}, expected game "
+                               f"{expected}: game {expected} is missing (lines removed or "
+                               "reordered)")
+        has = "digest" in record
+        if number == 1 and not has:
+            games.legacy = True
+        elif games.legacy and has:
+            raise RecordsError(f"{path} line {number} (game {game}) has a digest but the lines "
+                               "before it have none: lines were mixed in from elsewhere")
+        elif not games.legacy and not has:
+            raise RecordsError(f"{path} line {number} (game {game}) has no digest but the lines "
+                               "before it have: it was edited or mixed in from elsewhere")
+        if has and games.start is not None:
+            want = digest(games.before(expected), record)  # type: ignore[arg-type]
+            if record["digest"] != want:
+                raise RecordsError(
+                    f"{path} line {number} (game {game}): its digest does not match: the "
+                    "record was changed after it was written; restore the file, or delete "
+                    "the folder to play the trial again")
+        if type(trial_seed) is int and record.get("seed") != game_seed(trial_seed, game):
+            raise RecordsError(f"{path} line {number} (game {game}) holds seed "
+                               f"{record.get('seed')!r}, not this trial's game {game} seed: "
+                               "the record came from another trial or was edited")
+        games.records.append(record)
+        games.lines.append(raw.decode("utf-8") + "\n")
+        previous_raw = raw
+    return games

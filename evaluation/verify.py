@@ -1,0 +1,102 @@
+"""`python -m evaluation.verify DIR...`: are these results as they were written?
+
+For every trial folder given (or found under a sweep folder) it checks `games.jsonl`
+against its digest chain (`evaluation.records`: game order, no gap or repeat, every
+record's digest from the trial's configuration on) and `summary.json` against the
+games (count, wins, and the last digest). One line per trial:
+
+    ok: DIR: 100 games, digest chain intact, summary.json matches
+    tampered: DIR/games.jsonl line 3 (game 2): its digest does not match: ...
+
+Exit 0 when every trial checks out, 1 when one does not (edited, repeated or missing
+lines, a summary that does not match, or no digests at all: a file written before
+digests, or stripped of them, cannot be shown intact), 2 on bad input (no such folder,
+no games.jsonl under it, no readable trial.json). The chain is not keyed: it shows that
+nobody changed the file by hand without recomputing every later digest, not who wrote it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from evaluation.records import RecordsError, load
+from evaluation.runner import CONFIG_FILE, GAMES_FILE, SUMMARY_FILE
+
+OK, TAMPERED, BAD_INPUT = 0, 1, 2
+
+
+def check_trial(folder: Path) -> tuple[int, str]:
+    """(exit code, one line) for one trial folder."""
+    try:
+        identity = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
+        if not isinstance(identity, dict):
+            raise ValueError("not an object")
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not a JSON object"
+        return BAD_INPUT, f"error: {folder / CONFIG_FILE}: {why} (the chain starts from it)"
+    try:
+        games = load(folder / GAMES_FILE, identity)
+    except RecordsError as exc:
+        return TAMPERED, f"tampered: {exc}"
+    repeated = [r for r in games.repairs if "repeat" in r]
+    if repeated:
+        return TAMPERED, f"tampered: {folder / GAMES_FILE}: {repeated[0]}"
+    if games.legacy:
+        return TAMPERED, (f"unchecked: {folder / GAMES_FILE} has no digests (written by an "
+                          "older openmono, or stripped of them): it cannot be shown intact")
+    n = len(games.records)
+    note = "; its last line is incomplete (a killed run: resuming drops it)" if games.torn else ""
+    try:
+        summary = json.loads((folder / SUMMARY_FILE).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return OK, f"ok: {folder}: {n} games, digest chain intact (no summary.json yet){note}"
+    except (OSError, ValueError):
+        return TAMPERED, f"tampered: {folder / SUMMARY_FILE} is not readable JSON"
+    if not isinstance(summary, dict):
+        return TAMPERED, f"tampered: {folder / SUMMARY_FILE} is not a JSON object"
+    wins = sum(1 for r in games.records if r.get("won"))
+    if summary.get("games") != n:
+        return TAMPERED, (f"tampered: {folder / SUMMARY_FILE} counts {summary.get('games')} "
+                          f"games, {folder / GAMES_FILE} holds {n}")
+    if summary.get("wins") != wins:
+        return TAMPERED, (f"tampered: {folder / SUMMARY_FILE} counts {summary.get('wins')} "
+                          f"wins, the games hold {wins}")
+    if "games_digest" in summary and summary["games_digest"] != games.head:
+        return TAMPERED, (f"tampered: {folder / SUMMARY_FILE} ends the chain with another "
+                          f"digest than {folder / GAMES_FILE}: they are not the same run")
+    return OK, f"ok: {folder}: {n} games, digest chain intact, summary.json matches{note}"
+
+
+def trial_folders(root: Path) -> list[Path]:
+    if (root / GAMES_FILE).exists():
+        return [root]
+    return sorted({p.parent for p in root.rglob(GAMES_FILE)})
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args or any(a.startswith("-") for a in args):
+        print("error: usage: python -m evaluation.verify DIR... (trial or sweep folders)",
+              file=sys.stderr)
+        return BAD_INPUT
+    worst = OK
+    for arg in args:
+        root = Path(arg)
+        if not root.is_dir():
+            print(f"error: no such folder: {arg}", file=sys.stderr)
+            return BAD_INPUT
+        folders = trial_folders(root)
+        if not folders:
+            print(f"error: no {GAMES_FILE} in {arg} or below it", file=sys.stderr)
+            return BAD_INPUT
+        for folder in folders:
+            code, text = check_trial(folder)
+            print(text, file=sys.stderr if code == BAD_INPUT else sys.stdout)
+            worst = TAMPERED if TAMPERED in (worst, code) else max(worst, code)
+    return worst
+
+
+if __name__ == "__main__":
+    sys.exit(main())
