@@ -54,15 +54,12 @@ def no_orphans():
     assert _children() <= before, "an isolated agent's child process was not reaped"
 
 
-def _named(lines: list[str], old: str, new: str = "") -> list[str]:
-    """The records with the agent's name `old` written `new`, without their digests
-    (which chain over the records as written, names included)."""
-    out = []
-    for line in lines:
-        record = json.loads(line.replace(f'"{old}"', f'"{new or old}"'))
-        record.pop("digest", None)
-        out.append(json.dumps(record, sort_keys=True))
-    return out
+def _named(lines: list[str], old: str, new: str) -> list[str]:
+    """The records with the agent renamed, without their digests (a digest chains over
+    the record as written, agent name included)."""
+    import re
+    return [re.sub(r'"digest":"[0-9a-f]+",', "", line).replace(f'"{old}"', f'"{new}"')
+            for line in lines]
 
 
 # --- (1) the finding: from act(), the stack leads to the Game ------------------------------------
@@ -74,11 +71,12 @@ def test_in_process_agent_can_reach_the_game_but_not_when_isolated(tmp_path, no_
     honest, honest_lines = _trial(tmp_path, "honest", "baseline", games=4, reference=None)
     # In process the cheat finds the Game and pays itself: it wins every game.
     assert cheat["wins"] == 4 > honest["wins"]
-    assert _named(cheat_lines, CHEAT, "baseline") != _named(honest_lines, "baseline")
+    honest_lines = _named(honest_lines, "baseline", "baseline")
+    assert _named(cheat_lines, CHEAT, "baseline") != honest_lines
     # Isolated it finds no Game: its games are those of the honest agent, byte for byte.
     _, isolated_lines = _trial(tmp_path, "isolated", CHEAT, ["agent"], games=4,
                                reference=None)
-    assert _named(isolated_lines, CHEAT, "baseline") == _named(honest_lines, "baseline")
+    assert _named(isolated_lines, CHEAT, "baseline") == honest_lines
 
 
 def test_an_isolated_agent_is_never_built_in_the_harness(tmp_path, no_orphans):

@@ -1,6 +1,6 @@
 """`python -m agents.drl.curves OUT.png RUN_DIR[=LABEL] ...`: training curves side by side.
 
-Reads each run's `curve.csv` (written by `agents.drl.train` or `agents.drl.reference`)
+Reads each run's `curve.csv` (written by `agents.drl.train` or `envs.reference`)
 and plots wins per block of `--block` games (default 25) and, where the learner logged
 it, the PPO policy entropy per update, so runs with different settings can be compared
 in one figure (as the paper's Fig. 2-5). Runs that share a label (the seeds of one

@@ -1,4 +1,4 @@
-"""`python -m agents.drl.reference games=533 seed=0 out=DIR`: a check by a learner nobody
+"""`python -m envs.reference games=533 seed=0 out=DIR`: a check by a learner nobody
 here wrote.
 
 Trains sb3-contrib's `MaskablePPO` on `openmono/Monopoly-v0` (the paper's 240 floats and
