@@ -27,7 +27,13 @@ from evaluation.metrics import aggregate
 COLUMNS = ("nda", "false_positive_rate", "detection_delay", "pnwp", "post_win_rate", "nrp")
 
 
+class SummaryError(ValueError):
+    """A summary.json that is not a trial summary; the message names the file."""
+
+
 def find_summaries(dirs: Sequence[str]) -> list[dict[str, Any]]:
+    """Every summary.json under `dirs`; SummaryError (one line) for one that cannot be
+    read or compared: a comparison silently missing a trial would mislead."""
     found = []
     for d in dirs:
         root = Path(d)
@@ -36,9 +42,15 @@ def find_summaries(dirs: Sequence[str]) -> list[dict[str, Any]]:
         paths = [root] if root.name == "summary.json" else sorted(root.rglob("summary.json"))
         for p in paths:
             try:
-                found.append(json.loads(p.read_text(encoding="utf-8")))
-            except (OSError, json.JSONDecodeError) as exc:
-                print(f"warning: skipping unreadable {p}: {exc}", file=sys.stderr)
+                summary = json.loads(p.read_text(encoding="utf-8"))
+                if not isinstance(summary, dict):
+                    raise TypeError("not a JSON object")
+                table_lines(compare([summary]))  # every measure it shows can be read
+            except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+                why = getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
+                raise SummaryError(f"{p} is not a trial summary ({why.splitlines()[0][:120]}):"
+                                   " re-run its trial, or leave its folder out") from None
+            found.append(summary)
     return found
 
 
@@ -158,6 +170,10 @@ def main(argv: list[str] | None = None) -> int:
         print("error: name at least one results folder; usage: python -m evaluation.compare "
               "DIR [DIR...] [out=DIR]", file=sys.stderr)
         return 2
+    if "out" in opts and not opts["out"].strip():
+        print("error: out= is empty: name a folder, e.g. out=results/ (or leave out= out to "
+              "write into the first folder)", file=sys.stderr)
+        return 2
     out = Path(opts.get("out", dirs[0]))
     probe = out
     while not probe.exists() and probe.parent != probe:
@@ -167,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         summaries = find_summaries(dirs)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, SummaryError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if not summaries:

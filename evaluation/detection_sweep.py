@@ -420,7 +420,8 @@ def short_for_detector(args: argparse.Namespace) -> bool:
 def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str, Any],
                 results: list[dict[str, Any]], seconds: float,
                 command: str | None = None, cells: dict | None = None) -> str:
-    command = command or " ".join(["python -m evaluation.detection_sweep", *sys.argv[1:]])
+    command = command or " ".join(["python -m evaluation.detection_sweep",
+                                   *_without_secrets(sys.argv[1:])])
     n_trials = len(results)
     seeds = f"{args.seed}-{args.seed + n_trials - 1}"
     ctl = totals.get("control") or {}
@@ -540,6 +541,8 @@ def _check_args(args: argparse.Namespace) -> str | None:
             return f"--cpus-per-trial must be > 0, got {args.cpus_per_trial}"
     if args.rules not in RULE_SETS:
         return f"unknown --rules {args.rules!r}; valid: {', '.join(RULE_SETS)}"
+    if not 1 <= args.remote_port <= 65535:
+        return f"--remote-port must be a port number in 1..65535, got {args.remote_port}"
     if args.per_cell + args.controls == 0:
         return "--per-cell and --controls are both 0: nothing to run"
     out = Path(args.out or f"outputs/detection_sweep/{args.agent}")
@@ -549,6 +552,44 @@ def _check_args(args: argparse.Namespace) -> str | None:
     if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
         return f"cannot write to the output directory {str(out)!r}"
     return None
+
+
+def _remote_problem(args: argparse.Namespace) -> str | None:
+    """--agent remote: a token from somewhere, and an address this machine can listen
+    on (probed without sending anything), checked before any folder is made."""
+    from agents.remote.server import RemoteError, probe_listen
+    from agents.remote.tokens import read_token_file
+
+    if args.remote_token_file:
+        try:
+            args.remote_token = read_token_file(args.remote_token_file, "--remote-token-file")
+        except ValueError as exc:
+            return str(exc)
+    if not args.remote_token:
+        return ("--agent remote needs a token: --remote-token-file PATH, $OPENMONO_TOKEN or "
+                "--remote-token")
+    try:
+        probe_listen(args.remote_host, args.remote_port)
+    except RemoteError as exc:
+        return str(exc)
+    return None
+
+
+def _without_secrets(argv: list[str]) -> list[str]:
+    """The command line as recorded in sweep.json and sweep.md: the token hidden."""
+    out, hide = [], False
+    for arg in argv:
+        if hide:
+            out.append("***")
+            hide = False
+        elif arg == "--remote-token":
+            out.append(arg)
+            hide = True
+        elif arg.startswith("--remote-token="):
+            out.append("--remote-token=***")
+        else:
+            out.append(arg)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -577,6 +618,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="--agent remote: the port its client connects to (trials in turn)")
     p.add_argument("--remote-token", default=os.environ.get("OPENMONO_TOKEN", ""),
                    help="--agent remote: the seat's token (default: $OPENMONO_TOKEN)")
+    p.add_argument("--remote-token-file", default=None, metavar="PATH",
+                   help="--agent remote: a file holding the seat's token (kept off the "
+                        "command line, which the sweep records)")
     p.add_argument("--remote-host", default="127.0.0.1", help="--agent remote: the address")
     p.add_argument("--out", default=None, help="output directory")
     p.add_argument("--fresh", action="store_true", help="delete the output directory first")
@@ -599,31 +643,39 @@ def main(argv: list[str] | None = None) -> int:
               f"{_calibration_games()} games, and --games {args.games} --window "
               f"{args.window[0]} {args.window[1]} can inject before that: it will rarely "
               "detect; use --games 100 (or a later --window)", file=sys.stderr)
-    if args.agent == "remote" and not args.render:
-        if not args.remote_token:
-            problem = "--agent remote needs --remote-token (or $OPENMONO_TOKEN)"
+    if args.agent == "remote" and not args.render and not problem:
+        problem = _remote_problem(args)
         args.workers = 1  # one port: the trials take turns with the client
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
     out = Path(args.out or f"outputs/detection_sweep/{args.agent}")
     if args.render:
-        saved = json.loads((out / "sweep.json").read_text())
-        text = render_saved(saved, args)
+        try:
+            saved = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
+            text = render_saved(saved, args)
+        except FileNotFoundError:
+            print(f"error: no {out / 'sweep.json'}: run the sweep first (without --render), "
+                  "or name its folder with --out", file=sys.stderr)
+            return 2
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            print(f"error: cannot render {out / 'sweep.json'}: it is not a sweep this tool "
+                  f"wrote ({type(exc).__name__}); run the sweep again", file=sys.stderr)
+            return 2
         print(text)
         if args.write_results:
             write_results(Path(__file__).resolve().parent.parent / "docs" / "results.md", text)
         return 0
     try:
         with folder_lock(out, "detection sweep", reentrant=False):
-            return _sweep(args, out)
+            return _sweep(args, out, sys.argv[1:] if argv is None else argv)
     except FolderBusy as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
 
-def _sweep(args: argparse.Namespace, out: Path) -> int:
-    """The sweep proper, with `out` held by this process."""
+def _sweep(args: argparse.Namespace, out: Path, argv: list[str]) -> int:
+    """The sweep proper, with `out` held by this process (`argv`: its command line)."""
     if args.fresh:
         problem = clear_fresh(out)
         if problem:
@@ -645,7 +697,8 @@ def _sweep(args: argparse.Namespace, out: Path) -> int:
         results = run_sweep(specs, str(out), max(1, min(args.workers, 2)))
     seconds = time.perf_counter() - t0
     cell, per, totals = tables(results)
-    command = " ".join(["python -m evaluation.detection_sweep", *sys.argv[1:]])
+    command = " ".join(["python -m evaluation.detection_sweep",
+                        *_without_secrets(argv)])
     text = report_text(args, cell, per, totals, results, seconds, command)
     print(text)
     saved = {"command": command, "seconds": seconds, "trials": results,

@@ -2,8 +2,9 @@
 
 Every entry point that seats agents (trial, tournament, bench, detection sweep) names a
 remote seat `remote`; its tokens and options come from `remote.*` (`remote.tokens`
-one per remote seat, in order). Each remote seat listens before any waits for its
-client, so clients may connect in any order.
+one per remote seat, in order, or `remote.token_files`, or `$OPENMONO_REMOTE_TOKENS`:
+`agents.remote.tokens`). Each remote seat listens before any waits for its client, so
+clients may connect in any order.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from typing import Any, Iterator, Sequence
 
 from agents.registry import make_agent
 from agents.remote.isolated import split_name
-from agents.remote.server import RemoteError
+from agents.remote.server import RemoteError, probe_listen
+from agents.remote.tokens import seat_tokens
 
 # The `remote.*` options of the small command-line tools (bench, tournament).
-REMOTE_DEFAULTS: dict[str, Any] = {"remote.tokens": [], "remote.port": 7300,
+REMOTE_DEFAULTS: dict[str, Any] = {"remote.tokens": [], "remote.token_files": [],
+                                   "remote.port": 7300,
                                    "remote.host": "127.0.0.1", "remote.budget": 2.0,
                                    "remote.connect_timeout": 30.0}
 
@@ -31,19 +34,17 @@ def make_agents(names: Sequence[str], remote: dict[str, Any],
                 isolate: bool | Sequence[bool] = False,
                 isolate_budget: float | None = None) -> list[Any]:
     """The agents by name, every seat of a name built with `per_name[name]`; `remote`
-    seats take their tokens from `remote["tokens"]`. A seat named `NAME@process`, or
-    any in-process seat when `isolate` is true (or true at its index), is built and
-    played in a child process (`agents.remote.isolated`)."""
-    options = {k: v for k, v in remote.items() if k != "tokens"}
-    tokens = [str(t) for t in (remote.get("tokens") or [])]
+    seats take their tokens from `remote["tokens"]` (or `remote["token_files"]`, or
+    `$OPENMONO_REMOTE_TOKENS`: `checked_tokens`). A seat named `NAME@process`, or any
+    in-process seat when `isolate` is true (or true at its index), is built and played
+    in a child process (`agents.remote.isolated`)."""
+    options = {k: v for k, v in remote.items() if k not in ("tokens", "token_files")}
     split = [split_name(n) for n in names]
     if ("remote", True) in split:
         raise ValueError("remote@process: a remote seat plays in another process already; "
                          "write remote")
     wanted = list(names).count("remote")
-    if wanted != len(tokens):
-        raise ValueError(f"{wanted} remote seat(s) but remote.tokens gives {len(tokens)} "
-                         "token(s): give one token per remote seat, e.g. remote.tokens=[s1,s2]")
+    tokens = checked_tokens(remote, wanted) if wanted else []
     flags = [isolate] * len(names) if isinstance(isolate, bool) else list(isolate)
     given = iter(tokens)
     seats = []
@@ -65,6 +66,28 @@ def build_seat(name: str, params: dict[str, Any], isolate: bool,
     from agents.remote.isolated import IsolatedAgent
 
     return IsolatedAgent(name, params, **({} if budget is None else {"budget": budget}))
+
+
+def checked_tokens(remote: dict[str, Any], wanted: int) -> list[str]:
+    """One non-empty token per remote seat, no two alike; ValueError in one line else."""
+    tokens = seat_tokens(remote.get("tokens"), remote.get("token_files"))
+    if wanted != len(tokens):
+        raise ValueError(f"{wanted} remote seat(s) but remote.tokens gives {len(tokens)} "
+                         "token(s): give one token per remote seat, e.g. remote.tokens=[s1,s2] "
+                         "or remote.token_files=[f1,f2]")
+    for i, token in enumerate(tokens):
+        if not token.strip():
+            raise ValueError(f"remote.tokens[{i}] is empty: give each remote seat a secret")
+    if len(set(tokens)) != len(tokens):
+        raise ValueError("remote.tokens gives two remote seats the same token: give each its "
+                         "own (a client finds its seat by its token)")
+    return tokens
+
+
+def check_addresses(seats: Sequence[tuple[str, int]]) -> None:
+    """RemoteError (one line) unless every (host, port) can be listened on now."""
+    for host, port in dict.fromkeys(seats):
+        probe_listen(host, port)
 
 
 def open_remote_seats(agents: Sequence[Any]) -> None:
@@ -109,5 +132,6 @@ def remote_faults(agents: Sequence[Any]) -> dict[str, int]:
     return dict(sorted(total.items()))
 
 
-__all__ = ["REMOTE_DEFAULTS", "RemoteError", "build_seat", "close_remote_seats", "make_agents",
+__all__ = ["REMOTE_DEFAULTS", "RemoteError", "build_seat", "check_addresses", "checked_tokens",
+           "close_remote_seats", "make_agents",
            "open_remote_seats", "remote_faults", "remote_options", "seated"]

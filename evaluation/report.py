@@ -19,6 +19,7 @@ ROWS = (
     ("detection_delay", "detection delay (games)"),
     ("nrp", "novelty reaction performance (NRP)"),
     ("characterization_accuracy", "characterization accuracy"),
+    ("turn_limit_games", "games ended by the turn limit"),
     ("faults", "agent faults"),
     ("seconds", "wall time (s)"),
 )

@@ -25,6 +25,7 @@ the same command resumes once the plugin is fixed.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import linecache
@@ -49,16 +50,19 @@ from agents.registry import UnknownAgentError, resolve, told_rules
 from evaluation import metrics, records as games_file
 from evaluation.atomic import atomic_write
 from evaluation.folder_lock import FolderBusy, folder_lock
-from evaluation.remote_seats import (RemoteError, build_seat, close_remote_seats, make_agents,
-                                     open_remote_seats, remote_faults)
+from evaluation.remote_seats import (RemoteError, build_seat, checked_tokens,
+                                     close_remote_seats, make_agents, open_remote_seats,
+                                     remote_faults)
 from evaluation.novelty_setup import Applied, prepare_novelty
-from evaluation.seal import seal, snapshot_key, unseal
+from evaluation.hook_watch import DEFAULT_BUDGET, HookTimeout, HookWatch
+from evaluation.seal import KeyProblem, seal, snapshot_key, unseal
 
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.json"
 CONFIG_FILE = "trial.json"
 STATE_FILE = "agents.pkl"
 SAVE_RATIO = 20  # play at least 20x a snapshot's cost between two snapshots
+MAX_GAMES = 100_000  # a larger trial asks for trial.allow_huge=true
 
 
 class TrialError(ValueError):
@@ -90,6 +94,8 @@ class TrialConfig:
     # Seats named `remote` in `opponents`: `tokens` (one per such seat, in order) and the
     # options of `agents.remote.seat.RemoteAgent` (port, host, budget, ...).
     remote: dict[str, Any] = field(default_factory=dict)
+    allow_huge: bool = False  # more than MAX_GAMES games
+    hook_budget: float | None = DEFAULT_BUDGET  # seconds a plugin hook call may take
     # Seats built and played in a child process (`agents.remote.isolated`): "agent",
     # "reference", "opponent1".. (1-based, in the order of `opponents`).
     isolate: list[str] = field(default_factory=list)
@@ -98,6 +104,15 @@ class TrialConfig:
     def validate(self) -> None:
         if not isinstance(self.games, int) or self.games <= 0:
             raise TrialError(f"trial.games must be a positive integer, got {self.games!r}")
+        if self.games > MAX_GAMES and not self.allow_huge:
+            raise TrialError(f"trial.games={self.games} is more than {MAX_GAMES:,} games (days "
+                             "of play, and a large games.jsonl); add trial.allow_huge=true if "
+                             "that is meant")
+        budget = self.hook_budget
+        if budget is not None and (isinstance(budget, bool) or not isinstance(
+                budget, (int, float)) or budget <= 0):
+            raise TrialError(f"trial.hook_budget must be a positive number of seconds (or null "
+                             f"for none), got {budget!r}")
         if self.rules not in RULE_SETS:
             raise TrialError(f"unknown rules {self.rules!r}; valid rules: {', '.join(RULE_SETS)}")
         if self.observability not in ("announced", "effects"):
@@ -114,10 +129,15 @@ class TrialConfig:
             except UnknownAgentError as exc:
                 raise TrialError(str(exc)) from None
         wanted = self.opponents.count("remote")
-        tokens = list(self.remote.get("tokens") or [])
-        if wanted != len(tokens):
-            raise TrialError(f"opponents name {wanted} remote seat(s) but remote.tokens gives "
-                             f"{len(tokens)} token(s): give one token per remote opponent")
+        try:
+            tokens = (checked_tokens(self.remote, wanted)
+                      if wanted or self.remote.get("tokens") else [])
+        except ValueError as exc:
+            raise TrialError(str(exc).replace(f"{wanted} remote seat(s)", f"opponents name "
+                                              f"{wanted} remote seat(s)")) from None
+        if self.agent == "remote" and self.agent_params.get("token") in tokens:
+            raise TrialError("agent.token is also one of remote.tokens: give every remote "
+                             "seat its own token")
         if self.reference == "remote":
             raise TrialError("reference cannot be remote: it replays the evaluated seat "
                              "in process")
@@ -181,6 +201,27 @@ def read_records(path: Path) -> list[dict[str, Any]]:
         raise TrialError(str(exc)) from None
 
 
+def read_identity(path: Path) -> dict[str, Any] | None:
+    """The trial configuration saved in `path` (`trial.json`); None when there is none
+    or it was cut short; TrialError (one line) when it holds something else."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise TrialError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        ident = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        ident = []  # (refused below)
+    except json.JSONDecodeError:
+        return None  # cut short by a kill: rewritten
+    if not isinstance(ident, dict):
+        raise TrialError(f"{path} is not a trial configuration (a JSON object) written by "
+                         "this harness: delete it, or choose another hydra.run.dir")
+    return ident
+
+
 @contextlib.contextmanager
 def trial_lock(out: Path) -> Iterator[None]:
     """Hold the run folder for this process (`evaluation.folder_lock`); a folder another
@@ -226,6 +267,10 @@ def run_trial(cfg: TrialConfig, out_dir: str | os.PathLike[str],
               on_game: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Play (or resume) a trial into `out_dir`; returns the summary dict."""
     cfg.validate()
+    try:
+        snapshot_key()
+    except KeyProblem as exc:
+        raise TrialError(str(exc)) from None
     out = Path(out_dir)
     with trial_lock(out):
         return _run_locked(cfg, out, on_game)
@@ -268,8 +313,10 @@ def _run_locked(cfg: TrialConfig, out: Path,
             open_remote_seats(seats)
         except RemoteError as exc:
             raise TrialError(str(exc)) from None
-        return _run(cfg, out, agent, opponents, reference, base, novelty, inject, shown,
-                    on_game)
+        watch = HookWatch(cfg.hook_budget, _hook_codes(novelty.hooks if novelty else None))
+        with watch:  # (a hook past its budget raises HookTimeout inside it)
+            return _run(cfg, out, agent, opponents, reference, base, novelty, inject, shown,
+                        on_game)
     finally:
         close_remote_seats(seats)
 
@@ -323,7 +370,8 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
             try:
                 record = _play_one(cfg, g, agent, opponents, reference, schema, hooks, active,
                                    shown if active else None)
-            except Exception as exc:  # noqa: BLE001 - named, and the trial stays resumable
+            except (Exception, HookTimeout, SystemExit) as exc:  # noqa: BLE001 - named, and
+                # the trial stays resumable (sys.exit in a plugin too; not Ctrl-C)
                 if bar is not None:
                     bar.close()
                 raise _plugin_error(cfg, g, hooks if active else None, exc, len(done)) from exc
@@ -408,39 +456,84 @@ class _StatePickler(pickle.Pickler):
         return NotImplemented
 
 
+def _snapshot_binding(out: Path, games: int) -> bytes | None:
+    """What a snapshot is sealed with besides the agents: the digest of this trial's
+    configuration (`trial.json`, written before any game) and the game count it was
+    taken at, so a snapshot of another trial or another point is never used."""
+    try:
+        ident = json.loads((out / CONFIG_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    digest = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
+    return json.dumps({"trial": digest, "games": games}, sort_keys=True).encode() + b"\n"
+
+
+def _key() -> bytes | None:
+    try:
+        return snapshot_key()
+    except KeyProblem:  # (refused in one line when the trial starts)
+        return None
+
+
 def _save_agents(out: Path, games: int, agents: Any) -> None:
-    """Pickle the agents after `games` games (atomically, sealed with this user's key:
-    `evaluation.seal`); agents that cannot be pickled are simply re-played on resume."""
-    key = snapshot_key()
-    if key is None:  # no snapshot could be trusted on resume: keep none
+    """Pickle the agents after `games` games (atomically, sealed with this user's key and
+    bound to this trial and game count: `evaluation.seal`); agents that cannot be
+    pickled are simply re-played on resume."""
+    key = _key()
+    head = _snapshot_binding(out, games)
+    if key is None or head is None:  # no snapshot could be trusted on resume: keep none
         (out / STATE_FILE).unlink(missing_ok=True)
         return
-    tmp = out / (STATE_FILE + ".tmp")
     try:
         buf = io.BytesIO()
         _StatePickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(
             {"games": games, "agents": agents})
-        tmp.write_bytes(seal(buf.getvalue(), key))
-        os.replace(tmp, out / STATE_FILE)
+        # (an isolated seat cannot be pickled: its agent's state lives in its child)
+        atomic_write(out / STATE_FILE, seal(head + buf.getvalue(), key))
     except Exception:  # noqa: BLE001 - an unpicklable agent only makes resuming slower
-        tmp.unlink(missing_ok=True)
         (out / STATE_FILE).unlink(missing_ok=True)
 
 
 def _load_agents(out: Path, games: int) -> Any:
-    """The snapshot's agents, only if this user's runs sealed it: unpickling runs code,
-    and a results folder may come from anywhere (otherwise: re-play)."""
+    """The snapshot's agents, only if this user's runs sealed it for this very trial at
+    a game already recorded: unpickling runs code, and a results folder may come from
+    anywhere (otherwise: one warning line, and re-play)."""
+    path = out / STATE_FILE
+    key = _key()
+    if key is None or not path.exists():
+        return None
     try:
-        key = snapshot_key()
-        payload = None if key is None else unseal((out / STATE_FILE).read_bytes(), key)
-        if payload is None:
-            return None
-        saved = pickle.loads(payload)
-    except Exception:  # noqa: BLE001 - missing, cut short or from other code: re-play
+        payload = unseal(path.read_bytes(), key)
+    except OSError:
         return None
-    if not isinstance(saved, dict) or not 0 < saved.get("games", 0) <= games:
+    if payload is None:
+        return _untrusted(path, "was not sealed by this user's runs (copied or planted?)")
+    head, _, body = payload.partition(b"\n")
+    try:
+        bound = json.loads(head)
+        taken = bound["games"]
+        trial = bound["trial"]
+    except (ValueError, TypeError, KeyError):
+        return _untrusted(path, "does not name the trial it was taken in (an older snapshot)")
+    mine = _snapshot_binding(out, taken)
+    if mine is None or json.loads(mine)["trial"] != trial:
+        return _untrusted(path, "was taken in another trial")
+    if isinstance(taken, bool) or not isinstance(taken, int) or not 0 < taken <= games:
+        return _untrusted(path, f"was taken after game {taken}, but {games} games are "
+                          "recorded")
+    try:
+        saved = pickle.loads(body)
+    except Exception:  # noqa: BLE001 - from other code: re-play
         return None
-    return saved["games"], saved["agents"]
+    if not isinstance(saved, dict) or "agents" not in saved:
+        return None
+    return taken, saved["agents"]
+
+
+def _untrusted(path: Path, why: str) -> None:
+    print(f"warning: {path} {why}: ignoring it and re-playing the recorded games",
+          file=sys.stderr)
+    return None
 
 
 def _hook_codes(hooks: Hooks | None) -> dict[Any, str]:
@@ -472,15 +565,22 @@ def _plugin_error(cfg: TrialConfig, g: int, hooks: Hooks | None, exc: BaseExcept
             hook = next((h for h in hooks.installed() if f".{h}(" in line or
                          f".{h}\n" in line), None)
     kept_games = max(kept, g)
-    what = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    what = f": {type(exc).__name__}: {exc}".splitlines()[0]
+    did = "raised"
+    if isinstance(exc, HookTimeout):
+        hook = exc.hook or hook
+        did, what = f"ran past the {exc.budget:g}s budget of a hook call", ""
+    elif isinstance(exc, SystemExit):
+        did, what = f"called sys.exit({exc.code!r})", ""
     if hooks is not None and cfg.novelty is not None:
         names = "+".join([cfg.novelty, *cfg.then])
-        where = f"novelty plugin {names!r}" + (f" raised in its {hook!r} hook" if hook
-                                                else " raised")
+        where = f"novelty plugin {names!r} {did}" + (f" in its {hook!r} hook" if hook else "")
     else:
-        where = "the game raised"
-    return PluginError(f"{where} during game {g} (seed {game_seed(cfg.seed, g)}): {what}; "
-                       f"the {kept_games} recorded games are kept: fix it and re-run the same "
+        where = f"the game {did}"
+    fix = ("fix it (or raise trial.hook_budget)" if isinstance(exc, HookTimeout)
+           else "fix it")
+    return PluginError(f"{where} during game {g} (seed {game_seed(cfg.seed, g)}){what}; "
+                       f"the {kept_games} recorded games are kept: {fix} and re-run the same "
                        "command to resume (--debug shows the traceback)")
 
 
@@ -494,7 +594,8 @@ def redact(params: dict[str, Any]) -> dict[str, Any]:
 
 def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     data = asdict(cfg)
-    data.pop("progress")
+    for key in ("progress", "allow_huge", "hook_budget"):  # they do not change the games
+        data.pop(key)
     data["agent_params"] = redact(cfg.agent_params)
     if cfg.remote:
         data["remote"] = redact(cfg.remote)
@@ -513,16 +614,12 @@ def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
     """A run directory holds one trial: resuming with another config would mix results."""
     path = out / CONFIG_FILE
     ident = _trial_identity(cfg)
-    if path.exists():
-        try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError:
-            old = None
-        if old is not None and old != ident:
-            diff = sorted(k for k in ident if old.get(k) != ident[k])
-            raise TrialError(
-                f"{out} holds a trial with a different configuration ({', '.join(diff)} "
-                "differ); choose another hydra.run.dir or delete that directory")
+    old = read_identity(path)
+    if old is not None and old != ident:
+        diff = sorted(k for k in ident if old.get(k) != ident[k])
+        raise TrialError(
+            f"{out} holds a trial with a different configuration ({', '.join(diff)} "
+            "differ); choose another hydra.run.dir or delete that directory")
     text = json.dumps(ident, indent=2, sort_keys=True) + "\n"
     try:
         same = path.read_text(encoding="utf-8") == text
@@ -602,6 +699,7 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
         "reference": cfg.reference,
         "seed": cfg.seed,
         "wins": sum(1 for r in records if r["won"]),
+        "turn_limit_games": sum(1 for r in records if r.get("end_reason") == "turn_limit"),
         "faults": sum(r.get("faults", 0) for r in records),
     })
     for key in ("remote_faults", "opponent_remote_faults"):

@@ -8,8 +8,15 @@ user's HMAC is ignored rather than trusted.
 The key: `$OPENMONO_SNAPSHOT_KEY` if set (the same value on every node of a cluster whose
 nodes do not share a home directory), else 32 random bytes kept in
 `$XDG_CONFIG_HOME/openmono/snapshot.key` (default `~/.config/openmono/`), created on first
-use and readable by the user only. Without a usable key nothing is sealed or trusted:
-trials still resume, by re-playing.
+use, atomically and readable by the user only. A key shorter than 32 bytes (an empty file
+left by a full disk is the same as no key: anyone can forge that seal) or a key file that
+the group or others can read is refused with `KeyProblem`, one line saying how to fix
+it. Without a key that can be made at all nothing is sealed or trusted: trials still
+resume, by re-playing.
+
+What the seal binds is up to its caller: the runner seals the trial's configuration
+digest and the game count with the pickle (`evaluation.runner`), so a snapshot of
+another trial, or of another point of this one, is not used either.
 """
 
 from __future__ import annotations
@@ -18,11 +25,17 @@ import hashlib
 import hmac
 import os
 import secrets
+import stat
 from pathlib import Path
 
 MAGIC = b"openmono-sealed-1\n"
 KEY_ENV = "OPENMONO_SNAPSHOT_KEY"
+MIN_KEY = 32  # bytes: a key anyone can guess seals nothing
 _DIGEST = hashlib.sha256().digest_size
+
+
+class KeyProblem(ValueError):
+    """The snapshot key is unsafe to use; the message (one line) says how to fix it."""
 
 
 def key_file() -> Path:
@@ -31,27 +44,90 @@ def key_file() -> Path:
 
 
 def snapshot_key() -> bytes | None:
-    """This user's key, created on first use; None when it can be neither read nor made."""
+    """This user's key, created on first use; None when none can be read or made.
+
+    Raises `KeyProblem` for a key too short to be secret or a key file that others can
+    read: both would let someone else's pickle be trusted."""
     given = os.environ.get(KEY_ENV)
-    if given:
+    if given is not None and given != "":
+        if len(given.encode()) < MIN_KEY:
+            raise KeyProblem(
+                f"${KEY_ENV} holds {len(given.encode())} bytes, fewer than the {MIN_KEY} bytes "
+                f"a snapshot key needs: set it to a long random value, e.g. export {KEY_ENV}="
+                "$(python -c 'import secrets; print(secrets.token_hex(32))')")
         return given.encode()
     path = key_file()
     try:
-        return path.read_bytes()
+        return _checked(path)
     except FileNotFoundError:
         pass
+    except KeyProblem:
+        raise
     except OSError:
         return None
+    return _create(path)
+
+
+def _checked(path: Path) -> bytes:
+    """The key in `path`, refused when others can read it or it is too short."""
+    with path.open("rb") as fh:
+        mode = os.fstat(fh.fileno()).st_mode
+        data = fh.read(4096)
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise KeyProblem(f"the snapshot key {path} can be read by others (mode "
+                         f"{stat.S_IMODE(mode):03o}): run chmod 600 {path}")
+    if len(data) < MIN_KEY:
+        raise KeyProblem(f"the snapshot key {path} holds {len(data)} bytes, fewer than "
+                         f"{MIN_KEY} (a write cut short?): delete it and a new one is made "
+                         "on the next run (snapshots sealed with it are then re-played)")
+    return data
+
+
+def _create(path: Path) -> bytes | None:
+    """Make the key atomically: written and synced in a private temporary file, then
+    linked into place, so no reader ever sees a partial key and two runs starting at
+    once agree on one key."""
+    tmp: Path | None = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(secrets.token_bytes(32))
-        return path.read_bytes()
-    except FileExistsError:  # another process made it first
-        return path.read_bytes()
-    except OSError:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            key = secrets.token_bytes(MIN_KEY)
+            if os.write(fd, key) != len(key):
+                raise OSError("short write")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)  # fails if another run made it first: theirs wins
+        except FileExistsError:
+            pass
+        _sync_dir(path.parent)
+        return _checked(path)
+    except KeyProblem:
+        raise
+    except OSError:  # no room, no permission: run without a key (resume re-plays)
         return None
+    finally:
+        if tmp is not None:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+
+
+def _sync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def seal(payload: bytes, key: bytes) -> bytes:

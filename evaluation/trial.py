@@ -93,7 +93,10 @@ COMMAND_FILE = "command.json"
 
 
 def _normal(argv: list[str]) -> list[str]:
-    return sorted(a for a in argv if a != "--debug")
+    """The arguments that make the trial, secrets left out (they never reach a file)."""
+    from evaluation.secret_args import is_secret
+
+    return sorted(a for a in argv if a != "--debug" and not is_secret(a))
 
 
 def _remember_command(out_dir: Path, argv: list[str]) -> None:
@@ -154,10 +157,12 @@ def cli(argv: list[str]) -> int:
         print(f"complete: {summary['games']} games in {done} (summary.json, report.md); "
               "delete that folder to play the trial again")
         return 0
-    from evaluation.trial_args import CommandError, check_command
+    from evaluation.secret_args import is_secret
+    from evaluation.trial_args import CommandError, check_command, hide_secrets
 
     try:
         cmd = check_command(argv)
+        hide_secrets(cmd)
     except CommandError as exc:
         if _debug():
             traceback.print_exc()
@@ -187,7 +192,7 @@ def cli(argv: list[str]) -> int:
         from evaluation import sweep_guard
 
         return sweep_guard.run_sweep(cmd, _hydra_main)
-    _hydra_main([a for a in argv if a != "--debug"])
+    _hydra_main([a for a in argv if a != "--debug" and not is_secret(a)])
     return 0
 
 

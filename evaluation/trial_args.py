@@ -19,7 +19,11 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, Iterable
 
-from evaluation.runner import CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError, read_records
+from agents.remote.tokens import seat_token, seat_tokens
+from evaluation.secret_args import SECRETS_ENV, is_secret
+from evaluation.hook_watch import DEFAULT_BUDGET
+from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError, read_identity,
+                               read_records)
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 GROUPS = ("agent", "novelty")
@@ -29,7 +33,8 @@ INFO_FLAGS = {"--help", "-h", "--hydra-help", "--version", "--cfg", "-c", "--inf
 MULTIRUN_FLAGS = {"--multirun", "-m"}
 DEBUG_FLAG = "--debug"
 # Keys that do not change a trial's results, so they do not name a sweep either.
-NOT_IDENTITY = ("trial.progress", "trial.plots", "hydra.")
+NOT_IDENTITY = ("trial.progress", "trial.plots", "trial.allow_huge", "trial.hook_budget",
+                "hydra.", "agent.token", "remote.tokens")
 MAX_JOBS = 10_000
 
 
@@ -309,6 +314,7 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
     from agents.registry import AGENTS
     from evaluation.config_store import agent_defaults
 
+    _restore_secrets(data)
     trial = data["trial"]
     games = _int(trial["games"], "trial.games", 1)
     seed = _int(trial["seed"], "trial.seed", 0)
@@ -323,6 +329,12 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         _int(inject_at, "trial.inject_at", 0)
     progress = _bool(trial["progress"], "trial.progress")
     plots = _bool(trial["plots"], "trial.plots")
+    allow_huge = _bool(trial.get("allow_huge", False), "trial.allow_huge")
+    hook_budget = trial.get("hook_budget", DEFAULT_BUDGET)
+    if hook_budget is not None and (isinstance(hook_budget, bool) or not isinstance(
+            hook_budget, (int, float)) or hook_budget <= 0):
+        raise CommandError(f"trial.hook_budget must be a positive number of seconds (or null "
+                           f"for no limit), got {hook_budget!r}")
     opponents = _names(data["opponents"], "opponents")
     reference = data["reference"]
     if reference is not None and not isinstance(reference, str):
@@ -342,13 +354,22 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
             raise CommandError(f"agent.{key} must be {type(want).__name__} like {want!r}, "
                                f"got {value!r}")
     remote = dict(data.get("remote") or {})
-    if remote.get("tokens") is not None:
-        tokens = remote["tokens"]
-        if not isinstance(tokens, list) or not all(
-                isinstance(t, (str, int)) and not isinstance(t, bool) for t in tokens):
-            raise CommandError(f"remote.tokens must be a list of secrets like [s1,s2], got "
-                               f"{tokens!r}")
-        remote["tokens"] = [str(t) for t in tokens]
+    for key in ("tokens", "token_files"):
+        values = remote.get(key)
+        if values is not None and (not isinstance(values, list) or not all(
+                isinstance(t, (str, int)) and not isinstance(t, bool) for t in values)):
+            raise CommandError(f"remote.{key} must be a list like [s1,s2], got {values!r}")
+    if "remote" in opponents:  # the secrets, from wherever they were given (agents.remote.tokens)
+        try:
+            remote["tokens"] = seat_tokens(remote.get("tokens"), remote.get("token_files"))
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+    remote.pop("token_files", None)
+    if name == "remote":
+        try:
+            agent["token"] = seat_token(agent.get("token"), agent.pop("token_file", ""))
+        except ValueError as exc:
+            raise CommandError(f"agent.{exc}") from None
     novelty = dict(data["novelty"])
     nname = novelty.get("name")
     params = {k: v for k, v in (novelty.get("params") or {}).items() if v is not None}
@@ -361,7 +382,8 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         window=(float(window[0]), float(window[1])), inject_at=inject_at,
         detection=detection, reference=reference or None, progress=progress,
         rules=str(data.get("rules") or "standard"),
-        remote=remote if "remote" in opponents else {}, isolate=isolate,
+        remote=remote if "remote" in opponents else {}, allow_huge=allow_huge,
+        hook_budget=None if hook_budget is None else float(hook_budget), isolate=isolate,
         isolate_budget=trial.get("isolate_budget", 30.0))
     if nname in (None, "none") and novelty.get("difficulty") is not None:
         raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
@@ -397,8 +419,10 @@ def _isolation(trial: dict[str, Any], agent: dict[str, Any], opponents: list[str
 
 
 def check_world(cfg: TrialConfig) -> None:
-    """The agents can be built with their options, and the novelty applies."""
+    """The agents can be built with their options, the novelty applies, and every remote
+    seat's address can be listened on (probed without sending anything)."""
     from agents.registry import make_agent, told_rules
+    from evaluation.remote_seats import RemoteError, check_addresses, make_agents
     from evaluation.novelty_setup import NoveltyError, prepare_novelty
     from openmono import rules_schema
 
@@ -414,6 +438,23 @@ def check_world(cfg: TrialConfig) -> None:
         # The exception names the bad option; the full option dict would bury it.
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise CommandError(f"agent={cfg.agent} cannot be built: {first}") from None
+    if "remote" in cfg.opponents:
+        try:  # (only the remote seats: an isolated opponent is never built in the harness)
+            make_agents([n for n in cfg.opponents if n == "remote"], cfg.remote)
+        except ValueError as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise CommandError(f"remote opponents cannot be seated: {first}") from None
+    seats = []
+    if cfg.agent == "remote":
+        seats.append((str(cfg.agent_params.get("host") or "127.0.0.1"),
+                      int(cfg.agent_params.get("port", 7300))))
+    if "remote" in cfg.opponents:
+        seats.append((str(cfg.remote.get("host") or "127.0.0.1"),
+                      int(cfg.remote.get("port", 7300))))
+    try:
+        check_addresses(seats)
+    except RemoteError as exc:
+        raise CommandError(str(exc)) from None
     if cfg.novelty is not None:
         try:
             prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params,
@@ -438,27 +479,80 @@ def check_out_dir(out: Path, cfg: TrialConfig) -> None:
     if not os.access(probe, os.W_OK | os.X_OK):
         raise CommandError(f"cannot write to the output directory {str(out)!r}: permission "
                            f"denied on {str(probe)!r}")
-    config = out / CONFIG_FILE
-    if config.exists():
-        import json
-
-        try:
-            old = json.loads(config.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            old = None
+    try:
+        old = read_identity(out / CONFIG_FILE)
         ident = _trial_identity(cfg)
         if old is not None and old != ident:
             diff = sorted(k for k in ident if old.get(k) != ident[k])
             raise CommandError(f"{out} holds a trial with a different configuration "
                                f"({', '.join(diff)} differ); choose another hydra.run.dir or "
                                "delete that directory")
-    try:
         done = len(read_records(out / GAMES_FILE))
     except TrialError as exc:
         raise CommandError(str(exc)) from None
     if done > cfg.games:
         raise CommandError(f"{out / GAMES_FILE} already holds {done} games, more than "
                            f"trial.games={cfg.games}; use a new output directory")
+
+
+def hide_secrets(cmd: Command) -> None:
+    """Take the secrets out of `cmd.overrides` into this process's environment, where
+    the jobs read them back (`trial_config`): Hydra then writes none of them into
+    `.hydra/`, logs or folder names, and `command.json` never sees them."""
+    import json
+
+    given = {}
+    for job in cmd.jobs:
+        found = {}
+        if any(is_secret(o) and o.lstrip("+").startswith("agent.token=") for o in job.overrides):
+            found["agent.token"] = job.config.agent_params.get("token", "")
+        if any(is_secret(o) and o.lstrip("+").startswith("remote.tokens=")
+               for o in job.overrides):
+            found["remote.tokens"] = list(job.config.remote.get("tokens") or [])
+        if given and found != given:
+            raise CommandError("agent.token and remote.tokens cannot be swept: give one "
+                               "value for the whole sweep")
+        given = found
+    if given:
+        os.environ[SECRETS_ENV] = json.dumps(given)
+    else:  # (none from an earlier command of this process either)
+        os.environ.pop(SECRETS_ENV, None)
+    cmd.overrides = [o for o in cmd.overrides if not is_secret(o)]
+
+
+def _restore_secrets(data: dict[str, Any]) -> None:
+    import json
+
+    try:
+        given = json.loads(os.environ.get(SECRETS_ENV) or "{}")
+    except ValueError:
+        return
+    if not isinstance(given, dict):
+        return
+    agent, remote = data.get("agent"), data.get("remote")
+    if "agent.token" in given and isinstance(agent, dict) and not agent.get("token"):
+        agent["token"] = given["agent.token"]
+    if "remote.tokens" in given and isinstance(remote, dict) and not remote.get("tokens"):
+        remote["tokens"] = given["remote.tokens"]
+
+
+def _named(key: str, value: Any) -> str:
+    """A folder option that names a folder: an empty one would write into the current
+    directory."""
+    text = "" if value is None else str(value)
+    if not text.strip():
+        raise CommandError(f"{key} is empty: name a folder, e.g. {key}=outputs/my-trial")
+    return text
+
+
+def _check_snapshot_key() -> None:
+    """A weak or exposed snapshot key is refused before anything is written."""
+    from evaluation.seal import KeyProblem, snapshot_key
+
+    try:
+        snapshot_key()
+    except KeyProblem as exc:
+        raise CommandError(str(exc)) from None
 
 
 def sweep_dir_for(overrides: list[str]) -> Path:
@@ -475,6 +569,7 @@ def check_command(argv: list[str]) -> Command:
     cmd = split_argv(argv)
     if cmd.info:
         return cmd
+    _check_snapshot_key()
     if cmd.multirun:
         from evaluation.launchers import chosen, problem
 
@@ -500,10 +595,12 @@ def check_command(argv: list[str]) -> Command:
         tcfg, plots = trial_config(resolved)  # type: ignore[arg-type]
         check_world(tcfg)
         if cmd.multirun:
-            out = Path(str(cfg.hydra.sweep.dir)) / str(cfg.hydra.sweep.subdir)
+            _named("hydra.sweep.dir", cfg.hydra.sweep.dir)
+            out = Path(str(cfg.hydra.sweep.dir)) / _named("hydra.sweep.subdir",
+                                                           cfg.hydra.sweep.subdir)
             cmd.sweep_dir = Path(str(cfg.hydra.sweep.dir))
         else:
-            out = Path(str(cfg.hydra.run.dir))
+            out = Path(_named("hydra.run.dir", cfg.hydra.run.dir))
         check_out_dir(out, tcfg)
         cmd.jobs.append(Job(task, tcfg, out, plots))
     return cmd

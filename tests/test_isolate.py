@@ -238,7 +238,12 @@ def test_no_token_where_other_processes_can_read_it(monkeypatch, no_orphans):
     and the harness's own remote tokens are not handed down to it."""
     from agents.remote.isolated import IsolatedAgent
 
+    from evaluation.secret_args import SECRETS_ENV
+
     monkeypatch.setenv("OPENMONO_TOKEN", "the-remote-seats-secret")
+    monkeypatch.setenv("OPENMONO_REMOTE_TOKENS", "the-remote-seats-secret,another")
+    # (a trial command's tokens, kept from Hydra in this variable: evaluation.secret_args)
+    monkeypatch.setenv(SECRETS_ENV, '{"remote.tokens": ["the-remote-seats-secret"]}')
     seat = IsolatedAgent("baseline")
     try:
         seat.listen()

@@ -167,3 +167,108 @@ def test_no_client_is_a_one_line_error(tmp_path: Path) -> None:
         run_trial(trial_cfg(port, connect_timeout=0.3), tmp_path)
     with socket.socket() as s:  # the port is free again
         s.bind(("127.0.0.1", port))
+
+
+# --- issue 29, finding 9: nothing sent before authentication stops the listener -------------
+def _hello(token: object, **extra: object) -> bytes:
+    from openmono.protocol import PROTOCOL_VERSION
+
+    return json.dumps({"type": "hello", "version": PROTOCOL_VERSION, "token": token,
+                       **extra}).encode() + b"\n"
+
+
+HOSTILE_LINES = {
+    "200,000-deep [": b"[" * 200_000 + b"\n",
+    "deep object in a hello": b'{"type": "hello", "token": ' + b'{"a":' * 100_000 + b"\n",
+    "lone surrogate token": _hello("\ud800"),
+    "not UTF-8": b"\xff\xfe\xfd\xfc garbage \x00\x01\n",
+    "token of the wrong type": _hello(["seat-secret"]),
+    "huge number": b'{"type": "hello", "version": ' + b"9" * 100_000 + b"}\n",
+    "NaN version": b'{"type": "hello", "version": NaN, "token": "seat-secret"}\n',
+    "no line at all": b"{" * 2_000_000,  # over the size limit before any newline
+}
+
+
+def _send_hostile(port: int, data: bytes) -> None:
+    """Send `data` on a fresh connection and wait (bounded) for the server to answer or
+    close it."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+    with sock:
+        try:
+            sock.sendall(data)
+            sock.recv(4096)
+        except OSError:
+            pass
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_LINES))
+def test_a_hostile_line_before_the_client_is_a_counted_refusal(tmp_path: Path,
+                                                               case: str) -> None:
+    port = free_port()
+    client = RawClient(port)
+
+    def hostile_then_play() -> None:
+        _send_hostile(port, HOSTILE_LINES[case])
+        client.run()
+
+    summary, records = run_with(trial_cfg(port, games=1), tmp_path, [hostile_then_play])
+    assert client.games == 1 and _faults(records) == {}
+    assert sum(summary["remote_refused"].values()) >= 1, summary["remote_refused"]
+
+
+def test_slowloris_and_hostile_lines_mid_trial_then_the_client_reconnects(
+        tmp_path: Path) -> None:
+    """Mid-trial: a slow sender and every hostile line, then the seat's client drops in
+    the middle of a game and comes back with its token: it plays the rest."""
+    import threading
+
+    port = free_port()
+
+    def noise() -> None:
+        slow = socket.create_connection(("127.0.0.1", port), timeout=5)
+        try:
+            for _ in range(20):  # one byte at a time, past the handshake timeout
+                slow.sendall(b"{")
+                time.sleep(0.05)
+        except OSError:
+            pass
+        finally:
+            slow.close()
+        for data in HOSTILE_LINES.values():
+            _send_hostile(port, data)
+
+    sender = threading.Thread(target=noise, daemon=True)
+
+    def answer(msg: dict, n: int):  # type: ignore[no-untyped-def]
+        if n == 5:
+            sender.start()
+        if n == 60:
+            sender.join(timeout=30)
+            return "close"  # leaves in the middle of a game
+        return None
+
+    first = RawClient(port, answer=answer)
+    back = RawClient(port)
+
+    def scenario() -> None:
+        first.run()
+        back.run()  # comes back with the token
+
+    summary, records = run_with(trial_cfg(port, games=4, handshake_timeout=0.5), tmp_path,
+                                [scenario])
+    assert not sender.is_alive()
+    faults = _faults(records)
+    assert faults.get("disconnect") == 1, faults
+    assert back.games == 3 and records[-1]["remote_faults"] == {}
+    assert summary["remote_refused"].get("handshake_timeout", 0) >= 1

@@ -32,9 +32,12 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--port", type=int, default=7300)
     s.add_argument("--token", default=os.environ.get("OPENMONO_TOKEN", ""),
                    help="the seat's token (default: $OPENMONO_TOKEN)")
-    s.add_argument("--token-stdin", action="store_true",
-                   help="read the token from the first line of stdin (a pipe no other "
-                        "process can read afterwards: the harness's isolated seats)")
+    given = s.add_mutually_exclusive_group()
+    given.add_argument("--token-file", default=None, metavar="PATH",
+                       help="a file holding the seat's token (kept out of the process list)")
+    given.add_argument("--token-stdin", action="store_true",
+                       help="read the token from the first line of stdin (a pipe no other "
+                            "process can read afterwards: the harness's isolated seats)")
     s.add_argument("--connect-timeout", type=float, default=30.0,
                    help="seconds to keep trying to reach the harness")
     s.add_argument("--quiet", action="store_true",
@@ -47,6 +50,14 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("agent")
     c.add_argument("options", nargs="*", metavar="KEY=VALUE")
     args = p.parse_args(argv)
+    if args.command == "serve" and args.token_file:
+        from agents.remote.tokens import read_token_file
+
+        try:
+            args.token = read_token_file(args.token_file, "--token-file")
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     params = {}
     for opt in args.options:
         key, eq, raw = opt.partition("=")

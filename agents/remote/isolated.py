@@ -57,10 +57,16 @@ def split_name(name: str) -> tuple[str, bool]:
     return base, True
 
 
+def _secret_variable(name: str) -> bool:
+    """The harness's secrets in its environment: `$OPENMONO_TOKEN`,
+    `$OPENMONO_REMOTE_TOKENS` (agents.remote.tokens) and the tokens a trial command keeps
+    from Hydra (`_OPENMONO_CLI_SECRETS`: evaluation.secret_args)."""
+    return "OPENMONO" in name and ("TOKEN" in name or "SECRET" in name)
+
+
 def _child_env() -> dict[str, str]:
     """The harness's environment without its remote seats' tokens."""
-    env = {k: v for k, v in os.environ.items()
-           if not (k.startswith("OPENMONO_") and "TOKEN" in k)}
+    env = {k: v for k, v in os.environ.items() if not _secret_variable(k)}
     # The child imports what the harness can (e.g. module.path:ClassName agents).
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     return env

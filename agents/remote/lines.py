@@ -85,6 +85,17 @@ class LineSocket:
             raise Disconnected("the client closed the connection")
         self.buf += chunk
 
+    def alive(self) -> bool:
+        """False once the peer has closed the connection (checked without reading)."""
+        if self.closed:
+            return False
+        try:
+            return self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) != b""
+        except (BlockingIOError, InterruptedError):
+            return True
+        except OSError:
+            return False
+
     def send(self, data: bytes, timeout: float | None) -> None:
         """Send a whole line; a peer that does not read within `timeout` is dropped."""
         if self.closed:

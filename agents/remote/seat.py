@@ -37,6 +37,7 @@ from openmono.wire import action_from_wire
 from agents.base import NO_NOVELTY, NoveltyChange, NoveltyReport
 from agents.remote.lines import Disconnected, LineSocket, LineTimeout, LineTooLong
 from agents.remote.server import RemoteError, SeatServer, release, server_for
+from agents.remote.tokens import TOKEN_ENV, seat_token
 
 
 class _Fault(Exception):
@@ -56,16 +57,19 @@ class RemoteAgent:
 
     name = "remote"
 
-    def __init__(self, port: int = 7300, token: str = "", host: str = "127.0.0.1",
+    def __init__(self, port: int = 7300, token: str = "", token_file: str = "",
+                 host: str = "127.0.0.1",
                  budget: float = 2.0, connect_timeout: float = 30.0,
                  reconnect_timeout: float = 2.0, report_budget: float = 5.0,
                  max_line: int = DEFAULT_MAX_LINE, handshake_timeout: float = 5.0,
                  max_pending: int = 32) -> None:
         if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
             raise ValueError(f"port must be an integer in 0..65535, got {port!r}")
-        if not isinstance(token, str) or not token:
+        token = seat_token(token, token_file)
+        if not isinstance(token, str) or not token.strip():
             raise ValueError("token must be set: the secret the seat's client sends "
-                             "(agent.token=... or remote.tokens=[...])")
+                             f"(agent.token_file=PATH, ${TOKEN_ENV}, agent.token=..., or "
+                             "remote.tokens=[...])")
         for key, value in (("budget", budget), ("connect_timeout", connect_timeout),
                            ("reconnect_timeout", reconnect_timeout),
                            ("report_budget", report_budget),
@@ -103,9 +107,16 @@ class RemoteAgent:
     # --- connection management (called by the server thread) -----------------------------
     def busy(self) -> bool:
         """A second client is waiting already (one with the token takes over from the
-        next game: a client that lost its connection can always come back)."""
+        next game: a client that lost its connection can always come back). A waiting
+        client that has gone away meanwhile does not hold the seat."""
         with self._cond:
-            return self._next is not None
+            if self._next is None:
+                return False
+            if self._next[0].alive():
+                return True
+            self._next[0].close()
+            self._next = None
+            return False
 
     def attach(self, conn: LineSocket, hello: Hello) -> None:
         with self._cond:

@@ -7,16 +7,22 @@ The admission thread never blocks on a client: connections are non-blocking unti
 connections, half-open ones or garbage cannot stall a game or exhaust the server. The
 token is compared in constant time (`hmac.compare_digest`) against every seat's token;
 a refused client gets one `refused` line saying why, and the refusal is logged and
-counted by kind (`refusals`).
+counted by kind (`refusals`). Whatever a connection sends, nothing it causes stops the
+admission thread: an exception while admitting it (a line nested too deep for the JSON
+parser, a token no codec can encode, ...) drops that connection as an `admission_error`,
+and an error of the loop itself is counted as `server_error` and the loop goes on, so a
+seat's client can always connect and reconnect.
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import logging
 import selectors
 import socket
+import sys
 import threading
 import time
 from collections import Counter
@@ -54,9 +60,14 @@ class SeatServer:
         try:
             self.listener = socket.create_server((host, port), backlog=64)
         except OSError as exc:
-            raise RemoteError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+            why = str(exc.strerror or exc).split(" (while attempting")[0]
+            raise RemoteError(f"cannot listen on {host}:{port}: {why}") from None
         self.listener.setblocking(False)
         self.port = self.listener.getsockname()[1]
+        if not is_loopback(host):
+            print(f"warning: remote seats listen on {host}:{self.port}, beyond this machine: "
+                  "anyone who can reach it may try tokens, and they travel unencrypted; "
+                  "use long random tokens, or loopback and an SSH tunnel", file=sys.stderr)
         self._sel = selectors.DefaultSelector()
         self._sel.register(self.listener, selectors.EVENT_READ, None)
         self._pending: dict[socket.socket, _Pending] = {}
@@ -74,20 +85,34 @@ class SeatServer:
     def _run(self) -> None:
         try:
             while not self._stop.is_set():
-                for key, _ in self._sel.select(timeout=0.05):
-                    if key.data is None:
-                        self._accept()
-                    else:
-                        self._read(key.data)
-                now = time.monotonic()
-                for p in [p for p in self._pending.values() if p.deadline <= now]:
-                    self._refuse(p, "handshake_timeout", "no hello in "
-                                 f"{self.handshake_timeout}s")
+                try:
+                    self._step()
+                except Exception as exc:  # noqa: BLE001 - the listener must outlive anything
+                    self.refusals["server_error"] += 1
+                    LOG.warning("remote seats on port %s: %s: %s", self.port,
+                                type(exc).__name__, str(exc)[:200])
+                    time.sleep(0.05)
         finally:
             for p in list(self._pending.values()):
                 self._drop(p)
             self._sel.close()
             self.listener.close()
+
+    def _step(self) -> None:
+        for key, _ in self._sel.select(timeout=0.05):
+            if key.data is None:
+                self._accept()
+                continue
+            p = key.data
+            try:
+                self._read(p)
+            except Exception as exc:  # noqa: BLE001 - one connection's problem, counted
+                self._refuse(p, "admission_error", f"cannot admit this connection "
+                             f"({type(exc).__name__})")
+        now = time.monotonic()
+        for p in [p for p in self._pending.values() if p.deadline <= now]:
+            self._refuse(p, "handshake_timeout", "no hello in "
+                         f"{self.handshake_timeout}s")
 
     def _accept(self) -> None:
         for _ in range(64):
@@ -131,7 +156,7 @@ class SeatServer:
             data = json.loads(line)
             if not isinstance(data, dict) or data.get("type") != "hello":
                 raise ValueError("the first message must be a hello")
-        except ValueError:
+        except (ValueError, RecursionError):  # (200,000 nested brackets, say)
             self._refuse(p, "malformed_hello", "the first message must be a hello line "
                          "(docs/protocol.md)")
             return
@@ -141,9 +166,10 @@ class SeatServer:
             return
         try:
             hello = Hello.model_validate(data)
-        except ValueError as exc:
-            first = str(exc).splitlines()[0]
-            self._refuse(p, "malformed_hello", f"malformed hello: {first}")
+            hello.token.encode()  # a lone surrogate cannot be compared
+        except (ValueError, RecursionError) as exc:
+            first = (str(exc).splitlines() or [type(exc).__name__])[0]
+            self._refuse(p, "malformed_hello", f"malformed hello: {first[:200]}")
             return
         seat = self._seat_of(hello.token)
         if seat is None:
@@ -178,7 +204,7 @@ class SeatServer:
         LOG.warning("remote seats on port %s: refused %s: %s", self.port, p.peer, reason)
         try:
             p.sock.send(encode(Refused(version=PROTOCOL_VERSION, reason=reason)))
-        except OSError:
+        except Exception:  # noqa: BLE001 - gone already, or a reason that cannot be sent
             pass
         self._drop(p)
 
@@ -186,9 +212,12 @@ class SeatServer:
         self._pending.pop(p.sock, None)
         try:
             self._sel.unregister(p.sock)
-        except (KeyError, ValueError):
+        except (KeyError, ValueError, OSError):
             pass
-        p.sock.close()
+        try:
+            p.sock.close()
+        except OSError:
+            pass
 
     # --- seats -----------------------------------------------------------------------------
     def add(self, seat: Any) -> None:
@@ -211,6 +240,30 @@ class SeatServer:
         else:  # never started: nothing else owns the sockets
             self._sel.close()
             self.listener.close()
+
+
+def is_loopback(host: str) -> bool:
+    """True for an address (or `localhost`) that only this machine can reach."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def probe_listen(host: str, port: int) -> None:
+    """RemoteError (one line) unless (host, port) can be listened on now: the socket is
+    bound and closed at once, nothing is sent, so a command that would fail to listen
+    is refused before it writes anything."""
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        why = (exc.strerror or str(exc)).split(" (while attempting")[0]
+        raise RemoteError(f"cannot listen on {host}:{port}: {why} (the host must be an "
+                          "address of this machine: 127.0.0.1, 0.0.0.0 or one of its "
+                          "interfaces; the port a free one)") from None
 
 
 _SERVERS: dict[tuple[str, int], SeatServer] = {}

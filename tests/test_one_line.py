@@ -1,0 +1,128 @@
+"""Issue 29, finding 11: every bad input found by the hostile-user review ends in one
+line and exit code 2, and a refused command leaves no run folder (nor `.hydra/`) behind."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from evaluation import compare, detection_sweep
+from evaluation import trial as trial_cli
+
+FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
+        "trial.progress=false", "trial.plots=false", "trial.games=2"]
+
+
+def _tree(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): "dir" if p.is_dir() else
+            hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*"))}
+
+
+def one_line(main: Callable[[list[str]], Any], argv: list[str], capsys: Any) -> str:
+    """`main(argv)` must exit 2 with one `error:` line on stderr and no traceback."""
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2, (argv, code, err)
+    assert len(lines) == 1 and lines[0].startswith("error: "), (argv, err)
+    return lines[0]
+
+
+# --- refused before anything is written: no run folder, no .hydra/ -----------------------------
+NOTHING_WRITTEN = {
+    "empty remote token": (["opponents=[random,remote]", 'remote.tokens=[""]'], "remote.tokens"),
+    "listening on an address not of this machine": (
+        ["agent=remote", "agent.token=secret", "agent.host=8.8.8.8", "agent.connect_timeout=1"],
+        "8.8.8.8"),
+    "two remote seats with one token": (
+        ["opponents=[random,remote,remote]", "remote.tokens=[a,a]",
+         "remote.connect_timeout=1"], "token"),
+    "empty hydra.run.dir": (["hydra.run.dir="], "hydra.run.dir"),
+    "blank hydra.run.dir": (["hydra.run.dir= "], "hydra.run.dir"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOTHING_WRITTEN))
+def test_refused_trial_commands_write_nothing(tmp_path: Path, monkeypatch, capsys,
+                                              case: str) -> None:
+    args, word = NOTHING_WRITTEN[case]
+    monkeypatch.chdir(tmp_path)
+    keys = {a.split("=", 1)[0] for a in args}
+    base = [a for a in FAST if a.split("=", 1)[0] not in keys]
+    line = one_line(trial_cli.cli, [*base, *args], capsys)
+    assert word in line, line
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- a run folder holding unreadable files: refused, the folder untouched -------------------------
+UNREADABLE = {
+    "trial.json holding []": {"trial.json": b"[]\n"},
+    "trial.json not UTF-8": {"trial.json": b'{"agent": "\xff\xfe"}\n'},
+    "games.jsonl not UTF-8": {"games.jsonl": b'{"game": 0, "x": "\xff"}\n'},
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNREADABLE))
+def test_unreadable_files_in_the_run_folder_are_one_line(tmp_path: Path, monkeypatch, capsys,
+                                                         case: str) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    for name, data in UNREADABLE[case].items():
+        (run / name).write_bytes(data)
+    before = _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    line = one_line(trial_cli.cli, [*FAST, f"hydra.run.dir={run}"], capsys)
+    assert next(iter(UNREADABLE[case])) in line, line
+    assert _tree(tmp_path) == before
+
+
+# --- the other tools ------------------------------------------------------------------------
+def test_render_without_a_sweep_json(tmp_path: Path, capsys) -> None:
+    line = one_line(detection_sweep.main, ["--render", "--out", str(tmp_path)], capsys)
+    assert "sweep.json" in line
+    (tmp_path / "sweep.json").write_bytes(b"\xff\xfe not json")
+    line = one_line(detection_sweep.main, ["--render", "--out", str(tmp_path)], capsys)
+    assert "sweep.json" in line
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "65536"])
+def test_a_remote_port_out_of_range(tmp_path: Path, capsys, port: str) -> None:
+    out = tmp_path / "sweep"
+    line = one_line(detection_sweep.main, [
+        "--agent", "remote", "--remote-token", "secret", "--remote-port", port,
+        "--per-cell", "0", "--controls", "1", "--games", "1", "--out", str(out)], capsys)
+    assert "--remote-port" in line and port in line
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("text", ["[]", '{"agent": "a", "games": "many", "pnwp": "x"}',
+                                  b"\xff\xfe"], ids=["a list", "wrong types", "not UTF-8"])
+def test_compare_on_a_malformed_summary(tmp_path: Path, capsys, text: str | bytes) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    path = run / "summary.json"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    line = one_line(compare.main, [str(run), f"out={tmp_path / 'cmp'}"], capsys)
+    assert str(path) in line
+    assert not (tmp_path / "cmp").exists()
+
+
+@pytest.mark.parametrize("out", ["out=", "out= "])
+def test_compare_with_an_empty_out(tmp_path: Path, monkeypatch, capsys, out: str) -> None:
+    from evaluation.runner import TrialConfig, run_trial
+
+    run = tmp_path / "run"
+    run_trial(TrialConfig(agent="random", opponents=["random"] * 3, reference="random",
+                          games=2, progress=False), run)
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    line = one_line(compare.main, [str(run), out], capsys)
+    assert "out" in line
+    assert list(here.iterdir()) == []
