@@ -182,3 +182,19 @@ def of(game: Game, kind: type) -> list[Any]:
 def payments(game: Game, reason: str | None = None) -> list[tuple[int, int, int, str, int]]:
     """Every payment as (payer, payee, amount, reason, square), optionally of one reason."""
     return [tuple(e[:5]) for e in of(game, E.Payment) if reason is None or e.reason == reason]
+
+
+def finite_differences(f: Callable[[], float], x: Any, eps: float = 1e-6) -> Any:
+    """Central differences of `f()` with respect to every entry of the array `x` (changed
+    in place and restored): the reference for hand-written gradients."""
+    import numpy as np
+    g = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        old = x[i]
+        x[i] = old + eps
+        up = f()
+        x[i] = old - eps
+        down = f()
+        x[i] = old
+        g[i] = (up - down) / (2 * eps)
+    return g

@@ -5,6 +5,7 @@ the batch distribution."""
 from __future__ import annotations
 
 import numpy as np
+from helpers import finite_differences as _fd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -39,19 +40,6 @@ def test_the_type_of_every_action_is_its_block_of_table_one() -> None:
     # an exchange offer's target logit is the sum of its opponent, given and got parts
     i = E._exchange_index(2, 5, 9)
     assert list(COMPONENTS[i]) == [2, 3 + 5, 3 + 28 + 9]
-
-
-def _fd(f, x, eps=1e-6):
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        old = x[i]
-        x[i] = old + eps
-        up = f()
-        x[i] = old - eps
-        down = f()
-        x[i] = old
-        g[i] = (up - down) / (2 * eps)
-    return g
 
 
 @pytest.mark.parametrize("name", ["flat", "factored"])

@@ -4,25 +4,13 @@ fixed problem, GAE by hand."""
 from __future__ import annotations
 
 import numpy as np
+from helpers import finite_differences as _fd
 import pytest
 
 from agents.drl.ddqn import DDQN, DDQNConfig, td_loss
 from agents.drl.encoding import ACTION_DIM, STATE_DIM
 from agents.drl.heads import make_head
 from agents.drl.ppo import PPO, PPOConfig, gae, policy_loss, value_loss
-
-
-def _fd(f, x, eps=1e-6):
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        old = x[i]
-        x[i] = old + eps
-        up = f()
-        x[i] = old - eps
-        down = f()
-        x[i] = old
-        g[i] = (up - down) / (2 * eps)
-    return g
 
 
 @pytest.mark.parametrize("head", ["flat", "factored"])
