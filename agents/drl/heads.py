@@ -56,10 +56,9 @@ def _components() -> tuple[np.ndarray, int]:
             for j in range(E.N_SLOTS):
                 for k in range(3):
                     comp[block + (opp * E.N_SLOTS + j) * 3 + k] = [o + opp, p + j, c + k]
-    for start, stop in ((E.IMPROVE, E.SKIP),):  # improve, sell building, (un)mortgage
-        base = new(stop - start)
-        for i in range(start, stop):
-            comp[i] = [base + i - start]
+    base = new(E.SKIP - E.IMPROVE)  # improve, sell building, (un)mortgage: one output each
+    for i in range(E.IMPROVE, E.SKIP):
+        comp[i] = [base + i - E.IMPROVE]
     out = np.full((E.ACTION_DIM, 3), n, dtype=np.int64)
     for i, c in enumerate(comp):
         out[i, :len(c)] = c
