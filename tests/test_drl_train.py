@@ -125,3 +125,29 @@ def test_ddqn_starts_from_a_ppo_policy(tmp_path) -> None:
         train(_cfg(algo="ddqn", games=1, init=init,
                    ddqn={"hidden": [8], "learning_starts": 50, "buffer_size": 500}),
               tmp_path / "other")
+
+
+def test_presets_and_the_yaml_names_every_option() -> None:
+    """`preset=paper` is the paper's network, state and head; conf/train.yaml names every
+    option of each learner (null: the preset's value) and no other."""
+    from dataclasses import fields
+    from pathlib import Path
+
+    import yaml
+
+    from agents.drl.agent import make_learner
+    from agents.drl.ddqn import DDQNConfig
+    from agents.drl.ppo import PPOConfig
+
+    paper = make_learner("ppo", preset="paper")
+    assert paper.actor.sizes == (240, 1024, 512, 2922) and paper.cfg.head == "flat"
+    assert make_learner("ddqn", preset="paper").q.sizes == (240, 1024, 512, 2922)
+    assert make_learner("ppo").actor.sizes == (303, 256, 256, 284)
+    with pytest.raises(ValueError, match="unknown ppo preset 'papr'; valid: default, paper"):
+        make_learner("ppo", preset="papr")
+    conf = yaml.safe_load((Path(__file__).parents[1] / "conf" / "train.yaml").read_text())
+    for algo, cls in (("ppo", PPOConfig), ("ddqn", DDQNConfig)):
+        assert list(conf[algo]) == [f.name for f in fields(cls)]
+        assert all(v is None for v in conf[algo].values())
+    with pytest.raises(TrainError, match="unknown ppo.head 'tree'; valid: factored, flat"):
+        train(_cfg(ppo={"head": "tree"}), Path("/nonexistent/never-made"))
