@@ -129,17 +129,14 @@ class FactoredHead:
             greedy: bool) -> tuple[int, float]:
         out = mlp.forward_one(x).astype(np.float64)
         types = TYPE_OF[idx]
-        legal_types = np.unique(types)
-        zt = out[legal_types]
-        k = _pick(zt, rng, greedy)
-        lp = _log_softmax(zt)[k]
+        legal_types = types[np.r_[True, types[1:] != types[:-1]]]  # idx ascends, so types do
+        k, lp = _choose(out[legal_types], rng, greedy)
         among = idx[types == legal_types[k]]
         if len(among) == 1:
-            return int(among[0]), float(lp)
+            return int(among[0]), lp
         comp = np.append(out[N_TYPES:], 0.0)
-        za = comp[COMPONENTS[among]].sum(axis=1)
-        j = _pick(za, rng, greedy)
-        return int(among[j]), float(lp + _log_softmax(za)[j])
+        j, lp_target = _choose(comp[COMPONENTS[among]].sum(axis=1), rng, greedy)
+        return int(among[j]), lp + lp_target
 
     def _legal(self, out: np.ndarray, mask: np.ndarray) -> _Legal:
         """The distribution over each row's legal actions, kept as flat lists (a decision
@@ -225,11 +222,14 @@ def _log_softmax(z: np.ndarray) -> np.ndarray:
     return z - np.log(np.exp(z).sum())
 
 
-def _pick(z: np.ndarray, rng: Any, greedy: bool) -> int:
+def _choose(z: np.ndarray, rng: Any, greedy: bool) -> tuple[int, float]:
+    """An index sampled from softmax(z) (its argmax when greedy) and its log-probability."""
+    lp = _log_softmax(z)
     if greedy or len(z) == 1:
-        return int(np.argmax(z))
-    p = np.exp(_log_softmax(z))
-    return int(min(np.searchsorted(np.cumsum(p), rng.random()), len(p) - 1))
+        k = int(np.argmax(z))
+    else:
+        k = int(min(np.searchsorted(np.cumsum(np.exp(lp)), rng.random()), len(z) - 1))
+    return k, float(lp[k])
 
 
 def make_head(name: str) -> FlatHead | FactoredHead:
