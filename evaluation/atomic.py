@@ -13,7 +13,8 @@ import threading
 from pathlib import Path
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
+    """fsync a folder, so a rename inside it survives a crash (where the system allows)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:  # some systems cannot open a folder: the rename is still atomic
@@ -44,4 +45,4 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str,
         except OSError:
             pass
         raise
-    _sync_folder(target.parent)
+    sync_folder(target.parent)

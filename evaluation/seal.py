@@ -28,6 +28,8 @@ import secrets
 import stat
 from pathlib import Path
 
+from evaluation.atomic import sync_folder
+
 MAGIC = b"openmono-sealed-1\n"
 KEY_ENV = "OPENMONO_SNAPSHOT_KEY"
 MIN_KEY = 32  # bytes: a key anyone can guess seals nothing
@@ -103,7 +105,7 @@ def _create(path: Path) -> bytes | None:
             os.link(tmp, path)  # fails if another run made it first: theirs wins
         except FileExistsError:
             pass
-        _sync_dir(path.parent)
+        sync_folder(path.parent)
         return _checked(path)
     except KeyProblem:
         raise
@@ -115,19 +117,6 @@ def _create(path: Path) -> bytes | None:
                 tmp.unlink()
             except OSError:
                 pass
-
-
-def _sync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def seal(payload: bytes, key: bytes) -> bytes:

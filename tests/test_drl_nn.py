@@ -6,26 +6,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import finite_differences
+
 from agents.drl.nn import (MLP, PAPER_SIZES, Adam, masked_argmax, masked_log_softmax,
                            masked_softmax)
 
 
 def numeric_grads(loss, params, eps=1e-6):
-    out = []
-    for p in params:
-        g = np.zeros_like(p)
-        it = np.nditer(p, flags=["multi_index"])
-        for _ in it:
-            i = it.multi_index
-            old = p[i]
-            p[i] = old + eps
-            up = loss()
-            p[i] = old - eps
-            down = loss()
-            p[i] = old
-            g[i] = (up - down) / (2 * eps)
-        out.append(g)
-    return out
+    return [finite_differences(loss, p, eps) for p in params]
 
 
 def test_backward_matches_finite_differences_for_every_layer() -> None:
