@@ -5,7 +5,9 @@ Trains sb3-contrib's `MaskablePPO` on `openmono/Monopoly-v0` (the paper's 240 fl
 2922 masked actions, `reward="delta"`) against the same opponents and for the same number
 of games as `agents.drl.train`, and writes the same `curve.csv` (one row per game), so
 `python -m agents.drl.curves OUT.png OURS=ours DIR=sb3` draws both learning curves in one
-figure. It then plays `eval_games` games with the trained policy (greedy, trial seeds
+figure. Every `save_every` games it saves the model and the curve so far; run the same
+command again after a kill and it goes on from there (the rollout in progress is lost,
+so a resumed run is not bit-identical to an unbroken one). It then plays `eval_games` games with the trained policy (greedy, trial seeds
 `eval_seed`, `eval_seed + 1`, ...: keep them outside any range used for training or
 choosing) and writes `summary.json` with the wins and their Wilson interval.
 
@@ -13,7 +15,7 @@ Needs the optional `reference` extra (torch, stable-baselines3, sb3-contrib): no
 else in openmono imports this module. Options are `key=value` words:
 
     games=533 seed=0 out=outputs/reference/seed0 opponents=baseline,baseline,baseline
-    eval_games=300 eval_seed=900000 n_steps=2048 batch_size=256 gamma=0.999
+    eval_games=300 eval_seed=900000 n_steps=2048 batch_size=256 gamma=0.999 save_every=100
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ DEFAULTS: dict[str, Any] = {
     # MaskablePPO's defaults except these: rollouts of 2048 steps in minibatches of 256,
     # and a discount for games of hundreds of decisions.
     "n_steps": 2048, "batch_size": 256, "gamma": 0.999,
+    "save_every": 100,  # games between saves of the model and the curve (resume point)
 }
+FIELDS = ["game", "seed", "won", "turns", "end"]
 
 
 class ReferenceOptionError(ValueError):
@@ -51,8 +55,9 @@ def parse(argv: list[str]) -> dict[str, Any]:
         except ValueError:
             raise ReferenceOptionError(f"{key} must be a {type(default).__name__}, "
                                   f"got {value!r}") from None
-    if cfg["games"] <= 0 or cfg["eval_games"] < 0:
-        raise ReferenceOptionError("games must be positive and eval_games not negative")
+    if cfg["games"] <= 0 or cfg["eval_games"] < 0 or cfg["save_every"] <= 0:
+        raise ReferenceOptionError("games and save_every must be positive and eval_games "
+                                   "not negative")
     cfg["out"] = cfg["out"] or f"outputs/reference/seed{cfg['seed']}"
     return cfg
 
@@ -77,26 +82,47 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
     env = MonopolyEnv(opponents=opponents, reward="delta")
     rows: list[dict[str, Any]] = []
 
+    model_path, curve_path = out / "model.zip", out / "curve.csv"
+    resumed = model_path.exists() and curve_path.exists()
+    if resumed:  # the last save's model and the games played up to it
+        with open(curve_path, newline="") as fh:
+            rows.extend(csv.DictReader(fh))
+        model = MaskablePPO.load(model_path, env=env)
+    else:
+        model = MaskablePPO("MlpPolicy", env, n_steps=cfg["n_steps"],
+                            batch_size=cfg["batch_size"], gamma=cfg["gamma"],
+                            seed=cfg["seed"], verbose=0)
+    env.reset(seed=cfg["seed"] + len(rows))
+
+    def save() -> None:
+        model.save(out / "model.tmp.zip")
+        with open(out / "curve.tmp", "w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=FIELDS)
+            w.writeheader()
+            w.writerows(rows)
+        (out / "model.tmp.zip").replace(model_path)
+        (out / "curve.tmp").replace(curve_path)
+
     class Games(BaseCallback):
-        """Records each finished game and stops training after `games` of them."""
+        """Records each finished game, saves every `save_every`, stops after `games`."""
 
         def _on_step(self) -> bool:
             for done, info in zip(self.locals["dones"], self.locals["infos"]):
                 if done:
                     rows.append({"game": len(rows), "seed": "", "won": int(info["won"]),
                                  "turns": info["turns"], "end": info["end_reason"]})
+                    if len(rows) % cfg["save_every"] == 0 or len(rows) >= cfg["games"]:
+                        save()
+                        recent = rows[-cfg["save_every"]:]
+                        print(f"game {len(rows)}/{cfg['games']}: "
+                              f"{sum(int(r['won']) for r in recent)} wins in the last "
+                              f"{len(recent)}", file=sys.stderr, flush=True)
             return len(rows) < cfg["games"]
 
-    model = MaskablePPO("MlpPolicy", env, n_steps=cfg["n_steps"], batch_size=cfg["batch_size"],
-                        gamma=cfg["gamma"], seed=cfg["seed"], verbose=0)
-    env.reset(seed=cfg["seed"])
     t0 = time.perf_counter()
-    model.learn(total_timesteps=10**9, callback=Games())
+    if len(rows) < cfg["games"]:
+        model.learn(total_timesteps=10**9, callback=Games(), reset_num_timesteps=not resumed)
     train_s = time.perf_counter() - t0
-    with open(out / "curve.csv", "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=["game", "seed", "won", "turns", "end"])
-        w.writeheader()
-        w.writerows(rows)
     wins = 0
     for k in range(cfg["eval_games"]):
         obs, info = env.reset(seed=cfg["eval_seed"] + k)
@@ -108,7 +134,7 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
     from scipy.stats import binomtest
     n = cfg["eval_games"]
     ci = binomtest(wins, n).proportion_ci(method="wilson") if n else None
-    summary = {"games": len(rows), "train_seconds": round(train_s, 1),
+    summary = {"games": len(rows), "train_seconds": round(train_s, 1), "resumed": resumed,
                "eval_games": n, "eval_seeds": [cfg["eval_seed"], cfg["eval_seed"] + n - 1],
                "eval_wins": wins, "eval_win_rate": round(wins / n, 4) if n else None,
                "wilson95": [round(ci.low, 4), round(ci.high, 4)] if ci else None,
