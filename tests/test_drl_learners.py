@@ -190,3 +190,38 @@ def test_ddqn_exploration_picks_a_type_first() -> None:
     assert 0.45 < rate["type"] < 0.55 and rate["uniform"] < 0.01
     with pytest.raises(ValueError, match="unknown ddqn explore 'greedy'; valid: type, uniform"):
         DDQN(DDQNConfig(hidden=(8,), explore="greedy"))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 10])
+def test_ddqn_n_step_transitions_sum_their_discounted_rewards(n: int) -> None:
+    """Each stored transition holds r_t + g r_t+1 + ... (n rewards, fewer at the game's
+    end, where it is terminal), its bootstrap discount g^n and the state n decisions on."""
+    g = 0.9
+    cfg = DDQNConfig(hidden=(8,), features="paper", gamma=g, n_step=n, reward_scale=1.0,
+                     learning_starts=10**9, buffer_size=64)
+    dq = DDQN(cfg, seed=0)
+    mask = np.zeros(ACTION_DIM, dtype=bool)
+    mask[[3, 4]] = True
+    xs = [np.full(STATE_DIM, float(t)) for t in range(6)]
+    rewards = [0.5, -1.0, 2.0, 0.25, 3.0]  # after decisions 0..4; then the end's 7.0
+    for t in range(6):
+        if t:
+            dq.add_reward(rewards[t - 1])
+        dq.record(xs[t], mask, t)
+    dq.end_game(7.0)
+    r = [*rewards, 7.0]
+    rp = dq.replay
+    assert rp.n == 6 and list(rp.a[:6]) == [0, 1, 2, 3, 4, 5]
+    for t in range(6):
+        k = min(n, 6 - t)
+        assert rp.r[t] == pytest.approx(sum(g ** j * r[t + j] for j in range(k)))
+        terminal = t + n >= 6
+        assert rp.disc[t] == pytest.approx(0.0 if terminal else g ** n)
+        if not terminal:
+            assert rp.x2[t][0] == t + n
+            assert list(np.flatnonzero(np.unpackbits(rp.mask2[t])[:ACTION_DIM])) == [3, 4]
+
+
+def test_ddqn_refuses_an_n_step_below_one() -> None:
+    with pytest.raises(ValueError, match="n_step"):
+        DDQN(DDQNConfig(hidden=(8,), n_step=0))

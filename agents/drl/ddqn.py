@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import deque
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -39,6 +40,7 @@ class DDQNConfig:
     eps_end: float = 0.05
     eps_decay: float = 20_000.0  # transitions for epsilon to fall by a factor e
     huber_delta: float = 1.0
+    n_step: int = 1  # rewards summed before bootstrapping (Rainbow's multi-step target)
     reward: str = "delta"  # "delta" (change of the eq. 4 share) or "paper" (eq. 4 per step)
     reward_scale: float = 0.1  # keeps the +-c = 10 targets near 1
     lone_bonus: float = 1.25  # b outside a complete set; the paper's 1.5 makes buying a
@@ -120,6 +122,8 @@ class DDQN:
         if self.cfg.explore not in EXPLORE:
             raise ValueError(f"unknown ddqn explore {self.cfg.explore!r}; valid: "
                              f"{', '.join(EXPLORE)}")
+        if self.cfg.n_step < 1:
+            raise ValueError(f"ddqn n_step must be at least 1, got {self.cfg.n_step}")
         rng = np.random.default_rng(seed)
         self.state_dim = state_dim(self.cfg.features)
         sizes = (self.state_dim, *tuple(self.cfg.hidden), ACTION_DIM)
@@ -138,6 +142,8 @@ class DDQN:
         self.steps = 0  # transitions recorded
         self.updates = 0
         self.pending: tuple[np.ndarray, int, float, float] | None = None  # x, a, r, disc
+        # transitions whose reward is known, waiting for the state n_step decisions on
+        self.chain: deque[tuple[np.ndarray, int, float, float]] = deque()
         self.last_loss = float("nan")
 
     @property
@@ -165,12 +171,24 @@ class DDQN:
         return int(idx[k]), float(q[k])
 
     def record(self, x: np.ndarray, mask: np.ndarray, action: int, logp: float = 0.0) -> None:
-        """A new learning step: closes the pending transition (its next state is `x`)."""
+        """A new learning step: closes the pending transition; the oldest of the last
+        `n_step` then gets `x` as its bootstrap state."""
         if self.pending is not None:
-            px, pa, pr, pdisc = self.pending
-            self.replay.add(px, pa, pr * self.cfg.reward_scale, pdisc, x, np.packbits(mask))
-            self._maybe_learn()
+            self.chain.append(self.pending)
+            if len(self.chain) == self.cfg.n_step:
+                self._emit(x, np.packbits(mask))
         self.pending = (x.copy(), action, 0.0, self.cfg.gamma)
+
+    def _emit(self, x2: np.ndarray, mask2: np.ndarray, terminal: bool = False) -> None:
+        """Stores the chain's oldest transition with its multi-step return."""
+        x, a = self.chain[0][0], self.chain[0][1]
+        ret, disc = 0.0, 1.0
+        for _, _, r, d in self.chain:
+            ret += disc * r
+            disc *= d
+        self.replay.add(x, a, ret * self.cfg.reward_scale, 0.0 if terminal else disc, x2, mask2)
+        self.chain.popleft()
+        self._maybe_learn()
 
     def add_reward(self, r: float, discount: float = 1.0) -> None:
         if self.pending is not None:
@@ -179,11 +197,12 @@ class DDQN:
 
     def end_game(self, final_reward: float) -> None:
         if self.pending is not None:
-            x, a, r, _ = self.pending
-            self.replay.add(x, a, (r + final_reward) * self.cfg.reward_scale, 0.0, x,
-                            np.zeros((ACTION_DIM + 7) // 8, dtype=np.uint8))
+            x, a, r, d = self.pending
+            self.chain.append((x, a, r + final_reward, d))
             self.pending = None
-            self._maybe_learn()
+            none = np.zeros((ACTION_DIM + 7) // 8, dtype=np.uint8)
+            while self.chain:
+                self._emit(x, none, terminal=True)
 
     def ready(self) -> bool:
         return False  # DDQN learns as it plays
