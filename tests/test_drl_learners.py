@@ -142,7 +142,7 @@ def test_ddqn_prior_starts_the_greedy_policy_passing_not_offering() -> None:
     from agents.drl.ppo import policy_prior
 
     q = DDQN(DDQNConfig(hidden=(16, 8), features="paper"), seed=0)
-    assert np.allclose(q.q.b[-1], 0.1 * policy_prior())
+    assert np.allclose(q.q.b[-1][:ACTION_DIM], 0.1 * policy_prior())
     assert np.allclose(q.target.b[-1], q.q.b[-1])  # the target starts as a copy
     x = np.random.default_rng(0).random(STATE_DIM).astype(np.float32)
     idx = np.r_[np.arange(E.EXCHANGE, E.EXCHANGE + 300), E.CONCLUDE]
@@ -157,7 +157,8 @@ def test_ddqn_warm_start_from_a_ppo_policy_plays_its_mode() -> None:
     by `warm_scale`, so the greedy DDQN plays the policy's most likely action (and the
     target network starts equal); a file with neither network is refused in one line."""
     ppo = PPO(PPOConfig(hidden=(16, 8), head="flat", features="paper"), seed=3)
-    q = DDQN(DDQNConfig(hidden=(16, 8), warm_scale=0.05, features="paper"), seed=0)
+    q = DDQN(DDQNConfig(hidden=(16, 8), warm_scale=0.05, features="paper", dueling=False),
+             seed=0)
     q.load_policy(ppo.weights(), "ppo.npz")
     assert np.allclose(q.q.W[-1], 0.05 * ppo.actor.W[-1])
     assert np.allclose(q.target.W[0], ppo.actor.W[0])
@@ -225,3 +226,37 @@ def test_ddqn_n_step_transitions_sum_their_discounted_rewards(n: int) -> None:
 def test_ddqn_refuses_an_n_step_below_one() -> None:
     with pytest.raises(ValueError, match="n_step"):
         DDQN(DDQNConfig(hidden=(8,), n_step=0))
+
+
+def test_dueling_q_is_the_state_value_plus_an_advantage_that_untried_actions_keep() -> None:
+    """Q(s, a) = V(s) + A(s, a); after updates on action 10 only, the untried action 20
+    still has its prior advantage (zero weights, prior bias), so its Q moves with V."""
+    from agents.drl.ppo import policy_prior
+
+    cfg = DDQNConfig(hidden=(16,), features="paper", lr=1e-2, learning_starts=8, train_every=1,
+                     batch_size=8, buffer_size=64, reward_scale=1.0)
+    dq = DDQN(cfg, seed=0)
+    assert dq.q.sizes[-1] == ACTION_DIM + 1 and not dq.q.W[-1].any()
+    rng = np.random.default_rng(1)
+    mask = np.zeros(ACTION_DIM, dtype=bool)
+    mask[[10, 20]] = True
+    x = rng.random(STATE_DIM).astype(np.float32)
+    before = dq.q_values(x, np.array([10, 20]))
+    for _ in range(40):
+        dq.record(x, mask, 10)
+        dq.end_game(-1.0)
+    assert dq.updates > 0
+    out = dq.q.forward(x[None])[0]
+    q = dq.q_values(x, np.array([10, 20]))
+    assert np.allclose(q, out[[10, 20]] + out[ACTION_DIM], atol=1e-5)
+    assert not dq.q.W[-1][:, 20].any()
+    assert dq.q.b[-1][20] == np.float32(0.1 * policy_prior()[20])
+    assert q[0] < before[0] - 0.3  # the tried action's value fell towards -1 ...
+    assert q[1] - out[ACTION_DIM] == pytest.approx(0.1 * policy_prior()[20])  # ... V + prior
+
+
+def test_a_dueling_ddqn_refuses_a_warm_start_from_a_policy() -> None:
+    ppo = PPO(PPOConfig(hidden=(16, 8), head="flat", features="paper"), seed=3)
+    q = DDQN(DDQNConfig(hidden=(16, 8), features="paper"), seed=0)
+    with pytest.raises(ValueError, match="dueling=false"):
+        q.load_policy(ppo.weights(), "ppo.npz")

@@ -51,6 +51,25 @@ def test_picked_outputs_match_the_full_forward_and_backward() -> None:
     assert np.allclose(net.hidden(x), net._cache[-2])
 
 
+def test_picked_sums_of_outputs_match_the_full_forward_and_backward() -> None:
+    """With (B, k) columns, row i's output is the sum of its k picked outputs (a dueling
+    Q-value: the action's output plus the state-value output)."""
+    rng = np.random.default_rng(4)
+    net = MLP((5, 7, 6, 9), rng=rng, dtype=np.float64)
+    x = rng.standard_normal((6, 5))
+    cols = np.array([[0, 8], [3, 8], [3, 8], [8, 8], [1, 2], [5, 8]])
+    g = rng.standard_normal(6)
+    picked = net.forward_picked(x, cols)
+    sparse = net.backward_picked(g)
+    full = net.forward(x)
+    dense = np.zeros_like(full)
+    for i, row in enumerate(cols):
+        for c in row:
+            dense[i, c] += g[i]
+    assert np.allclose(picked, [full[i, row].sum() for i, row in enumerate(cols)])
+    assert all(np.allclose(a, b) for a, b in zip(sparse, net.backward(dense)))
+
+
 def test_forward_one_and_legal_match_the_batch_forward() -> None:
     net = MLP(PAPER_SIZES, rng=np.random.default_rng(0))
     x = np.random.default_rng(2).random(240).astype(np.float32)

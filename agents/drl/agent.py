@@ -51,6 +51,8 @@ def file_config(algo: str, data: Any) -> dict[str, Any]:
         cfg.setdefault("features", "paper")  # written before the extended features
         if algo == "ppo":
             cfg.setdefault("head", "flat")
+        else:
+            cfg.setdefault("dueling", False)  # written before the state-value output
         return cfg
     net = "q." if algo == "ddqn" else "actor."
     hidden = []
@@ -61,6 +63,8 @@ def file_config(algo: str, data: Any) -> dict[str, Any]:
     legacy: dict[str, Any] = {"hidden": tuple(hidden), "features": "paper"}
     if algo == "ppo":
         legacy["head"] = "flat"
+    else:
+        legacy["dueling"] = False
     return legacy
 
 

@@ -1,9 +1,11 @@
 """Double DQN with experience replay, a target network and exponentially decaying
 epsilon-greedy exploration over the legal actions (the paper's section V-A).
 
-The Q-network is 240 -> 1024 -> 512 -> 2922; the target network is a copy refreshed
-every `target_every` updates. Targets are double-Q: the online network picks the best
-legal next action, the target network values it. Every hyperparameter is a field of
+The paper's Q-network is 240 -> 1024 -> 512 -> 2922; the target network is a copy
+refreshed every `target_every` updates. Targets are double-Q: the online network picks
+the best legal next action, the target network values it. By default the network has one
+more output, the state's value V(s), and Q(s, a) = V(s) + A(s, a) (dueling, Wang et al.
+2016), with the advantage weights starting at zero: see `DDQNConfig.dueling`. Every hyperparameter is a field of
 `DDQNConfig`. As in `ppo.py`, decisions with a single legal action are not learning
 steps: their reward is added to the pending transition with its discount.
 """
@@ -41,6 +43,12 @@ class DDQNConfig:
     eps_decay: float = 20_000.0  # transitions for epsilon to fall by a factor e
     huber_delta: float = 1.0
     n_step: int = 1  # rewards summed before bootstrapping (Rainbow's multi-step target)
+    dueling: bool = True  # Q = V(s) + A(s, a), A's weights starting at 0 (see below)
+    # Why: of ~100 legal actions a decision tries one, so most outputs are never trained;
+    # with Q = one output per action their values drift with the shared layers, the
+    # target's max picks the drift, and the Q-values of lost games rose to +1 (the best a
+    # win can give). With V(s) every action's value follows the state's, and an untried
+    # action keeps its prior advantage.
     reward: str = "delta"  # "delta" (change of the eq. 4 share) or "paper" (eq. 4 per step)
     reward_scale: float = 0.1  # keeps the +-c = 10 targets near 1
     lone_bonus: float = 1.25  # b outside a complete set; the paper's 1.5 makes buying a
@@ -59,7 +67,8 @@ PRESETS = {
     # What the paper states: its network and state, uniform exploration, eq. 4 as the
     # reward, c = 10 and a zero start; what it leaves unstated keeps the values above.
     "paper": DDQNConfig(hidden=(1024, 512), features="paper", explore="uniform",
-                        reward="paper", reward_scale=0.05, lone_bonus=1.5, prior=0.0),
+                        reward="paper", reward_scale=0.05, lone_bonus=1.5, prior=0.0,
+                        dueling=False),
 }
 
 
@@ -126,13 +135,14 @@ class DDQN:
             raise ValueError(f"ddqn n_step must be at least 1, got {self.cfg.n_step}")
         rng = np.random.default_rng(seed)
         self.state_dim = state_dim(self.cfg.features)
-        sizes = (self.state_dim, *tuple(self.cfg.hidden), ACTION_DIM)
-        self.q = MLP(sizes, rng=rng, out_scale=0.1)
+        self.v = ACTION_DIM if self.cfg.dueling else None  # the output holding V(s)
+        sizes = (self.state_dim, *tuple(self.cfg.hidden), ACTION_DIM + self.cfg.dueling)
+        self.q = MLP(sizes, rng=rng, out_scale=0.0 if self.cfg.dueling else 0.1)
         if self.cfg.prior:
             # Why: a random start's argmax picks among hundreds of trade offers and sales
             # and loses every game, so the replay holds no win to learn from; these biases
             # make the greedy start pass and build (learning moves them like any weight).
-            self.q.b[-1][...] = self.cfg.prior * policy_prior()
+            self.q.b[-1][:ACTION_DIM] = self.cfg.prior * policy_prior()
             self.q.sync()
         self.target = MLP(sizes, rng=rng)
         self.target.copy_from(self.q)
@@ -153,7 +163,10 @@ class DDQN:
 
     # -- acting ---------------------------------------------------------------------
     def q_values(self, x: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        return self.q.forward_legal(x, idx)
+        if self.v is None:
+            return self.q.forward_legal(x, idx)
+        out = self.q.forward_legal(x, np.append(idx, self.v))
+        return out[:-1] + out[-1]
 
     def choose(self, x: np.ndarray, idx: np.ndarray, rng: Any, greedy: bool) -> tuple[int, float]:
         """Epsilon-greedy over the legal `idx` (greedy: epsilon 0). Returns (index, Q)."""
@@ -226,11 +239,14 @@ class DDQN:
         mask2 = np.unpackbits(rp.mask2[i], axis=1, count=ACTION_DIM).astype(bool)
         live = mask2.any(axis=1)
         mask2[~live, 0] = True  # terminal rows: any column (their discount is 0)
-        best = masked_argmax(self.q.forward(x2), mask2)
+        best = masked_argmax(self.q.forward(x2)[:, :ACTION_DIM], mask2)  # V shifts all alike
         t = self.target
-        q_next = np.einsum("ij,ji->i", t.hidden(x2), t.W[-1][:, best]) + t.b[-1][best]
+        cols = best if self.v is None else np.stack([best, np.full_like(best, self.v)], 1)
+        q_next = t.forward_picked(x2, cols)
         targets = rp.r[i] + rp.disc[i] * np.where(live, q_next, 0.0)
-        q = self.q.forward_picked(x, rp.a[i])
+        a = rp.a[i]
+        q = self.q.forward_picked(x, a if self.v is None else
+                                  np.stack([a, np.full_like(a, self.v)], 1))
         loss, g = td_loss(q, targets, c.huber_delta)
         self.opt.step(self.q.backward_picked(g))
         self.q.sync()
@@ -258,6 +274,9 @@ class DDQN:
             return self.load_weights(data, source)
         if "actor.W0" not in data:
             raise ValueError(f"{source}: neither a DDQN (q.*) nor a PPO (actor.*) network")
+        if self.cfg.dueling:
+            raise ValueError(f"{source}: a warm start from a PPO policy needs "
+                             "ddqn.dueling=false (the policy has no state-value output)")
         self.q.load_state_dict(data, "actor.", source)
         self.q.W[-1] *= self.cfg.warm_scale
         self.q.b[-1] *= self.cfg.warm_scale

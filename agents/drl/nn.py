@@ -120,8 +120,9 @@ class MLP:
         return h
 
     def forward_picked(self, x: np.ndarray, cols: np.ndarray) -> np.ndarray:
-        """Output `cols[i]` of row i only, keeping what `backward_picked` needs. Why: a
-        Q-learning loss touches one output per row, and the last layer is most of the
+        """Output `cols[i]` of row i only (with (B, k) columns: the sum of row i's k
+        outputs), keeping what `backward_picked` needs. Why: a Q-learning loss touches one
+        output per row (two with a state-value output), and the last layer is most of the
         network."""
         self._cache = [x]
         h = x
@@ -129,22 +130,29 @@ class MLP:
             h = h @ w + b
             np.maximum(h, 0.0, out=h)
             self._cache.append(h)
-        self._picked = cols
-        return np.einsum("ij,ji->i", h, self.W[-1][:, cols]) + self.b[-1][cols]
+        cols = np.asarray(cols)
+        self._picked = cols.reshape(len(x), -1)
+        k = self._picked.shape[1]
+        flat = self._picked.ravel()
+        out = np.einsum("ij,ji->i", np.repeat(h, k, axis=0), self.W[-1][:, flat]) \
+            + self.b[-1][flat]
+        return out.reshape(len(x), k).sum(axis=1)
 
     def backward_picked(self, grad: np.ndarray) -> list[np.ndarray]:
         """`backward` for the outputs of the last `forward_picked` (dLoss/d output, (B,))."""
-        cols = self._picked
-        g = grad.astype(self.dtype, copy=False)
+        k = self._picked.shape[1]
+        cols = self._picked.ravel()
+        g = np.repeat(grad.astype(self.dtype, copy=False), k)
         h = self._cache[-1]
         used, which = np.unique(cols, return_inverse=True)
         onehot = np.zeros((len(cols), len(used)), dtype=self.dtype)
         onehot[np.arange(len(cols)), which] = g
         g_w = np.zeros((self.sizes[-2], self.sizes[-1]), dtype=self.dtype)
-        g_w[:, used] = h.T @ onehot
+        g_w[:, used] = np.repeat(h, k, axis=0).T @ onehot
         g_b = np.zeros(self.sizes[-1], dtype=self.dtype)
         g_b[used] = onehot.sum(axis=0)
-        g_in = (g[:, None] * self.W[-1][:, cols].T) * (h > 0)
+        g_in = (g[:, None] * self.W[-1][:, cols].T).reshape(len(h), k, -1).sum(axis=1) \
+            * (h > 0)
         return self.backward(g_in, layers=len(self.W) - 1) + [g_w, g_b]
 
     def backward(self, grad_out: np.ndarray, layers: int | None = None) -> list[np.ndarray]:
