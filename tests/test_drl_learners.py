@@ -176,20 +176,21 @@ def test_ddqn_warm_start_from_a_ppo_policy_plays_its_mode() -> None:
 def test_ddqn_exploration_picks_a_type_first() -> None:
     """explore=type: an exploring step picks a legal type uniformly, then a target, so a
     decision with 300 legal offers and Conclude concludes about half the time
-    (explore=uniform: 1 in 301)."""
+    (explore=uniform: 1 in 301; explore=prior: the prior's e^4 / (e^4 + 300 e^-4), 91%)."""
     from agents.drl import encoding as E
 
     idx = np.r_[np.arange(E.EXCHANGE, E.EXCHANGE + 300), E.CONCLUDE]
     x = np.zeros(STATE_DIM, dtype=np.float32)
     rate = {}
-    for explore in ("type", "uniform"):
+    for explore in ("type", "uniform", "prior"):
         q = DDQN(DDQNConfig(hidden=(8,), features="paper", eps_start=1.0, eps_end=1.0,
                             explore=explore), seed=0)
         rng = np.random.default_rng(0)
         rate[explore] = np.mean([q.choose(x, idx, rng, greedy=False)[0] == E.CONCLUDE
                                  for _ in range(2000)])
     assert 0.45 < rate["type"] < 0.55 and rate["uniform"] < 0.01
-    with pytest.raises(ValueError, match="unknown ddqn explore 'greedy'; valid: type, uniform"):
+    assert 0.89 < rate["prior"] < 0.93
+    with pytest.raises(ValueError, match="unknown ddqn explore 'greedy'; valid: type, uniform, prior"):
         DDQN(DDQNConfig(hidden=(8,), explore="greedy"))
 
 

@@ -25,7 +25,7 @@ from agents.drl.heads import TYPE_OF
 from agents.drl.nn import MLP, Adam, masked_argmax
 from agents.drl.ppo import policy_prior
 
-EXPLORE = ("type", "uniform")
+EXPLORE = ("type", "uniform", "prior")
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,8 @@ class DDQNConfig:
     prior: float = 0.1  # scale of PPO's `policy_prior` as initial Q biases (0: the paper's start)
     warm_scale: float = 0.05  # `init=` a PPO policy: its logits x this become the initial Q
     explore: str = "type"  # epsilon picks a legal action type, then a target ("uniform":
-    # any legal action, the paper's, which is a trade offer 95% of the time)
+    # any legal action, the paper's, which is a trade offer 95% of the time; "prior": a
+    # draw from the untrained PPO policy, `policy_prior`, which mostly passes and builds)
     features: str = "extended"  # "extended" (phase, pending offer, ...) or "paper" (240)
 
 
@@ -149,6 +150,7 @@ class DDQN:
         self.opt = Adam(self.q.params(), lr=self.cfg.lr, max_grad_norm=self.cfg.max_grad_norm)
         self.replay = Replay(self.cfg.buffer_size, self.state_dim)
         self.rng = np.random.default_rng(seed + 1)
+        self._prior = policy_prior().astype(np.float64)
         self.steps = 0  # transitions recorded
         self.updates = 0
         self.pending: tuple[np.ndarray, int, float, float] | None = None  # x, a, r, disc
@@ -177,6 +179,10 @@ class DDQN:
                 legal = np.unique(types)
                 among = np.flatnonzero(types == legal[int(rng.random() * len(legal))])
                 k = int(among[int(rng.random() * len(among))])
+            elif self.cfg.explore == "prior":
+                w = np.exp(self._prior[idx] - self._prior[idx].max())
+                k = min(int(np.searchsorted(np.cumsum(w), rng.random() * w.sum())),
+                        len(idx) - 1)
             else:
                 k = int(rng.random() * len(idx))
         else:
