@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -106,3 +107,28 @@ def test_adam_minimises_a_quadratic() -> None:
         losses.append(float(np.mean((y - target) ** 2)))
         opt.step(net.backward(2 * (y - target) / y.size))
     assert losses[-1] < 0.1 * losses[0]
+
+
+@pytest.mark.parametrize("clip", [None, 1e-3])
+def test_lazy_adam_moves_only_the_given_columns_and_matches_adam_on_them(clip) -> None:
+    """Adam.step(cols=...): given every column it is Adam; given some, the others keep
+    their weights and moments, and the given ones move as Adam moves them (the
+    gradient norm, and so the clipping, counts only the given columns)."""
+    rng = np.random.default_rng(5)
+    w0 = rng.standard_normal((4, 6))
+    grads = [rng.standard_normal((4, 6)) for _ in range(3)]
+    cols = np.array([1, 4])
+    dense, every, lazy = w0.copy(), w0.copy(), w0.copy()
+    a = Adam([dense], lr=0.1, max_grad_norm=clip)
+    b = Adam([every], lr=0.1, max_grad_norm=clip)
+    c = Adam([lazy], lr=0.1, max_grad_norm=clip)
+    for g in grads:
+        sparse = np.zeros_like(g)
+        sparse[:, cols] = g[:, cols]
+        a.step([sparse])
+        b.step([sparse], cols={0: np.arange(6)})
+        c.step([sparse], cols={0: cols})
+    assert np.allclose(every, dense) and np.allclose(b.m[0], a.m[0])
+    assert np.allclose(lazy[:, cols], dense[:, cols])
+    rest = np.setdiff1d(np.arange(6), cols)
+    assert np.array_equal(lazy[:, rest], w0[:, rest]) and not c.m[0][:, rest].any()

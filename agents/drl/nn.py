@@ -152,6 +152,7 @@ class MLP:
         g = np.repeat(grad.astype(self.dtype, copy=False), k)
         h = self._cache[-1]
         used, which = np.unique(cols, return_inverse=True)
+        self.picked_used = used  # the last layer's columns with a gradient (lazy Adam)
         onehot = np.zeros((len(cols), len(used)), dtype=self.dtype)
         onehot[np.arange(len(cols)), which] = g
         g_w = np.zeros((self.sizes[-2], self.sizes[-1]), dtype=self.dtype)
@@ -191,18 +192,36 @@ class Adam:
         self.scratch = [np.empty_like(p) for p in params]
         self.t = 0
 
-    def step(self, grads: list[np.ndarray]) -> float:
-        """Apply one update; returns the gradient norm before clipping."""
-        # Why in place, into one scratch buffer per parameter: a step touches every
-        # weight ~10 times, and fresh temporaries of that size cost more than the math.
-        norm = float(np.sqrt(sum(float(np.dot(g.ravel(), g.ravel())) for g in grads)))
+    def step(self, grads: list[np.ndarray], cols: dict[int, np.ndarray] | None = None) -> float:
+        """Apply one update; returns the gradient norm before clipping.
+
+        `cols` {parameter index: columns}: those parameters are updated, moments
+        included, only in the given columns of their last axis (lazy Adam, as TF's
+        LazyAdam and torch's SparseAdam: the other columns' gradients must be zero)."""
+        cols = cols or {}
+        sq = 0.0
+        for j, g in enumerate(grads):
+            gj = g[..., cols[j]] if j in cols else g
+            sq += float(np.dot(gj.ravel(), gj.ravel()))
+        norm = float(np.sqrt(sq))
         scale = 1.0
         if self.max_grad_norm is not None and norm > self.max_grad_norm:
             scale = self.max_grad_norm / (norm + 1e-12)
         self.t += 1
         b1, b2 = self.beta1, self.beta2
         lr_t = self.lr * np.sqrt(1 - b2 ** self.t) / (1 - b1 ** self.t)
-        for p, g, m, v, tmp in zip(self.params, grads, self.m, self.v, self.scratch):
+        for j, (p, g, m, v, tmp) in enumerate(zip(self.params, grads, self.m, self.v,
+                                                   self.scratch)):
+            if j in cols:
+                c = cols[j]
+                gc = g[..., c]
+                mc = m[..., c] * b1 + gc * ((1 - b1) * scale)
+                vc = v[..., c] * b2 + gc * gc * ((1 - b2) * scale * scale)
+                m[..., c], v[..., c] = mc, vc
+                p[..., c] -= lr_t * mc / (np.sqrt(vc) + self.eps)
+                continue
+            # Why in place, into one scratch buffer per parameter: a step touches every
+            # weight ~10 times, and fresh temporaries of that size cost more than the math.
             np.multiply(g, (1 - b1) * scale, out=tmp)
             m *= b1
             m += tmp
