@@ -6,10 +6,12 @@ from __future__ import annotations
 import numpy as np
 from helpers import finite_differences as _fd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from agents.drl.ddqn import DDQN, DDQNConfig, td_loss
+from agents.drl.ddqn import DDQN, PAD, DDQNConfig, td_loss
 from agents.drl.encoding import ACTION_DIM, STATE_DIM
-from agents.drl.heads import make_head
+from agents.drl.heads import COMPONENTS, FACTORED_DIM, TYPE_OF, FactoredHead, make_head
 from agents.drl.ppo import PPO, PPOConfig, gae, policy_loss, value_loss
 
 
@@ -141,13 +143,16 @@ def test_ddqn_prior_starts_the_greedy_policy_passing_not_offering() -> None:
     from agents.drl import encoding as E
     from agents.drl.ppo import policy_prior
 
-    q = DDQN(DDQNConfig(hidden=(16, 8), features="paper"), seed=0)
-    assert np.allclose(q.q.b[-1][:ACTION_DIM], 0.1 * policy_prior())
+    flat = DDQN(DDQNConfig(hidden=(16, 8), features="paper", head="flat"), seed=0)
+    assert np.allclose(flat.q.b[-1][:ACTION_DIM], 0.1 * policy_prior())
+    q = DDQN(DDQNConfig(hidden=(16, 8), features="paper"), seed=0)  # factored
+    assert np.allclose(q.q.b[-1][:FACTORED_DIM], 0.1 * FactoredHead().prior())
     assert np.allclose(q.target.b[-1], q.q.b[-1])  # the target starts as a copy
     x = np.random.default_rng(0).random(STATE_DIM).astype(np.float32)
     idx = np.r_[np.arange(E.EXCHANGE, E.EXCHANGE + 300), E.CONCLUDE]
-    i, _ = q.choose(x, idx, np.random.default_rng(0), greedy=True)
-    assert i == E.CONCLUDE
+    for learner in (flat, q):
+        i, _ = learner.choose(x, idx, np.random.default_rng(0), greedy=True)
+        assert i == E.CONCLUDE
     paper = DDQN(DDQNConfig(hidden=(16, 8), prior=0.0, features="paper"), seed=0)
     assert not paper.q.b[-1].any()
 
@@ -157,7 +162,8 @@ def test_ddqn_warm_start_from_a_ppo_policy_plays_its_mode() -> None:
     by `warm_scale`, so the greedy DDQN plays the policy's most likely action (and the
     target network starts equal); a file with neither network is refused in one line."""
     ppo = PPO(PPOConfig(hidden=(16, 8), head="flat", features="paper"), seed=3)
-    q = DDQN(DDQNConfig(hidden=(16, 8), warm_scale=0.05, features="paper", dueling=False),
+    q = DDQN(DDQNConfig(hidden=(16, 8), warm_scale=0.05, features="paper", dueling=False,
+                        head="flat"),
              seed=0)
     q.load_policy(ppo.weights(), "ppo.npz")
     assert np.allclose(q.q.W[-1], 0.05 * ppo.actor.W[-1])
@@ -235,7 +241,7 @@ def test_dueling_q_is_the_state_value_plus_an_advantage_that_untried_actions_kee
     from agents.drl.ppo import policy_prior
 
     cfg = DDQNConfig(hidden=(16,), features="paper", lr=1e-2, learning_starts=8, train_every=1,
-                     batch_size=8, buffer_size=64, reward_scale=1.0)
+                     batch_size=8, buffer_size=64, reward_scale=1.0, head="flat")
     dq = DDQN(cfg, seed=0)
     assert dq.q.sizes[-1] == ACTION_DIM + 1 and not dq.q.W[-1].any()
     rng = np.random.default_rng(1)
@@ -261,3 +267,49 @@ def test_a_dueling_ddqn_refuses_a_warm_start_from_a_policy() -> None:
     q = DDQN(DDQNConfig(hidden=(16, 8), features="paper"), seed=0)
     with pytest.raises(ValueError, match="dueling=false"):
         q.load_policy(ppo.weights(), "ppo.npz")
+
+
+def _factored_q_by_hand(dq: DDQN, x: np.ndarray) -> np.ndarray:
+    """Every action's Q from the full output: V + its type's value + its components."""
+    out = np.append(dq.q.forward(x[None])[0], 0.0)  # a zero past the end for any padding
+    pad = len(out) - 1
+    comp = np.where(COMPONENTS == COMPONENTS.max(), pad - 13, COMPONENTS)
+    return out[-2] + out[TYPE_OF] + out[13 + comp].sum(axis=1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), density=st.sampled_from([0.002, 0.03, 0.3]))
+def test_factored_q_values_and_the_target_argmax_match_the_sum_by_hand(seed, density) -> None:
+    """head=factored: Q(s, a) = V(s) + type value + the summed components, both where a
+    decision is taken (`q_values`) and where the update picks each next state's best legal
+    action (`_best`, ties to the first as argmax does)."""
+    rng = np.random.default_rng(seed)
+    dq = DDQN(DDQNConfig(hidden=(8,), features="paper"), seed=seed % 97)
+    for w in dq.q.W + dq.q.b:  # weights that make every output count
+        w[...] = rng.standard_normal(w.shape)
+    dq.q.W[-1][:, PAD] = dq.q.b[-1][PAD] = 0.0
+    dq.q.sync()
+    x = rng.standard_normal((5, STATE_DIM)).astype(np.float32)
+    mask = rng.random((5, ACTION_DIM)) < density
+    mask[np.arange(5), rng.integers(0, ACTION_DIM, 5)] = True
+    by_hand = np.stack([_factored_q_by_hand(dq, xi) for xi in x])
+    for xi, m, q in zip(x, mask, by_hand):
+        idx = np.flatnonzero(m)
+        assert np.allclose(dq.q_values(xi, idx), q[idx], atol=1e-4)
+    best = dq._best(dq.q.forward(x), mask)
+    assert list(best) == list(np.argmax(np.where(mask, by_hand, -np.inf), axis=1))
+
+
+def test_the_factored_q_heads_padding_output_stays_zero_while_learning() -> None:
+    cfg = DDQNConfig(hidden=(16,), features="paper", lr=1e-2, learning_starts=8, train_every=1,
+                     batch_size=8, buffer_size=64, reward_scale=1.0)
+    dq = DDQN(cfg, seed=0)
+    assert dq.q.sizes[-1] == FACTORED_DIM + 2  # 284 outputs, the padding, V
+    mask = np.zeros(ACTION_DIM, dtype=bool)
+    mask[[0, 2900, 2915]] = True  # an exchange offer (3 components), a mortgage (1), skip
+    x = np.random.default_rng(1).random(STATE_DIM).astype(np.float32)
+    for a in [0, 2900, 2915] * 10:
+        dq.record(x, mask, a)
+        dq.end_game(-1.0)
+    assert dq.updates > 0 and dq.q.W[-1].any()
+    assert not dq.q.W[-1][:, PAD].any() and dq.q.b[-1][PAD] == 0.0

@@ -119,13 +119,14 @@ def test_ddqn_starts_from_a_ppo_policy(tmp_path) -> None:
     ppo_run = tmp_path / "ppo"
     train(_cfg(games=1, ppo={**TINY, "hidden": [16], "head": "flat"}), ppo_run)
     init = str(ppo_run / "weights.npz")
-    plain = {"hidden": [16], "learning_starts": 50, "buffer_size": 500, "dueling": False}
+    plain = {"hidden": [16], "learning_starts": 50, "buffer_size": 500, "dueling": False,
+             "head": "flat"}
     out = train(_cfg(algo="ddqn", games=1, init=init, ddqn=plain), tmp_path / "ddqn")
     assert out["games"] == 1
     with pytest.raises(ValueError, match=r"weights\.npz.*shape"):
         train(_cfg(algo="ddqn", games=1, init=init, ddqn={**plain, "hidden": [8]}),
               tmp_path / "other")
-    with pytest.raises(ValueError, match=r"weights\.npz.*dueling=false"):
+    with pytest.raises(ValueError, match=r"weights\.npz.*dueling=false ddqn.head=flat"):
         train(_cfg(algo="ddqn", games=1, init=init), tmp_path / "dueling")
 
 

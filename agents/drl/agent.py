@@ -51,8 +51,9 @@ def file_config(algo: str, data: Any) -> dict[str, Any]:
         cfg.setdefault("features", "paper")  # written before the extended features
         if algo == "ppo":
             cfg.setdefault("head", "flat")
-        else:
-            cfg.setdefault("dueling", False)  # written before the state-value output
+        else:  # written before the state-value output and the factored Q-head
+            cfg.setdefault("dueling", False)
+            cfg.setdefault("head", "flat")
         return cfg
     net = "q." if algo == "ddqn" else "actor."
     hidden = []
@@ -64,7 +65,7 @@ def file_config(algo: str, data: Any) -> dict[str, Any]:
     if algo == "ppo":
         legacy["head"] = "flat"
     else:
-        legacy["dueling"] = False
+        legacy.update(dueling=False, head="flat")
     return legacy
 
 

@@ -21,11 +21,16 @@ from typing import Any
 import numpy as np
 
 from agents.drl.encoding import ACTION_DIM, state_dim
-from agents.drl.heads import TYPE_OF
+from agents.drl.heads import COMPONENTS, FACTORED_DIM, N_TYPES, TYPE_OF, FactoredHead
 from agents.drl.nn import MLP, Adam, masked_argmax
 from agents.drl.ppo import policy_prior
 
 EXPLORE = ("type", "uniform", "prior")
+Q_HEADS = ("factored", "flat")
+# The factored Q-head's outputs: 13 type values, 271 components (as the factored policy
+# head, `agents.drl.heads`), then PAD, held at zero, for actions with fewer components.
+PAD = FACTORED_DIM
+FACTORED_COLS = np.concatenate([TYPE_OF[:, None], N_TYPES + COMPONENTS], axis=1)  # (2922, 4)
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,9 @@ class DDQNConfig:
     lazy_adam: bool = True  # Adam moves only the output columns a batch touched. Why: a
     # batch touches <= 2 x batch_size of the 2,923 outputs, and full Adam on that layer
     # was a quarter of training time
+    head: str = "factored"  # Q(s, a) = type value + the target's summed components (the
+    # factored policy head's layout, 285 outputs): what is learned of offering property
+    # p carries to every partner and cash level. "flat": one output per action (paper)
     dueling: bool = True  # Q = V(s) + A(s, a), A's weights starting at 0 (see below)
     # Why: of ~100 legal actions a decision tries one, so most outputs are never trained;
     # with Q = one output per action their values drift with the shared layers, the
@@ -72,7 +80,7 @@ PRESETS = {
     # reward, c = 10 and a zero start; what it leaves unstated keeps the values above.
     "paper": DDQNConfig(hidden=(1024, 512), features="paper", explore="uniform",
                         reward="paper", reward_scale=0.05, lone_bonus=1.5, prior=0.0,
-                        dueling=False),
+                        dueling=False, head="flat"),
 }
 
 
@@ -135,18 +143,27 @@ class DDQN:
         if self.cfg.explore not in EXPLORE:
             raise ValueError(f"unknown ddqn explore {self.cfg.explore!r}; valid: "
                              f"{', '.join(EXPLORE)}")
+        if self.cfg.head not in Q_HEADS:
+            raise ValueError(f"unknown ddqn head {self.cfg.head!r}; valid: {', '.join(Q_HEADS)}")
         if self.cfg.n_step < 1:
             raise ValueError(f"ddqn n_step must be at least 1, got {self.cfg.n_step}")
         rng = np.random.default_rng(seed)
         self.state_dim = state_dim(self.cfg.features)
-        self.v = ACTION_DIM if self.cfg.dueling else None  # the output holding V(s)
-        sizes = (self.state_dim, *tuple(self.cfg.hidden), ACTION_DIM + self.cfg.dueling)
+        self.factored = self.cfg.head == "factored"
+        n_out = PAD + 1 if self.factored else ACTION_DIM
+        self.v = n_out if self.cfg.dueling else None  # the output holding V(s)
+        # each action's output columns, V's included: Q(s, a) is their sum
+        cols = FACTORED_COLS if self.factored else np.arange(ACTION_DIM)[:, None]
+        self.cols = cols if self.v is None else \
+            np.concatenate([cols, np.full((ACTION_DIM, 1), self.v)], axis=1)
+        sizes = (self.state_dim, *tuple(self.cfg.hidden), n_out + self.cfg.dueling)
         self.q = MLP(sizes, rng=rng, out_scale=0.0 if self.cfg.dueling else 0.1)
         if self.cfg.prior:
             # Why: a random start's argmax picks among hundreds of trade offers and sales
             # and loses every game, so the replay holds no win to learn from; these biases
             # make the greedy start pass and build (learning moves them like any weight).
-            self.q.b[-1][:ACTION_DIM] = self.cfg.prior * policy_prior()
+            prior = FactoredHead().prior() if self.factored else policy_prior()
+            self.q.b[-1][:len(prior)] = self.cfg.prior * prior
             self.q.sync()
         self.target = MLP(sizes, rng=rng)
         self.target.copy_from(self.q)
@@ -168,6 +185,8 @@ class DDQN:
 
     # -- acting ---------------------------------------------------------------------
     def q_values(self, x: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        if self.factored:
+            return self.q.forward_one(x)[self.cols[idx]].sum(axis=1)
         if self.v is None:
             return self.q.forward_legal(x, idx)
         out = self.q.forward_legal(x, np.append(idx, self.v))
@@ -248,25 +267,36 @@ class DDQN:
         mask2 = np.unpackbits(rp.mask2[i], axis=1, count=ACTION_DIM).astype(bool)
         live = mask2.any(axis=1)
         mask2[~live, 0] = True  # terminal rows: any column (their discount is 0)
-        best = masked_argmax(self.q.forward(x2)[:, :ACTION_DIM], mask2)  # V shifts all alike
-        t = self.target
-        cols = best if self.v is None else np.stack([best, np.full_like(best, self.v)], 1)
-        q_next = t.forward_picked(x2, cols)
+        best = self._best(self.q.forward(x2), mask2)
+        q_next = self.target.forward_picked(x2, self.cols[best])
         targets = rp.r[i] + rp.disc[i] * np.where(live, q_next, 0.0)
-        a = rp.a[i]
-        q = self.q.forward_picked(x, a if self.v is None else
-                                  np.stack([a, np.full_like(a, self.v)], 1))
+        q = self.q.forward_picked(x, self.cols[rp.a[i]])
         loss, g = td_loss(q, targets, c.huber_delta)
         grads = self.q.backward_picked(g)
         last = len(grads) - 2  # the output layer's W and b
         used = self.q.picked_used
         self.opt.step(grads, {last: used, last + 1: used} if c.lazy_adam else None)
+        if self.factored:  # PAD stands for "no component": it stays zero
+            self.q.W[-1][:, PAD] = 0.0
+            self.q.b[-1][PAD] = 0.0
         self.q.sync()
         self.updates += 1
         if self.updates % c.target_every == 0:
             self.target.copy_from(self.q)
         self.last_loss = loss
         return loss
+
+    def _best(self, out: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Each row's legal action with the highest Q (V(s) shifts a row alike)."""
+        if not self.factored:
+            return masked_argmax(out[:, :ACTION_DIM], mask)
+        r, a = np.nonzero(mask)  # row-major: each row's actions in one run
+        q = out[r[:, None], FACTORED_COLS[a]].sum(axis=1)
+        starts = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
+        top = np.repeat(np.maximum.reduceat(q, starts), np.diff(np.r_[starts, len(r)]))
+        hit = np.flatnonzero(q == top)
+        first = hit[np.r_[True, r[hit][1:] != r[hit][:-1]]]  # the first best, as argmax
+        return a[first]
 
     # -- persistence ----------------------------------------------------------------
     def weights(self) -> dict[str, np.ndarray]:
@@ -286,9 +316,9 @@ class DDQN:
             return self.load_weights(data, source)
         if "actor.W0" not in data:
             raise ValueError(f"{source}: neither a DDQN (q.*) nor a PPO (actor.*) network")
-        if self.cfg.dueling:
+        if self.cfg.dueling or self.factored:
             raise ValueError(f"{source}: a warm start from a PPO policy needs "
-                             "ddqn.dueling=false (the policy has no state-value output)")
+                             "ddqn.dueling=false ddqn.head=flat (a flat head, no state value)")
         self.q.load_state_dict(data, "actor.", source)
         self.q.W[-1] *= self.cfg.warm_scale
         self.q.b[-1] *= self.cfg.warm_scale
