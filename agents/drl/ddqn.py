@@ -61,16 +61,21 @@ class DDQNConfig:
     # win can give). With V(s) every action's value follows the state's, and an untried
     # action keeps its prior advantage.
     reward: str = "delta"  # "delta" (change of the eq. 4 share) or "paper" (eq. 4 per step)
-    reward_scale: float = 0.1  # keeps the +-c = 10 targets near 1
+    reward_scale: float = 30.0  # a game's return is 30 x (won - first share), in [-7.5, 22.5].
+    # Why: a mortgage-and-redeem loop costs ~0.002 of share, which at the old 0.1 scale was
+    # 0.0002 against target noise of ~0.05, and the greedy policy looped; at 30 (terminal
+    # c 0) the hybrid won 100 of its games 101-200 (docs/results.md, DDQN ablation)
     lone_bonus: float = 1.25  # b outside a complete set; the paper's 1.5 makes buying a
     # lone property from an opponent at 1.25 x price look like a gain (docs/drl.md, Reward)
     hidden: tuple[int, ...] = (256, 256)
-    terminal_c: float = 10.0  # the paper's c for DDQN
+    terminal_c: float = 0.0  # +-c at the end; the delta reward already pays the win (the
+    # paper's c = 10 was for eq. 4 per step: the paper preset keeps it)
     prior: float = 0.1  # scale of PPO's `policy_prior` as initial Q biases (0: the paper's start)
     warm_scale: float = 0.05  # `init=` a PPO policy: its logits x this become the initial Q
-    explore: str = "type"  # epsilon picks a legal action type, then a target ("uniform":
-    # any legal action, the paper's, which is a trade offer 95% of the time; "prior": a
-    # draw from the untrained PPO policy, `policy_prior`, which mostly passes and builds)
+    explore: str = "prior"  # epsilon draws from the untrained PPO policy (`policy_prior`:
+    # mostly pass, build and buy, an offer now and then), so early games are the prior's
+    # (~15% won) instead of random sales; "type": a legal action type, then a target;
+    # "uniform": any legal action (the paper's; a trade offer 95% of the time)
     features: str = "extended"  # "extended" (phase, pending offer, ...) or "paper" (240)
 
 
@@ -80,7 +85,7 @@ PRESETS = {
     # reward, c = 10 and a zero start; what it leaves unstated keeps the values above.
     "paper": DDQNConfig(hidden=(1024, 512), features="paper", explore="uniform",
                         reward="paper", reward_scale=0.05, lone_bonus=1.5, prior=0.0,
-                        dueling=False, head="flat"),
+                        dueling=False, head="flat", terminal_c=10.0),
 }
 
 

@@ -11,7 +11,8 @@ the four houses it replaces).
 At the end of a game (eq. 1): +c for a win, -c for a loss. The paper chose c = 0 for PPO
 (an on-policy learner that relies on the dense reward; Fig. 2 shows c barely matters)
 and c = 10 for DDQN (fastest convergence and best win rate of c in {0,1,10,20,50,100},
-Fig. 4), so those are our defaults (`TERMINAL_C`).
+Fig. 4): `TERMINAL_C`, which the `paper` presets use. With the `delta` reward below, which
+already pays 1 - the last share for a win, both learners default to c = 0.
 
 Two ways to hand eq. 4 to a learner (`SHAPINGS`, the learners' `reward` option):
 
