@@ -313,3 +313,29 @@ def test_the_factored_q_heads_padding_output_stays_zero_while_learning() -> None
         dq.end_game(-1.0)
     assert dq.updates > 0 and dq.q.W[-1].any()
     assert not dq.q.W[-1][:, PAD].any() and dq.q.b[-1][PAD] == 0.0
+
+
+@pytest.mark.parametrize("clipped", [False, True])
+def test_double_q_targets_value_the_online_choice_with_the_target_network(clipped) -> None:
+    """target = r + disc * Q_target(s', argmax_a Q_online(s', a)) over the legal a
+    (`clipped`: the lower of Q_target and Q_online there); a terminal row is just r."""
+    rng = np.random.default_rng(2)
+    dq = DDQN(DDQNConfig(hidden=(8,), features="paper", clipped=clipped,
+                         learning_starts=10**9, buffer_size=8), seed=0)
+    for net in (dq.q, dq.target):
+        for w in net.W + net.b:
+            w[...] = rng.standard_normal(w.shape)
+        net.W[-1][:, PAD] = net.b[-1][PAD] = 0.0
+    x, x2 = rng.standard_normal((2, STATE_DIM)).astype(np.float16)
+    mask = np.zeros(ACTION_DIM, dtype=bool)
+    legal = [0, 700, 2900, 2916]
+    mask[legal] = True
+    dq.replay.add(x, 5, 0.5, 0.9, x2, np.packbits(mask))
+    dq.replay.add(x, 5, -2.0, 0.0, x2, np.zeros_like(np.packbits(mask)))
+    x2f = x2.astype(np.float32)
+    online = [dq.q_values(x2f, np.array([a]))[0] for a in legal]
+    a_star = legal[int(np.argmax(online))]
+    t_out = dq.target.forward(x2f[None])[0]
+    q_target = t_out[dq.cols[a_star]].sum()
+    q_next = min(q_target, max(online)) if clipped else q_target
+    assert np.allclose(dq.targets(np.array([0, 1])), [0.5 + 0.9 * q_next, -2.0], atol=1e-4)

@@ -48,6 +48,8 @@ class DDQNConfig:
     eps_decay: float = 20_000.0  # transitions for epsilon to fall by a factor e
     huber_delta: float = 1.0
     n_step: int = 1  # rewards summed before bootstrapping (Rainbow's multi-step target)
+    clipped: bool = False  # bootstrap from min(online, target) at the chosen action (TD3's
+    # clipped double-Q), against the max's overestimation
     lazy_adam: bool = True  # Adam moves only the output columns a batch touched. Why: a
     # batch touches <= 2 x batch_size of the 2,923 outputs, and full Adam on that layer
     # was a quarter of training time
@@ -263,19 +265,29 @@ class DDQN:
         if self.replay.n >= c.learning_starts and self.steps % c.train_every == 0:
             self.learn_batch()
 
-    def learn_batch(self) -> float:
-        c = self.cfg
+    def targets(self, i: np.ndarray) -> np.ndarray:
+        """Double-Q targets of replay rows `i`: the online network picks each next state's
+        best legal action, the target network values it (`clipped`: the lower of the two
+        values)."""
         rp = self.replay
-        i = self.rng.integers(0, rp.n, size=c.batch_size)
-        x = rp.x[i].astype(np.float32)
         x2 = rp.x2[i].astype(np.float32)
         mask2 = np.unpackbits(rp.mask2[i], axis=1, count=ACTION_DIM).astype(bool)
         live = mask2.any(axis=1)
         mask2[~live, 0] = True  # terminal rows: any column (their discount is 0)
-        best = self._best(self.q.forward(x2), mask2)
+        out2 = self.q.forward(x2)
+        best = self._best(out2, mask2)
         q_next = self.target.forward_picked(x2, self.cols[best])
-        targets = rp.r[i] + rp.disc[i] * np.where(live, q_next, 0.0)
-        q = self.q.forward_picked(x, self.cols[rp.a[i]])
+        if self.cfg.clipped:
+            online = out2[np.arange(len(best))[:, None], self.cols[best]].sum(axis=1)
+            q_next = np.minimum(q_next, online)
+        return rp.r[i] + rp.disc[i] * np.where(live, q_next, 0.0)
+
+    def learn_batch(self) -> float:
+        c = self.cfg
+        rp = self.replay
+        i = self.rng.integers(0, rp.n, size=c.batch_size)
+        targets = self.targets(i)
+        q = self.q.forward_picked(rp.x[i].astype(np.float32), self.cols[rp.a[i]])
         loss, g = td_loss(q, targets, c.huber_delta)
         grads = self.q.backward_picked(g)
         last = len(grads) - 2  # the output layer's W and b
