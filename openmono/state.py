@@ -1,16 +1,45 @@
-"""The mutable state of one game.
+"""The mutable state of one game, and the only code that writes it.
 
 Per-square facts that change rarely (owner, building level, mortgaged) are tuples that
 are replaced, never mutated: observations and state copies share them for free. Per-
 player facts that change every turn are lists. `copy()` is shallow where that is safe,
 so the planner can copy a state for look-ahead in about a microsecond.
+
+Every write goes through a method of `GameState` (the engine's rules decide *what*
+changes; the state records it), and the state keeps its own versions, so stale
+observations and lapsed standing orders are detected without anyone else counting:
+
+- `players_version` changes with any per-player list (cash, position, jail, cards,
+  active), `jail_version` only with the rarely changing ones (jail, cards, active);
+- `holdings_version[seat]` with any property of `seat` (owner, buildings, mortgage),
+  `board_version[0]` with any property at all (what standing orders watch).
+
+`players_view()` is the per-player part of an observation, rebuilt only when
+`players_version` moved. Code outside `openmono/` never writes a field
+(`tests/test_state_writes.py`); tests that set up a position by hand call `touch()`
+(or the game's `invalidate_observations()`) afterwards.
+
+>>> import openmono
+>>> from openmono.compiled import compile_rules
+>>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+>>> st.pay(0, 1, 200); st.cash
+[1300, 1700]
+>>> before = st.players_version
+>>> st.move(1, 5); st.position, st.players_version > before
+([0, 5], True)
+>>> st.players_view()[:2]
+((1300, 1700), (0, 5))
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from openmono.compiled import Rules
 
 NOBODY = -1
+BANK = -1  # = openmono.events.BANK: a payer or payee that is the bank
+_STALE: tuple = (-1, ())  # a cache stamp no version ever has
 
 
 class GameState:
@@ -18,7 +47,7 @@ class GameState:
         "players", "cash", "position", "in_jail", "jail_turns", "jail_cards", "active",
         "owner", "level", "mortgaged", "houses_left", "hotels_left", "decks",
         "turn", "current", "doubles", "phase", "holdings_version",
-        "board_version", "bank_cash",
+        "board_version", "bank_cash", "players_version", "jail_version", "_view", "_rare",
     )
 
     def __init__(self, rules: Rules, players: int) -> None:
@@ -29,8 +58,8 @@ class GameState:
         self.position = [rules.go] * players
         self.in_jail = [False] * players
         self.jail_turns = [0] * players
-        # Per player: the deck index of each get-out-of-jail card held.
-        self.jail_cards: list[list[int]] = [[] for _ in range(players)]
+        # Per player: the (deck, card) of each get-out-of-jail card held.
+        self.jail_cards: list[list[tuple[int, int]]] = [[] for _ in range(players)]
         self.active = [True] * players
         self.owner: tuple[int, ...] = (NOBODY,) * n
         self.level: tuple[int, ...] = (0,) * n
@@ -45,11 +74,12 @@ class GameState:
         self.current = 0
         self.doubles = 0
         self.phase = "pre_roll"
-        # Change counters that stamp the engine's standing orders (not part of the
-        # game): per player, bumped whenever one of its properties changes owner,
-        # buildings or mortgage; `board_version[0]`, whenever any property does.
+        # Versions (not part of the game; see the module docstring).
         self.holdings_version = [0] * players
         self.board_version = [0]
+        self.players_version = 0
+        self.jail_version = 0
+        self._view = self._rare = _STALE
 
     def copy(self) -> GameState:
         new = GameState.__new__(GameState)
@@ -73,10 +103,205 @@ class GameState:
         new.phase = self.phase
         new.holdings_version = self.holdings_version[:]
         new.board_version = self.board_version[:]
+        new.players_version = self.players_version
+        new.jail_version = self.jail_version
+        new._view = self._view
+        new._rare = self._rare
         return new
+
+    # --- versions ------------------------------------------------------------------
+    def touch(self) -> None:
+        """Declare that fields were written by hand (a test, a repair): every cached
+        view is rebuilt and every watched version moves.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> view = st.players_view()
+        >>> st.cash[0] = 7; st.touch(); st.players_view()[0]
+        (7, 1500)
+        """
+        self.players_version += 1
+        self.jail_version += 1
+        self.board_version[0] += 1
+        for seat in range(self.players):
+            self.holdings_version[seat] += 1
+        self._view = self._rare = _STALE
+
+    def players_view(self) -> tuple:
+        """(cash, position, in_jail, jail_turns, jail-card counts, active) as tuples,
+        shared by every observation until a per-player field changes."""
+        view = self._view
+        if view[0] == self.players_version:
+            return view[1]
+        rare = self._rare
+        if rare[0] != self.jail_version:  # jail, cards and active change rarely: kept apart
+            rare = self._rare = (self.jail_version, (
+                tuple(self.in_jail), tuple(self.jail_turns), tuple(map(len, self.jail_cards)),
+                tuple(self.active)))
+        out = (tuple(self.cash), tuple(self.position)) + rare[1]
+        self._view = (self.players_version, out)
+        return out
+
+    # --- money -----------------------------------------------------------------------
+    def pay(self, payer: int, payee: int, amount: int) -> None:
+        """Move `amount` from `payer` to `payee` (seats or BANK; the bank's reserve, if
+        it keeps one, moves too). Checks nothing: the engine's rules come first.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.pay(BANK, 0, 200); st.pay(1, BANK, 100); st.cash
+        [1700, 1400]
+        """
+        self.players_version += 1
+        cash = self.cash
+        if payer != BANK:
+            cash[payer] -= amount
+        elif self.bank_cash is not None:
+            self.bank_cash -= amount
+        if payee != BANK:
+            cash[payee] += amount
+        elif self.bank_cash is not None:
+            self.bank_cash += amount
+
+    def set_cash(self, seat: int, amount: int) -> None:
+        """Set a seat's cash outright (a bankrupt seat's negative cash written off)."""
+        self.players_version += 1
+        self.cash[seat] = amount
+
+    # --- moves and jail -----------------------------------------------------------------
+    def move(self, seat: int, square: int) -> None:
+        """Put `seat` on `square` (no Go salary, no landing: the engine's rules)."""
+        self.players_version += 1
+        self.position[seat] = square
+
+    def jail(self, seat: int, square: int) -> None:
+        """Send `seat` to jail on `square`; its doubles streak ends.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.jail(1, 10); st.in_jail, st.position
+        ([False, True], [0, 10])
+        >>> st.wait_in_jail(1); st.release(1); st.in_jail, st.jail_turns
+        ([False, False], [0, 0])
+        """
+        self.players_version += 1
+        self.jail_version += 1
+        self.position[seat] = square
+        self.in_jail[seat] = True
+        self.jail_turns[seat] = 0
+        self.doubles = 0
+
+    def wait_in_jail(self, seat: int) -> None:
+        """One more turn in jail for `seat`."""
+        self.players_version += 1
+        self.jail_version += 1
+        self.jail_turns[seat] += 1
+
+    def release(self, seat: int) -> None:
+        """`seat` leaves jail."""
+        self.players_version += 1
+        self.jail_version += 1
+        self.in_jail[seat] = False
+        self.jail_turns[seat] = 0
+
+    def retire(self, seat: int) -> None:
+        """`seat` goes bankrupt: it leaves the game (and jail)."""
+        self.players_version += 1
+        self.jail_version += 1
+        self.active[seat] = False
+        self.in_jail[seat] = False
+
+    # --- cards ------------------------------------------------------------------------
+    def draw(self, deck: int, at: int = 0) -> int:
+        """Take the card at `at` (0: the top) out of `deck`; returns its index.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> card = st.draw(0); st.put_back(0, card); st.decks[0][-1] == card
+        True
+        """
+        return self.decks[deck].pop(at)
+
+    def shuffle(self, deck: int, rng: Any) -> None:
+        """Shuffle `deck` in place with `rng` (a `random.Random`)."""
+        rng.shuffle(self.decks[deck])
+
+    def put_back(self, deck: int, card: int) -> None:
+        """Put `card` at the bottom of `deck`."""
+        self.decks[deck].append(card)
+
+    def hold_jail_card(self, seat: int, card: tuple[int, int]) -> None:
+        """`seat` keeps a get-out-of-jail card, `(deck, card index)`."""
+        self.players_version += 1
+        self.jail_version += 1
+        self.jail_cards[seat].append(card)
+
+    def give_up_jail_card(self, seat: int) -> tuple[int, int]:
+        """`seat`'s oldest get-out-of-jail card leaves its hand; returns it."""
+        self.players_version += 1
+        self.jail_version += 1
+        return self.jail_cards[seat].pop(0)
+
+    def replace_decks(self, decks: list[list[int]],
+                      jail_cards: list[list[tuple[int, int]]]) -> None:
+        """New deck orders and held cards (a novelty changed the decks)."""
+        self.players_version += 1
+        self.jail_version += 1
+        self.decks[:] = decks
+        for seat, held in enumerate(jail_cards):
+            self.jail_cards[seat][:] = held
+
+    # --- turns --------------------------------------------------------------------------
+    def begin_turn(self) -> int:
+        """The next turn starts (no doubles yet); returns its number."""
+        self.turn += 1
+        self.doubles = 0
+        return self.turn
+
+    def count_double(self) -> int:
+        """One more double this turn; returns how many."""
+        self.doubles += 1
+        return self.doubles
+
+    def pass_to(self, seat: int) -> None:
+        """The turn passes to `seat`."""
+        self.current = seat
+
+    # --- the bank's stock and the board ---------------------------------------------------
+    def set_stock(self, houses_left: int, hotels_left: int) -> None:
+        """What the bank has left of each building."""
+        self.houses_left = houses_left
+        self.hotels_left = hotels_left
+
+    def set_board(self, owner: tuple[int, ...], level: tuple[int, ...],
+                  mortgaged: tuple[bool, ...]) -> None:
+        """Every square at once (a novelty changed the board).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.set_board((NOBODY,) * 3, (0,) * 3, (False,) * 3); len(st.owner)
+        3
+        """
+        self.owner, self.level, self.mortgaged = tuple(owner), tuple(level), tuple(mortgaged)
+        self.board_version[0] += 1
+        for seat in range(self.players):
+            self.holdings_version[seat] += 1
 
     # --- per-square setters (tuples are replaced, never mutated) ------------------
     def set_owner(self, square: int, seat: int) -> None:
+        """`seat` (or NOBODY) now owns `square`.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.set_owner(1, 0); st.owner[1], st.holdings_version, st.board_version
+        (0, [1, 0], [1])
+        """
         o = list(self.owner)
         before = o[square]
         o[square] = seat
