@@ -4,9 +4,9 @@ The game yields `(seat, Decision)` at every decision; the observation copies the
 decision's context fields (`openmono.observation.CONTEXT_FIELDS`) by name.
 
 >>> d = Decision("bid", square=3, high_bid=40)
->>> dict(zip(CONTEXT_FIELDS, d.context()))["high_bid"]
+>>> dict(zip(CONTEXT_FIELDS, d.context))["high_bid"]
 40
->>> d.count_offer(); d.context()[CONTEXT_FIELDS.index("offers_made")]
+>>> d.count_offer(); dict(zip(CONTEXT_FIELDS, d.context))["offers_made"]
 1
 """
 
@@ -30,7 +30,7 @@ class Decision:
     """
 
     __slots__ = ("phase", "square", "high_bid", "high_bidder", "owed", "creditor", "offer",
-                 "offerer", "offers_made", "refused", "plugin_actions", "shared", "_context")
+                 "offerer", "offers_made", "refused", "plugin_actions", "shared", "context")
 
     def __init__(self, phase: str, square: int = -1, high_bid: int = 0,
                  high_bidder: int = -1, owed: int = 0, creditor: int = -1,
@@ -47,19 +47,13 @@ class Decision:
         self.refused = _NO_REFUSALS
         self.plugin_actions: tuple = ()
         self.shared = False
-        self._context: tuple | None = None
-
-    def context(self) -> tuple:
-        """The context fields' values, in `CONTEXT_FIELDS` order (built once)."""
-        ctx = self._context
-        if ctx is None:
-            ctx = self._context = _context_of(self)
-        return ctx
+        # The context fields' values, read by name in `CONTEXT_FIELDS` order, once.
+        self.context: tuple = _context_of(self)
 
     def count_offer(self) -> None:
         """One more trade offer made in this phase."""
         self.offers_made += 1
-        self._context = None
+        self.context = _context_of(self)
 
 
 def shared(phase: str, square: int = -1) -> Decision:

@@ -135,6 +135,7 @@ class Game:
         # Per seat: the trade offer waiting for its answer (`trade_answer="next_turn"`).
         self.pending_offers: list[tuple[int, A.OfferTrade] | None] = [None] * players
         self.transform = hooks.observation  # a novelty may change what agents see
+        self._turn_end = _acts_at_turn_end(self.rules, hooks)
         self.api = GameAPI(self)  # what plugin hooks and handlers receive
 
     def replace_rules(self, schema: GameSchema, hooks: Hooks = NO_HOOKS,
@@ -152,6 +153,7 @@ class Game:
         self.extra_legality = extra_legality(self.rules)  # see `openmono.observe`
         self.invalidate_observations()
         self.transform = hooks.observation  # a novelty may change what agents see
+        self._turn_end = _acts_at_turn_end(self.rules, hooks)
 
     # --- observation ----------------------------------------------------------------
     def observe(self, seat: int, d: Decision) -> Observation:
@@ -181,6 +183,7 @@ class Game:
                              for answers, order in zip(fixed, lasting)]
         gen = self.run()
         send = gen.send
+        see = observe  # (a local: read once per decision)
         try:
             seat, d = next(gen)
             while True:
@@ -191,7 +194,7 @@ class Game:
                         on_decision(seat, d.phase, action)
                     seat, d = send(action)
                     continue
-                obs = observe(self, seat, d)
+                obs = see(self, seat, d)
                 try:
                     action = acts[seat](obs)
                 except Exception as exc:  # noqa: BLE001 - an agent must never crash a game
@@ -332,7 +335,8 @@ class Game:
                     if step is not _AGAIN or st.in_jail[p] or not active[p]:
                         break
                 # --- end of turn
-                if (yield from self._end_of_turn(p)):
+                # (Most rule sets do nothing at the end of a turn: no generator for them.)
+                if self._turn_end and (yield from self._end_of_turn(p)):
                     return
                 st.pass_to(self._next_player(p))
         except _GameOver:
@@ -1256,6 +1260,13 @@ def rent_of(rules: Rules, owner: tuple[int, ...], level: tuple[int, ...], sq: in
     if k == UTILITY:
         return value * dice_total
     return value
+
+
+def _acts_at_turn_end(rules: Rules, hooks: Hooks) -> bool:
+    """Whether anything can happen at the end of a turn (`Game._end_of_turn`)."""
+    bank = rules.bank
+    return (bank.debt == "negative_cash" or bank.cash_cap is not None
+            or hooks.end_of_turn is not None or hooks.game_over is not None)
 
 
 def _maybe_gen(result: Any) -> Generator[Request, Any, Any]:

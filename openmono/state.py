@@ -6,29 +6,30 @@ player facts that change every turn are lists. `copy()` is shallow where that is
 so the planner can copy a state for look-ahead in about a microsecond.
 
 Every write goes through a method of `GameState` (the engine's rules decide *what*
-changes; the state records it), and the state keeps its own versions, so stale
-observations and lapsed standing orders are detected without anyone else counting:
+changes; the state records it), and the state keeps its own caches and versions, so
+stale observations and lapsed standing orders are detected without anyone else
+counting:
 
-- `players_version` changes with any per-player list (cash, position, jail, cards,
-  active), `jail_version` only with the rarely changing ones (jail, cards, active);
-- `holdings_version[seat]` with any property of `seat` (owner, buildings, mortgage),
-  `board_version[0]` with any property at all (what standing orders watch).
+- `shown_players` is the per-player part of an observation (cash, position, jail,
+  cards, active as tuples), shared by every observation until a per-player write drops
+  it (`players_view()` rebuilds it; the rarely changing jail, cards and active part is
+  cached apart);
+- `holdings_version[seat]` moves with any property of `seat` (owner, buildings,
+  mortgage), `board_version[0]` with any property at all (what standing orders watch).
 
-`players_view()` is the per-player part of an observation, rebuilt only when
-`players_version` moved. Code outside `openmono/` never writes a field
-(`tests/test_state_writes.py`); tests that set up a position by hand call `touch()`
-(or the game's `invalidate_observations()`) afterwards.
+Code outside `openmono/` never writes a field (`tests/test_state_writes.py`); tests
+that set up a position by hand call `touch()` (or the game's
+`invalidate_observations()`) afterwards.
 
 >>> import openmono
 >>> from openmono.compiled import compile_rules
 >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
 >>> st.pay(0, 1, 200); st.cash
 [1300, 1700]
->>> before = st.players_version
->>> st.move(1, 5); st.position, st.players_version > before
-([0, 5], True)
 >>> st.players_view()[:2]
-((1300, 1700), (0, 5))
+((1300, 1700), (0, 0))
+>>> st.move(1, 5); st.shown_players is None, st.players_view()[1]
+(True, (0, 5))
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ from openmono.compiled import Rules
 
 NOBODY = -1
 BANK = -1  # = openmono.events.BANK: a payer or payee that is the bank
-_STALE: tuple = (-1, ())  # a cache stamp no version ever has
 
 
 class GameState:
@@ -47,7 +47,7 @@ class GameState:
         "players", "cash", "position", "in_jail", "jail_turns", "jail_cards", "active",
         "owner", "level", "mortgaged", "houses_left", "hotels_left", "decks",
         "turn", "current", "doubles", "phase", "holdings_version",
-        "board_version", "bank_cash", "players_version", "jail_version", "_view", "_rare",
+        "board_version", "bank_cash", "shown_players", "_shown_rare",
     )
 
     def __init__(self, rules: Rules, players: int) -> None:
@@ -77,9 +77,8 @@ class GameState:
         # Versions (not part of the game; see the module docstring).
         self.holdings_version = [0] * players
         self.board_version = [0]
-        self.players_version = 0
-        self.jail_version = 0
-        self._view = self._rare = _STALE
+        self.shown_players: tuple | None = None  # see `players_view`
+        self._shown_rare: tuple | None = None
 
     def copy(self) -> GameState:
         new = GameState.__new__(GameState)
@@ -103,10 +102,8 @@ class GameState:
         new.phase = self.phase
         new.holdings_version = self.holdings_version[:]
         new.board_version = self.board_version[:]
-        new.players_version = self.players_version
-        new.jail_version = self.jail_version
-        new._view = self._view
-        new._rare = self._rare
+        new.shown_players = self.shown_players
+        new._shown_rare = self._shown_rare
         return new
 
     # --- versions ------------------------------------------------------------------
@@ -121,26 +118,23 @@ class GameState:
         >>> st.cash[0] = 7; st.touch(); st.players_view()[0]
         (7, 1500)
         """
-        self.players_version += 1
-        self.jail_version += 1
+        self.shown_players = self._shown_rare = None
         self.board_version[0] += 1
         for seat in range(self.players):
             self.holdings_version[seat] += 1
-        self._view = self._rare = _STALE
 
     def players_view(self) -> tuple:
-        """(cash, position, in_jail, jail_turns, jail-card counts, active) as tuples,
-        shared by every observation until a per-player field changes."""
-        view = self._view
-        if view[0] == self.players_version:
-            return view[1]
-        rare = self._rare
-        if rare[0] != self.jail_version:  # jail, cards and active change rarely: kept apart
-            rare = self._rare = (self.jail_version, (
-                tuple(self.in_jail), tuple(self.jail_turns), tuple(map(len, self.jail_cards)),
-                tuple(self.active)))
-        out = (tuple(self.cash), tuple(self.position)) + rare[1]
-        self._view = (self.players_version, out)
+        """(cash, position, in_jail, jail_turns, jail-card counts, active) as tuples
+        (`openmono.observation.PLAYER_FIELDS`), shared by every observation until a
+        per-player field changes: `shown_players`, rebuilt when a write dropped it."""
+        out = self.shown_players
+        if out is not None:
+            return out
+        rare = self._shown_rare
+        if rare is None:  # jail, cards and active change rarely: cached apart
+            rare = self._shown_rare = (tuple(self.in_jail), tuple(self.jail_turns),
+                                       tuple(map(len, self.jail_cards)), tuple(self.active))
+        out = self.shown_players = (tuple(self.cash), tuple(self.position)) + rare
         return out
 
     # --- money -----------------------------------------------------------------------
@@ -154,7 +148,7 @@ class GameState:
         >>> st.pay(BANK, 0, 200); st.pay(1, BANK, 100); st.cash
         [1700, 1400]
         """
-        self.players_version += 1
+        self.shown_players = None
         cash = self.cash
         if payer != BANK:
             cash[payer] -= amount
@@ -167,13 +161,13 @@ class GameState:
 
     def set_cash(self, seat: int, amount: int) -> None:
         """Set a seat's cash outright (a bankrupt seat's negative cash written off)."""
-        self.players_version += 1
+        self.shown_players = None
         self.cash[seat] = amount
 
     # --- moves and jail -----------------------------------------------------------------
     def move(self, seat: int, square: int) -> None:
         """Put `seat` on `square` (no Go salary, no landing: the engine's rules)."""
-        self.players_version += 1
+        self.shown_players = None
         self.position[seat] = square
 
     def jail(self, seat: int, square: int) -> None:
@@ -187,8 +181,7 @@ class GameState:
         >>> st.wait_in_jail(1); st.release(1); st.in_jail, st.jail_turns
         ([False, False], [0, 0])
         """
-        self.players_version += 1
-        self.jail_version += 1
+        self.shown_players = self._shown_rare = None
         self.position[seat] = square
         self.in_jail[seat] = True
         self.jail_turns[seat] = 0
@@ -196,21 +189,18 @@ class GameState:
 
     def wait_in_jail(self, seat: int) -> None:
         """One more turn in jail for `seat`."""
-        self.players_version += 1
-        self.jail_version += 1
+        self.shown_players = self._shown_rare = None
         self.jail_turns[seat] += 1
 
     def release(self, seat: int) -> None:
         """`seat` leaves jail."""
-        self.players_version += 1
-        self.jail_version += 1
+        self.shown_players = self._shown_rare = None
         self.in_jail[seat] = False
         self.jail_turns[seat] = 0
 
     def retire(self, seat: int) -> None:
         """`seat` goes bankrupt: it leaves the game (and jail)."""
-        self.players_version += 1
-        self.jail_version += 1
+        self.shown_players = self._shown_rare = None
         self.active[seat] = False
         self.in_jail[seat] = False
 
@@ -236,21 +226,18 @@ class GameState:
 
     def hold_jail_card(self, seat: int, card: tuple[int, int]) -> None:
         """`seat` keeps a get-out-of-jail card, `(deck, card index)`."""
-        self.players_version += 1
-        self.jail_version += 1
+        self.shown_players = self._shown_rare = None
         self.jail_cards[seat].append(card)
 
     def give_up_jail_card(self, seat: int) -> tuple[int, int]:
         """`seat`'s oldest get-out-of-jail card leaves its hand; returns it."""
-        self.players_version += 1
-        self.jail_version += 1
+        self.shown_players = self._shown_rare = None
         return self.jail_cards[seat].pop(0)
 
     def replace_decks(self, decks: list[list[int]],
                       jail_cards: list[list[tuple[int, int]]]) -> None:
         """New deck orders and held cards (a novelty changed the decks)."""
-        self.players_version += 1
-        self.jail_version += 1
+        self.shown_players = self._shown_rare = None
         self.decks[:] = decks
         for seat, held in enumerate(jail_cards):
             self.jail_cards[seat][:] = held
