@@ -375,6 +375,18 @@ def legal_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
     return out
 
 
+def _square_action(cls: type) -> tuple:
+    """(cls, the setter of its `square` slot): `_property_actions` builds these frozen
+    actions without the dataclass `__init__`, which sets each field through
+    `object.__setattr__` (the same object, in about 60% of the time)."""
+    return cls, cls.__dict__["square"].__set__
+
+
+_BUILD, _UNMORTGAGE, _SELL_BUILDING, _MORTGAGE, _SELL_PROPERTY = map(_square_action, (
+    A.Build, A.Unmortgage, A.SellBuilding, A.Mortgage, A.SellProperty))
+_new = object.__new__
+
+
 def _property_actions(rules: Rules, view, seat: int, manage: bool, out: list) -> None:
     """Append, per property `seat` owns in board order: Build and Unmortgage (when
     `manage`), SellBuilding, Mortgage, SellProperty, each exactly when its `check_*`
@@ -398,6 +410,8 @@ def _property_actions(rules: Rules, view, seat: int, manage: bool, out: list) ->
     mortgage = rules.mortgage
     beside_buildings = bank.mortgage_beside_buildings
     refund = rules.property_refund
+    unmortgage, set_unmortgage = _UNMORTGAGE  # (the two most frequent: built inline)
+    mortgage_cls, set_mortgage = _MORTGAGE
     groups: dict[int, tuple[bool, bool]] = {}  # group -> (buildable monopoly, any building)
     for sq in rules.properties:
         if owner[sq] != seat:
@@ -420,17 +434,28 @@ def _property_actions(rules: Rules, view, seat: int, manage: bool, out: list) ->
         street = is_street[sq]
         if manage:
             if street and facts[0] and check_build(rules, view, seat, sq) is None:
-                out.append(A.Build(sq))
+                out.append(_make(_BUILD, sq))
             if mortgaged[sq] and my_cash >= unmortgage_cost[sq]:  # = check_unmortgage
-                out.append(A.Unmortgage(sq))
+                a = _new(unmortgage)  # = Unmortgage(sq), see `_square_action`
+                set_unmortgage(a, sq)
+                out.append(a)
         if street and level[sq] and check_sell_building(rules, view, seat, sq) is None:
-            out.append(A.SellBuilding(sq))
+            out.append(_make(_SELL_BUILDING, sq))
         # = check_mortgage
         if not mortgaged[sq] and not (facts[1] and (not beside_buildings or level[sq])) and (
                 bank_cash is None or bank_cash >= mortgage[sq]):
-            out.append(A.Mortgage(sq))
+            a = _new(mortgage_cls)  # = Mortgage(sq), see `_square_action`
+            set_mortgage(a, sq)
+            out.append(a)
         if refund is not None and check_sell_property(rules, view, seat, sq) is None:
-            out.append(A.SellProperty(sq))
+            out.append(_make(_SELL_PROPERTY, sq))
+
+
+def _make(kind: tuple, sq: int) -> A.Action:
+    """`kind[0](sq)` for a `_square_action` pair."""
+    a = _new(kind[0])
+    kind[1](a, sq)
+    return a
 
 
 def plugin_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
