@@ -81,6 +81,14 @@ class GameState:
         self._shown_rare: tuple | None = None
 
     def copy(self) -> GameState:
+        """A copy to play ahead on (per-square tuples shared: they are never mutated).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> twin = st.copy(); twin.pay(0, 1, 100); st.cash, twin.cash
+        ([1500, 1500], [1400, 1600])
+        """
         new = GameState.__new__(GameState)
         new.players = self.players
         new.cash = self.cash[:]
@@ -160,13 +168,27 @@ class GameState:
             self.bank_cash += amount
 
     def set_cash(self, seat: int, amount: int) -> None:
-        """Set a seat's cash outright (a bankrupt seat's negative cash written off)."""
+        """Set a seat's cash outright (a bankrupt seat's negative cash written off).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.set_cash(1, -40); st.set_cash(1, 0); st.cash
+        [1500, 0]
+        """
         self.shown_players = None
         self.cash[seat] = amount
 
     # --- moves and jail -----------------------------------------------------------------
     def move(self, seat: int, square: int) -> None:
-        """Put `seat` on `square` (no Go salary, no landing: the engine's rules)."""
+        """Put `seat` on `square` (no Go salary, no landing: the engine's rules).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.move(0, 39); st.position, st.players_view()[1]
+        ([39, 0], (39, 0))
+        """
         self.shown_players = None
         self.position[seat] = square
 
@@ -199,7 +221,14 @@ class GameState:
         self.jail_turns[seat] = 0
 
     def retire(self, seat: int) -> None:
-        """`seat` goes bankrupt: it leaves the game (and jail)."""
+        """`seat` goes bankrupt: it leaves the game (and jail).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.jail(1, 10); st.retire(1); st.active, st.in_jail
+        ([True, False], [False, False])
+        """
         self.shown_players = self._shown_rare = None
         self.active[seat] = False
         self.in_jail[seat] = False
@@ -217,7 +246,15 @@ class GameState:
         return self.decks[deck].pop(at)
 
     def shuffle(self, deck: int, rng: Any) -> None:
-        """Shuffle `deck` in place with `rng` (a `random.Random`)."""
+        """Shuffle `deck` in place with `rng` (a `random.Random`).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> import random
+        >>> st.shuffle(0, random.Random(3)); sorted(st.decks[0]) == list(range(len(st.decks[0])))
+        True
+        """
         rng.shuffle(self.decks[deck])
 
     def put_back(self, deck: int, card: int) -> None:
@@ -225,7 +262,16 @@ class GameState:
         self.decks[deck].append(card)
 
     def hold_jail_card(self, seat: int, card: tuple[int, int]) -> None:
-        """`seat` keeps a get-out-of-jail card, `(deck, card index)`."""
+        """`seat` keeps a get-out-of-jail card, `(deck, card index)`.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.hold_jail_card(0, (1, 4)); st.jail_cards, st.players_view()[4]
+        ([[(1, 4)], []], (1, 0))
+        >>> st.give_up_jail_card(0), st.jail_cards
+        ((1, 4), [[], []])
+        """
         self.shown_players = self._shown_rare = None
         self.jail_cards[seat].append(card)
 
@@ -236,7 +282,14 @@ class GameState:
 
     def replace_decks(self, decks: list[list[int]],
                       jail_cards: list[list[tuple[int, int]]]) -> None:
-        """New deck orders and held cards (a novelty changed the decks)."""
+        """New deck orders and held cards (a novelty changed the decks).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.replace_decks([[2, 0, 1]], [[(0, 3)], []]); st.decks, st.jail_cards
+        ([[2, 0, 1]], [[(0, 3)], []])
+        """
         self.shown_players = self._shown_rare = None
         self.decks[:] = decks
         for seat, held in enumerate(jail_cards):
@@ -244,7 +297,14 @@ class GameState:
 
     # --- turns --------------------------------------------------------------------------
     def begin_turn(self) -> int:
-        """The next turn starts (no doubles yet); returns its number."""
+        """The next turn starts (no doubles yet); returns its number.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.begin_turn(), st.count_double(), st.begin_turn(), st.doubles
+        (1, 1, 2, 0)
+        """
         self.turn += 1
         self.doubles = 0
         return self.turn
@@ -255,12 +315,26 @@ class GameState:
         return self.doubles
 
     def pass_to(self, seat: int) -> None:
-        """The turn passes to `seat`."""
+        """The turn passes to `seat`.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.pass_to(1); st.current
+        1
+        """
         self.current = seat
 
     # --- the bank's stock and the board ---------------------------------------------------
     def set_stock(self, houses_left: int, hotels_left: int) -> None:
-        """What the bank has left of each building."""
+        """What the bank has left of each building.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.set_stock(30, 11); st.houses_left, st.hotels_left
+        (30, 11)
+        """
         self.houses_left = houses_left
         self.hotels_left = hotels_left
 
@@ -316,7 +390,20 @@ class GameState:
             self.holdings_version[self.owner[square]] += 1
 
     def snapshot(self) -> dict:
-        """A JSON-ready dict of the whole state (for logs, replays and tests)."""
+        """A JSON-ready dict of the whole state (for logs, replays and tests).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.set_owner(1, 0); st.set_level(1, 3); st.level[1], st.holdings_version
+        (3, [2, 0])
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.set_owner(5, 1); st.set_mortgaged(5, True); st.mortgaged[5], st.board_version
+        (True, [2])
+        """
         return {
             "cash": list(self.cash),
             "position": list(self.position),
