@@ -34,11 +34,11 @@ Policy = Callable[[np.ndarray, np.ndarray], Any]
 def decision_mask(obs: Any, enc: E.Encoder, out: np.ndarray) -> int:
     """Fill `out` (int8, 2922) with the legal indices of this decision; return how many
     there are (0 outside the encoded phases)."""
-    out[:] = 0
     if obs.phase not in E.NETWORK_PHASES:
+        out[:] = 0
         return 0
     legal = enc.legal_mask(obs)
-    out[legal] = 1
+    np.copyto(out, legal, casting="unsafe")  # (one pass: True -> 1, False -> 0)
     return int(np.count_nonzero(legal))
 
 

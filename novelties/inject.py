@@ -5,7 +5,9 @@ and hooks (`play_game(prepared.schema, agents, seed, hooks=prepared.hooks)`).
 
 Mid-game (`inject_mid_game`, `inject_now`) the rules are swapped with
 `Game.replace_rules` before the next turn starts, and the state is repaired so that it
-is consistent with the new rules. The repair rules, applied in this order:
+is consistent with the new rules, through the state's own methods only (`GameState`:
+`set_board`, `set_level`, `move`, `set_stock`, `replace_decks`, ...; events through
+`GameAPI.emit`, money through `Game.pay_from_bank`; `tests/test_state_writes.py`). The repair rules, applied in this order:
 
 1. Squares are matched by name; a square whose name disappeared takes the unmatched
    new square at the same index (a rename or a replaced square). A property that no
@@ -178,14 +180,14 @@ def _remove_lost_properties(game: Game, old: Rules, schema: GameSchema,
         lv = st.level[i]
         if lv:
             st.set_level(i, 0)
-            game.events.append(E.BuildingChanged(seat, i, 0, "novelty"))
+            game.api.emit(E.BuildingChanged(seat, i, 0, "novelty"))
             game.pay_from_bank(seat, lv * old.building_refund[i], REPAIR, i)
         value = old.price[i] - (old.mortgage[i] if st.mortgaged[i] else 0)
         if st.mortgaged[i]:
             st.set_mortgaged(i, False)
-            game.events.append(E.MortgageChanged(seat, i, False))
+            game.api.emit(E.MortgageChanged(seat, i, False))
         st.set_owner(i, NOBODY)
-        game.events.append(E.PropertyTransferred(i, seat, NOBODY, "novelty"))
+        game.api.emit(E.PropertyTransferred(i, seat, NOBODY, "novelty"))
         game.pay_from_bank(seat, value, REPAIR, i)
         r.append(f"{old.names[i]} no longer exists as a property: bought back from seat "
                  f"{seat} for {value} (+ buildings)")
@@ -209,10 +211,10 @@ def _remap_squares(st: GameState, old: Rules, new: Rules, mapping: list[int | No
         level[j] = _convert_level(old, new, st.level[i]) if new.is_street[j] else 0
         if level[j] < st.level[i]:
             cut.append((j, st.level[i]))
-    st.owner, st.level, st.mortgaged = tuple(owner), tuple(level), tuple(mortgaged)
+    st.set_board(tuple(owner), tuple(level), tuple(mortgaged))
     for p in range(st.players):
         if st.in_jail[p]:
-            st.position[p] = new.jail
+            st.move(p, new.jail)
             continue
         i = st.position[p]
         j = mapping[i]
@@ -225,7 +227,7 @@ def _remap_squares(st: GameState, old: Rules, new: Rules, mapping: list[int | No
         if mapping[i] is None:
             r.append(f"seat {p} stood on {old.names[i]}, which no longer exists: moved to "
                      f"{new.names[j]}")
-        st.position[p] = j
+        st.move(p, j)
     return cut
 
 
@@ -254,7 +256,7 @@ def _refund_levels(game: Game, sq: int, old_level: int, why: str, r: list[str]) 
     st = game.state
     new_level = st.level[sq]
     seat = st.owner[sq]
-    game.events.append(E.BuildingChanged(seat, sq, new_level, "novelty"))
+    game.api.emit(E.BuildingChanged(seat, sq, new_level, "novelty"))
     game.pay_from_bank(seat, (old_level - new_level) * game.rules.building_refund[sq], REPAIR, sq)
     r.append(f"{game.rules.names[sq]}: buildings {old_level} -> {new_level} ({why})")
 
@@ -321,8 +323,7 @@ def _repair_stock(game: Game, r: list[str]) -> None:
                  key=lambda s: (st.level[s], s))
         _set_level(game, sq, st.level[sq] - 1, "the bank's house stock is smaller", r)
         houses -= 1
-    st.houses_left = b.house_stock - houses
-    st.hotels_left = b.hotel_stock - hotels
+    st.set_stock(b.house_stock - houses, b.hotel_stock - hotels)
 
 
 # --- 5. decks -------------------------------------------------------------------------
@@ -352,7 +353,7 @@ def _repair_decks(game: Game, old: Rules, r: list[str]) -> None:
                 pick = (same or free or [None])[0]
                 target = None if pick is None else (nd, pick)
             if target is None:
-                game.events.append(E.JailCardMoved(p, BANK, name))
+                game.api.emit(E.JailCardMoved(p, BANK, name))
                 r.append(f"seat {p}'s get-out-of-jail card from {name} has no counterpart "
                          "in the new deck: returned to the bank")
                 continue
@@ -369,9 +370,7 @@ def _repair_decks(game: Game, old: Rules, r: list[str]) -> None:
         random.Random(int(seed)).shuffle(order)
         decks.append(order)
         r.append(f"deck {name} changed: rebuilt and reshuffled")
-    st.decks[:] = decks
-    for p in range(st.players):
-        st.jail_cards[p][:] = held[p]
+    st.replace_decks(decks, held)
 
 
 # --- consistency ----------------------------------------------------------------------

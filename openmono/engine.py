@@ -17,93 +17,38 @@ phase; if the player still cannot pay, it goes bankrupt to its creditor.
 
 from __future__ import annotations
 
-import inspect
 import random
 from typing import Any, Generator
 
 from openmono import actions as A
 from openmono import events as E
 from openmono import legal
-from openmono.compiled import CARD, GO_TO_JAIL, PLUGIN, STREET, TAX, UTILITY, Rules, compile_rules
+from openmono.compiled import Rules, compile_rules
+from openmono.decision import AgentFault, Decision, shared
 from openmono.events import BANK
+from openmono.flow import GameOver, Request, maybe_gen, new_tuple
 from openmono.game_api import GameAPI
+from openmono.holdings import Holdings
 from openmono.hooks import NO_HOOKS, Hooks
-from openmono.kinds import CARD_KINDS, SQUARE_KINDS
+from openmono.money import Money
+from openmono.moves import Moves, rent_of
 from openmono.observation import Observation, public_rules
+from openmono.observe import extra_legality, observe
 from openmono.schema import GameSchema
 from openmono.seeding import seed_sequence_words
-from openmono.state import (NOBODY, GameState, after_build, after_sell_building,
-                            has_monopoly, hotel_breakdown, net_worth, owned_in_group,
-                            sale_value)
+from openmono.standing import LASTING, StandingOrder
+from openmono.state import NOBODY, GameState, net_worth, sale_value
+from openmono.trading import Trading
 
-Request = tuple[int, "Decision"]
-_new_tuple = tuple.__new__  # builds a NamedTuple (observation, hot events) without its slow __new__
-_STALE = (-1, ())  # a snapshot stamp no change counter ever has
-_LASTING = (A.NO_CASH_LIMIT, (0,), 0, 0)  # a standing order that never lapses
+__all__ = ["AgentFault", "Decision", "Game", "Request", "rent_of", "stream_seeds"]
+
 _CORE_ACTIONS = frozenset(A.ACTION_KINDS.values())  # checked before `isinstance`
-# Debt actions that always remove something: they never use up a phase's action cap.
-_LIQUIDATING = frozenset((A.SellBuilding, A.Mortgage, A.SellProperty))
-_NO_REFUSALS: frozenset[int] = frozenset()
-
-
-class Decision:
-    """The context of one decision (an Observation copies these fields).
-
-    `ctx` repeats the context fields in the Observation's order, so `observe` copies
-    them with one load; they are fixed at construction but for `offers_made`, which
-    changes through `count_offer` only.
-    """
-
-    __slots__ = ("phase", "square", "high_bid", "high_bidder", "owed", "creditor", "offer",
-                 "offerer", "offers_made", "ctx", "shared")
-
-    def __init__(self, phase: str, square: int = -1, high_bid: int = 0,
-                 high_bidder: int = -1, owed: int = 0, creditor: int = -1,
-                 offer: Any = None, offerer: int = -1) -> None:
-        self.phase = phase
-        self.square = square
-        self.high_bid = high_bid
-        self.high_bidder = high_bidder
-        self.owed = owed
-        self.creditor = creditor
-        self.offer = offer
-        self.offerer = offerer
-        self.offers_made = 0
-        self.shared = False
-        # The last two are the observation's `refused` and `plugin_actions`, filled in
-        # by `Game._plugin_legality` only when a plugin adds to legality.
-        self.ctx = (square, high_bid, high_bidder, owed, creditor, offer, offerer, 0,
-                    _NO_REFUSALS, ())
-
-    def count_offer(self) -> None:
-        self.offers_made += 1
-        self.ctx = self.ctx[:7] + (self.offers_made,) + self.ctx[8:]
-
-
-def _shared(phase: str, square: int = -1) -> Decision:
-    d = Decision(phase, square)
-    d.shared = True  # never mutated: `_manage` copies it before counting offers
-    return d
-
-
 # The contextless decisions asked at every turn, built once.
-_PRE_ROLL = _shared("pre_roll")
-_OUT_OF_TURN = _shared("out_of_turn")
-_POST_ROLL = _shared("post_roll")
-_BUY: dict[int, Decision] = {}  # per square
-
-
-class AgentFault:
-    """Sent into the game instead of an action when the agent raised or ran too long."""
-
-    __slots__ = ("reason",)
-
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-
-
-class _GameOver(Exception):
-    pass
+_PRE_ROLL = shared("pre_roll")
+_OUT_OF_TURN = shared("out_of_turn")
+_POST_ROLL = shared("post_roll")
+# What a throw of the dice leads to (`Game._roll`).
+_MOVE, _AGAIN, _STAY, _PAY_FINE, _SERVED = "move", "again", "stay", "pay_fine", "served"
 
 
 MAX_SEATS = 16
@@ -142,8 +87,14 @@ def stream_seeds(seed: int, players: int, decks: int) -> dict[str, int]:
     return out
 
 
-class Game:
-    """One game between `players` seats on a schema."""
+class Game(Money, Holdings, Trading, Moves):
+    """One game between `players` seats on a schema.
+
+    This class keeps the order of play (`run`, `drive`), the decision point and the
+    game's record; the rules of money, holdings, trades and moves are its parts in
+    `openmono.money`, `.holdings`, `.trading` and `.moves`, and every change they make
+    to the position goes through `GameState`'s methods.
+    """
 
     def __init__(self, schema: GameSchema, players: int = 4, seed: int = 0,
                  hooks: Hooks = NO_HOOKS, shown: GameSchema | None = None) -> None:
@@ -156,16 +107,16 @@ class Game:
         self.rules: Rules = compile_rules(schema, hooks)
         self.shown = shown
         self.public = public_rules(self.rules if shown is None else compile_rules(shown))
-        self._extra_legality = _extra_legality(self.rules)
+        self.extra_legality = extra_legality(self.rules)  # see `openmono.observe`
         self.players = players
         self.seed = seed
         self.seeds = stream_seeds(seed, players, len(self.rules.decks))
         self.dice_rng = random.Random(self.seeds["dice"])
         self.state = GameState(self.rules, players)
-        for i, order in enumerate(self.state.decks):
-            random.Random(self.seeds[f"deck{i}"]).shuffle(order)
+        for i in range(len(self.state.decks)):
+            self.state.shuffle(i, random.Random(self.seeds[f"deck{i}"]))
         self.events: list[Any] = []
-        self._seen = [0] * players
+        self.seen = [0] * players  # per seat: events it has been shown
         # Per seat: the other seats in the order they act after it.
         self._after = [tuple((p + k) % players for k in range(1, players))
                        for p in range(players)]
@@ -174,18 +125,16 @@ class Game:
         self.bankrupt_order: list[int] = []
         self.trades = self.auctions = self.faults = self.decisions = 0
         self.turn_boundary: list[Any] = []  # callables run between turns (injection)
-        self._snapshot = self._rare = _STALE
         # Per management phase, per seat: its standing order or None (see
         # `A.Conclude.until_cash` and `_stand`).
-        self._standing: dict[str, list[tuple | None]] = {
+        self._standing: dict[str, list[StandingOrder | None]] = {
             phase: [None] * players for phase in legal.MANAGE_PHASES}
         # Orders that never lapse (`drive` makes them of fixed Conclude answers).
-        self._lasting: dict[str, list[tuple | None]] = {}
+        self._lasting: dict[str, list[StandingOrder | None]] = {}
         # Per seat: the trade offer waiting for its answer (`trade_answer="next_turn"`).
         self.pending_offers: list[tuple[int, A.OfferTrade] | None] = [None] * players
-        self._pv = 0  # bumped by every change to a per-player list (see `_snap`)
-        self._jv = 0  # bumped by changes to jail, jail cards and active
-        self._transform = hooks.observation
+        self.transform = hooks.observation  # a novelty may change what agents see
+        self._turn_end = _acts_at_turn_end(self.rules, hooks)
         self.api = GameAPI(self)  # what plugin hooks and handlers receive
 
     def replace_rules(self, schema: GameSchema, hooks: Hooks = NO_HOOKS,
@@ -200,44 +149,15 @@ class Game:
         self.rules = compile_rules(schema, hooks)
         self.shown = shown
         self.public = public_rules(self.rules if shown is None else compile_rules(shown))
-        self._extra_legality = _extra_legality(self.rules)
+        self.extra_legality = extra_legality(self.rules)  # see `openmono.observe`
         self.invalidate_observations()
-        self._transform = hooks.observation
+        self.transform = hooks.observation  # a novelty may change what agents see
+        self._turn_end = _acts_at_turn_end(self.rules, hooks)
 
     # --- observation ----------------------------------------------------------------
     def observe(self, seat: int, d: Decision) -> Observation:
-        st = self.state
-        evs = self.events
-        now = len(evs)
-        start = self._seen[seat]
-        self._seen[seat] = now
-        # `_pv` counts changes to the per-player lists: decisions with no change in
-        # between share one snapshot of them (see `_snap`).
-        snap = self._snapshot
-        if snap[0] != self._pv:
-            snap = self._snap()
-        obs = _new_tuple(Observation, (self.public, seat, d.phase, st.turn, st.current,
-                                       *snap[1], st.owner, st.level, st.mortgaged,
-                                       st.houses_left, st.hotels_left, st.bank_cash,
-                                       tuple(evs[start:]) if start < now else (), *d.ctx))
-        if self._extra_legality:
-            obs = self._plugin_legality(obs, seat, d)
-        transform = self._transform
-        return obs if transform is None else transform(obs)
-
-    def _plugin_legality(self, obs: Observation, seat: int, d: Decision) -> Observation:
-        """What a plugin adds to legality, worked out here (plugin code never reaches an
-        agent): the streets its building rule forbids now, the plugin actions legal now."""
-        rules, st = self.rules, self.state
-        refused = _NO_REFUSALS
-        if rules.building_allowed is not None and d.phase in legal.MANAGE_PHASES:
-            hook = rules.building_allowed
-            refused = frozenset(sq for sq in rules.streets if st.owner[sq] == seat
-                                and hook(rules, st, seat, sq) is not None)
-        extra = tuple(legal.plugin_actions(rules, st, seat, d)) if A.PLUGIN_ACTIONS else ()
-        if refused or extra:
-            return obs._replace(refused=refused, plugin_actions=extra)
-        return obs
+        """What `seat` sees at decision `d` (`openmono.observe.observe`)."""
+        return observe(self, seat, d)
 
     def drive(self, acts: list[Any], fixed: list[dict[str, Any] | None],
               on_fault: Any, on_decision: Any = None) -> None:
@@ -245,16 +165,13 @@ class Game:
         `openmono.play` runs). `fixed[seat]` maps phases to the answers that seat
         declared in advance (see `agents.base`); `on_fault(seat)` is told of every
         fault; `on_decision(seat, phase, action)`, if given, of every answer (logs).
-
-        It builds each observation as `observe` does, inline: a call per decision is
-        a measurable share of a game (tests check what agents see against the state).
         """
         if on_decision is None:
             # A fixed Conclude out of turn or after the roll is an order that never
             # lapses: the turn loop answers it without a generator round trip. (Logged
             # games go through `on_decision` for every answer, so replays see them.)
             for phase in ("out_of_turn", "post_roll"):
-                lasting = [_LASTING if answers is not None and answers.get(phase) == A.CONCLUDE
+                lasting = [LASTING if answers is not None and answers.get(phase) == A.CONCLUDE
                            else None for answers in fixed]
                 if any(lasting):
                     self._lasting[phase] = lasting
@@ -265,9 +182,7 @@ class Game:
                              for answers, order in zip(fixed, lasting)]
         gen = self.run()
         send = gen.send
-        st = self.state
-        evs = self.events
-        seen = self._seen
+        see = observe  # (a local: read once per decision)
         try:
             seat, d = next(gen)
             while True:
@@ -278,22 +193,7 @@ class Game:
                         on_decision(seat, d.phase, action)
                     seat, d = send(action)
                     continue
-                # = self.observe(seat, d)
-                now = len(evs)
-                start = seen[seat]
-                seen[seat] = now
-                snap = self._snapshot
-                if snap[0] != self._pv:
-                    snap = self._snap()
-                obs = _new_tuple(Observation, (self.public, seat, d.phase, st.turn, st.current,
-                                               *snap[1], st.owner, st.level, st.mortgaged,
-                                               st.houses_left, st.hotels_left,
-                                               st.bank_cash, tuple(evs[start:]) if start < now else (),
-                                               *d.ctx))
-                if self._extra_legality:
-                    obs = self._plugin_legality(obs, seat, d)
-                if self._transform is not None:
-                    obs = self._transform(obs)
+                obs = see(self, seat, d)
                 try:
                     action = acts[seat](obs)
                 except Exception as exc:  # noqa: BLE001 - an agent must never crash a game
@@ -308,30 +208,16 @@ class Game:
         except StopIteration:
             pass
 
-    def _snap(self) -> tuple:
-        """The per-player part of an observation, stamped with `_pv`. Every engine
-        write to a per-player list bumps `_pv`; writes to the rarely changing ones
-        (jail, jail cards, active) also bump `_jv`, which stamps that part apart."""
-        st = self.state
-        rare = self._rare
-        if rare[0] != self._jv:
-            rare = self._rare = (self._jv, (
-                tuple(st.in_jail), tuple(st.jail_turns), tuple(map(len, st.jail_cards)),
-                tuple(st.active)))
-        snap = self._snapshot = (self._pv, (tuple(st.cash), tuple(st.position)) + rare[1])
-        return snap
-
     def invalidate_observations(self) -> None:
         """Call after editing `state` directly (tests, injections) mid-game. Standing
         orders lapse too: they were given under the old state and rules."""
-        self._snapshot = self._rare = _STALE
+        self.state.touch()
         for phase, orders in self._standing.items():
             orders[:] = self._lasting.get(phase) or [None] * self.players
 
     def _stand(self, seat: int, d: Decision, action: A.Conclude) -> None:
-        """Record the standing order a Conclude carries, if any, as (cash limit, the
-        version list it watches, index, version now); the turn loop answers for the
-        seat while `cash < limit and versions[index] == version`."""
+        """Record the standing order a Conclude carries, if any: the turn loop answers
+        for the seat while it `holds` (`openmono.standing`)."""
         until = action.until_cash
         orders = self._standing.get(d.phase)
         if until is None or orders is None:
@@ -345,9 +231,9 @@ class Game:
                 f"{watch!r}: the limit must be an int, watch one of {A.STANDING_WATCH}"))
             return
         if watch == "mine":
-            orders[seat] = (until, st.holdings_version, seat, st.holdings_version[seat])
+            orders[seat] = StandingOrder(until, st.holdings_version, seat)
         else:
-            orders[seat] = (until, st.board_version, 0, st.board_version[0])
+            orders[seat] = StandingOrder(until, st.board_version, 0)
 
     def legal_actions(self, seat: int, d: Decision) -> list[A.Action]:
         return legal.legal_actions(self.rules, self.state, seat, d)
@@ -378,170 +264,206 @@ class Game:
     def run(self) -> Generator[Request, Any, None]:
         """The game: turns until one player is left, the turn limit, or a rule ends it.
 
-        A turn: pre-roll (the player manages) -> out-of-turn rounds (every other player
-        in seat order, until all pass) -> roll and move (doubles roll again, the third
-        double goes to jail) -> landing -> post-roll -> again after doubles.
+        This loop keeps only the order of play; each step is a method below. A turn:
+        pre-roll (the player manages) -> out-of-turn rounds (every other player in seat
+        order, until all pass) -> roll and move (doubles roll again, the third double
+        goes to jail) -> landing -> post-roll -> again after doubles -> end of turn.
+        The pre- and post-roll asks stay in this frame: they are most decisions of
+        every game, and a sub-generator would add its cost to each of them.
         """
         st = self.state
         active = st.active
-        conclude = A.Conclude
-        plain = A.CONCLUDE
         cash = st.cash
-        # Standing orders per phase (the lists live as long as the game).
-        pre_orders = self._standing["pre_roll"]
-        oot_orders = self._standing["out_of_turn"]
+        plain = A.CONCLUDE
+        pre_orders = self._standing["pre_roll"]  # (the lists live as long as the game)
         post_orders = self._standing["post_roll"]
         waiting = self.pending_offers  # offers waiting for their receiver's phase
         try:
             while True:
                 if self.turn_boundary:
-                    # Snapshot first: a callable may re-arm itself for a later boundary.
-                    pending = self.turn_boundary[:]
-                    self.turn_boundary.clear()
-                    for fn in pending:
-                        fn(self)
-                    self.invalidate_observations()
+                    self._between_turns()
                 if st.turn >= self.rules.bank.turn_limit:
                     self._finish_by_net_worth()
                     return
                 p = st.current
-                st.turn += 1
-                self.events.append(_new_tuple(E.TurnStarted, (p, st.turn)))
-                # --- the turn of player p. Its common path (everyone concludes at
-                # once, the move lands where nothing happens) runs in this one frame,
-                # without sub-generators: it is most of every game.
-                rules = self.rules
-                bank = rules.bank
-                st.doubles = 0
+                self.events.append(new_tuple(E.TurnStarted, (p, st.begin_turn())))
                 jailed_at_start = st.in_jail[p]
-                d = _PRE_ROLL
+                # --- pre-roll
                 if waiting[p] is not None:
                     yield from self._answer_pending(p)
                 order = pre_orders[p]
                 pre_acted = False
-                if (order is not None and cash[p] < order[0] and order[1][order[2]] == order[3]
-                        and not st.in_jail[p]):  # in jail the pre-roll is always asked
+                if order is not None and order.holds(cash[p]) and not st.in_jail[p]:
                     self.decisions += 1  # p's standing order answers: Conclude
-                else:
+                else:  # (in jail the pre-roll is always asked)
                     pre_orders[p] = None
-                    action = yield p, d
+                    action = yield p, _PRE_ROLL
                     if action is plain:
                         self.decisions += 1
                     else:  # actions, or a Conclude with a standing order
-                        pre_acted = yield from self._manage(p, d, action)
-                # Out-of-turn rounds: every other player in seat order, until all pass.
-                concluded = 0  # decisions answered by Conclude, added to the count once
-                if bank.out_of_turn_calls is not None:
-                    yield from self._out_of_turn_calls(p, bank.out_of_turn_calls, pre_acted)
-                for _ in range(bank.out_of_turn_rounds if bank.out_of_turn_calls is None else 0):
-                    anyone = False
-                    for q in self._after[p]:
-                        if active[q]:
-                            if waiting[q] is not None:
-                                yield from self._answer_pending(q)
-                            order = oot_orders[q]
-                            if order is not None:
-                                # q told us it concludes until its cash reaches a limit
-                                # or what it watches changes: answer for it.
-                                if cash[q] < order[0] and order[1][order[2]] == order[3]:
-                                    concluded += 1
-                                    continue
-                                oot_orders[q] = None
-                            d = _OUT_OF_TURN
-                            action = yield q, d
-                            if type(action) is conclude:
-                                concluded += 1
-                                if action is not plain:
-                                    self._stand(q, d, action)
-                                continue
-                            self.decisions += concluded  # exact even if the game ends in there
-                            concluded = 0
-                            if (yield from self._manage(q, d, action)):
-                                anyone = True
-                    if not anyone:
-                        break
-                self.decisions += concluded
-                quiet = rules.quiet
+                        pre_acted = yield from self._manage(p, _PRE_ROLL, action)
+                # --- out of turn
+                yield from self._out_of_turn(p, pre_acted)
+                # --- roll, move, land, post-roll; again after doubles
                 released_before_roll = jailed_at_start and not st.in_jail[p]
                 while True:
-                    dice = rules.roll(self.dice_rng)
-                    if self.hooks.dice_roll is not None:
-                        dice = tuple(self.hooks.dice_roll(self.api, p, dice))
-                    self.events.append(_new_tuple(E.DiceRolled, (p, dice)))
-                    total = sum(dice)
-                    double = (dice[0] == dice[1] if len(dice) == 2
-                              else len(dice) > 1 and min(dice) == max(dice))
-                    again = False
-                    move = True
-                    if st.in_jail[p]:
-                        if bank.jail == "skip_turn":  # the one turn lost: no move, no post-roll
-                            self._release(p, "served")
+                    total, step = self._roll(p, released_before_roll)
+                    if step is _SERVED:
+                        break
+                    if step is _PAY_FINE:
+                        yield from self._charge(p, BANK, self.rules.bank.jail_fine, "jail_fine")
+                        if not active[p]:
                             break
-                        st.jail_turns[p] += 1
-                        self._pv += 1
-                        self._jv += 1
-                        if double:
-                            self._release(p, "doubles")
-                        elif st.jail_turns[p] >= bank.max_jail_turns:
-                            yield from self._charge(p, BANK, bank.jail_fine, "jail_fine")
-                            if not active[p]:
-                                break
-                            self._release(p, "forced_fine")
-                        else:
-                            move = False
-                    elif double and bank.doubles_roll_again and (
-                            bank.jail_exit_roll_again or not released_before_roll):
-                        st.doubles += 1
-                        if bank.doubles_to_jail and st.doubles >= bank.doubles_to_jail:
-                            self._jail(p, "doubles")
-                            move = False
-                        else:
-                            again = True
-                    if move:
+                        self._release(p, "forced_fine")
+                    if step is not _STAY:
                         end = self._move(p, total, "dice", True)
-                        o = st.owner[end]
-                        if not quiet[end] or (rules.is_property[end] and (
-                                o == NOBODY or (o != p and not st.mortgaged[end]))):
+                        if self._lands(p, end):
                             yield from self._land(p, end, total)
                             if not active[p]:
                                 break
-                    d = _POST_ROLL
                     order = post_orders[p]
-                    if order is not None and cash[p] < order[0] and order[1][order[2]] == order[3]:
+                    if order is not None and order.holds(cash[p]):
                         self.decisions += 1  # p's standing order answers: Conclude
                     else:
                         post_orders[p] = None
-                        action = yield p, d
+                        action = yield p, _POST_ROLL
                         if action is plain:
                             self.decisions += 1
                         else:  # actions, or a Conclude with a standing order
-                            yield from self._manage(p, d, action)
-                    if not again or st.in_jail[p] or not active[p]:
+                            yield from self._manage(p, _POST_ROLL, action)
+                    if step is not _AGAIN or st.in_jail[p] or not active[p]:
                         break
-                # --- after the turn
-                if bank.debt == "negative_cash" and active[p] and cash[p] < 0:
-                    yield from self._settle_negative_cash(p)
-                end_hook = self.hooks.end_of_turn
-                if end_hook is not None and active[p]:
-                    yield from _maybe_gen(end_hook(self.api, p))
-                decide = self.hooks.game_over
-                if decide is not None:
-                    w = decide(self.api)
-                    if w is not None:
-                        self._finish(w, "rule")
-                        return
-                if bank.cash_cap is not None and max(cash) > bank.cash_cap:
-                    told = self.shown is None or self.shown.bank.cash_cap is not None
-                    self._finish_by_net_worth("cash_cap" if told else "rule")
+                # --- end of turn
+                # (Most rule sets do nothing at the end of a turn: no generator for them.)
+                if self._turn_end and (yield from self._end_of_turn(p)):
                     return
-                for q in self._after[p]:  # the next active player's turn
-                    if active[q]:
-                        st.current = q
-                        break
-                else:
-                    st.current = p
-        except _GameOver:
+                st.pass_to(self._next_player(p))
+        except GameOver:
             return
+
+    def _between_turns(self) -> None:
+        """Run the callables waiting for a turn boundary (mid-game injections)."""
+        # Snapshot first: a callable may re-arm itself for a later boundary.
+        pending = self.turn_boundary[:]
+        self.turn_boundary.clear()
+        for fn in pending:
+            fn(self)
+        self.invalidate_observations()
+
+    def _roll(self, p: int, released_before_roll: bool) -> tuple[int, object]:
+        """Throw the dice for `p` and apply jail and doubles: (dice total, what next:
+        `_MOVE`, `_AGAIN` (move, then roll again), `_STAY` (no move), `_PAY_FINE`
+        (pay the fine, then move) or `_SERVED` (the turn ends))."""
+        st = self.state
+        bank = self.rules.bank
+        dice = self.rules.roll(self.dice_rng)
+        if self.hooks.dice_roll is not None:
+            dice = tuple(self.hooks.dice_roll(self.api, p, dice))
+        self.events.append(new_tuple(E.DiceRolled, (p, dice)))
+        total = sum(dice)
+        double = (dice[0] == dice[1] if len(dice) == 2
+                  else len(dice) > 1 and min(dice) == max(dice))
+        if st.in_jail[p]:
+            if bank.jail == "skip_turn":  # the one turn lost: no move, no post-roll
+                self._release(p, "served")
+                return total, _SERVED
+            st.wait_in_jail(p)
+            if double:
+                self._release(p, "doubles")
+                return total, _MOVE
+            if st.jail_turns[p] >= bank.max_jail_turns:
+                return total, _PAY_FINE
+            return total, _STAY
+        if double and bank.doubles_roll_again and (
+                bank.jail_exit_roll_again or not released_before_roll):
+            if bank.doubles_to_jail and st.count_double() >= bank.doubles_to_jail:
+                self._jail(p, "doubles")
+                return total, _STAY
+            return total, _AGAIN
+        return total, _MOVE
+
+    def _lands(self, p: int, sq: int) -> bool:
+        """Whether landing on `sq` can do anything (most squares, most of the time,
+        do nothing: the turn then skips the landing sub-generator)."""
+        rules = self.rules
+        if not rules.quiet[sq]:
+            return True
+        st = self.state
+        o = st.owner[sq]
+        return rules.is_property[sq] and (o == NOBODY or (o != p and not st.mortgaged[sq]))
+
+    def _end_of_turn(self, p: int) -> Generator[Request, Any, bool]:
+        """Negative cash settled, the plugins' end-of-turn effects, the rules that end a
+        game between turns; True when the game is over."""
+        st = self.state
+        bank = self.rules.bank
+        if bank.debt == "negative_cash" and st.active[p] and st.cash[p] < 0:
+            yield from self._settle_negative_cash(p)
+        end_hook = self.hooks.end_of_turn
+        if end_hook is not None and st.active[p]:
+            yield from maybe_gen(end_hook(self.api, p))
+        decide = self.hooks.game_over
+        if decide is not None:
+            w = decide(self.api)
+            if w is not None:
+                self._finish(w, "rule")
+                return True
+        if bank.cash_cap is not None and max(st.cash) > bank.cash_cap:
+            told = self.shown is None or self.shown.bank.cash_cap is not None
+            self._finish_by_net_worth("cash_cap" if told else "rule")
+            return True
+        return False
+
+    def _next_player(self, p: int) -> int:
+        """Whose turn follows `p`'s: the next active seat (p itself if it is the last)."""
+        active = self.state.active
+        for q in self._after[p]:
+            if active[q]:
+                return q
+        return p
+
+    def _out_of_turn(self, p: int, pre_acted: bool) -> Generator[Request, Any, None]:
+        """The out-of-turn phases after `p`'s pre-roll: rounds in seat order until all
+        pass (`BankRules.out_of_turn_rounds`), or calls (`out_of_turn_calls`)."""
+        st = self.state
+        bank = self.rules.bank
+        if bank.out_of_turn_calls is not None:
+            yield from self._out_of_turn_calls(p, bank.out_of_turn_calls, pre_acted)
+            return
+        active = st.active
+        cash = st.cash
+        waiting = self.pending_offers
+        orders = self._standing["out_of_turn"]
+        conclude = A.Conclude
+        plain = A.CONCLUDE
+        concluded = 0  # decisions answered by Conclude, added to the count once
+        for _ in range(bank.out_of_turn_rounds):
+            anyone = False
+            for q in self._after[p]:
+                if active[q]:
+                    if waiting[q] is not None:
+                        yield from self._answer_pending(q)
+                    order = orders[q]
+                    if order is not None:
+                        # q told us it concludes until its cash reaches a limit or what it
+                        # watches changes: answer for it.
+                        if order.holds(cash[q]):
+                            concluded += 1
+                            continue
+                        orders[q] = None
+                    action = yield q, _OUT_OF_TURN
+                    if type(action) is conclude:
+                        concluded += 1
+                        if action is not plain:
+                            self._stand(q, _OUT_OF_TURN, action)
+                        continue
+                    self.decisions += concluded  # exact even if the game ends in there
+                    concluded = 0
+                    if (yield from self._manage(q, _OUT_OF_TURN, action)):
+                        anyone = True
+            if not anyone:
+                break
+        self.decisions += concluded
 
     def _finish(self, winner: int, reason: str) -> None:
         self.winner = winner
@@ -579,7 +501,7 @@ class Game:
                 yield from self._answer_pending(q)
             order = orders[q]
             if order is not None:
-                if cash[q] < order[0] and order[1][order[2]] == order[3]:
+                if order.holds(cash[q]):
                     self.decisions += 1
                     passes += 1
                     continue
@@ -594,13 +516,6 @@ class Game:
             acted = yield from self._manage(q, _OUT_OF_TURN, action)
             passes = 0 if acted else passes + 1
             left = sum(active)
-
-    def _settle_negative_cash(self, seat: int) -> Generator[Request, Any, None]:
-        """`debt="negative_cash"`: at the end of its own turn a player below $0 raises
-        cash (a debt phase owing $0 more than nothing) or goes bankrupt to the bank."""
-        yield from self._raise_cash(seat, 0, BANK)
-        if self.state.cash[seat] < 0:
-            yield from self._bankrupt(seat, BANK)
 
     def _manage(self, seat: int, d: Decision, action: Any) -> Generator[Request, Any, bool]:
         """A management phase from its first answer (anything but a plain Conclude):
@@ -639,18 +554,18 @@ class Game:
             sq = action.square
             st.set_mortgaged(sq, True)
             self._pay(BANK, seat, rules.mortgage[sq], "mortgage", sq)
-            self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, True)))
+            self.events.append(new_tuple(E.MortgageChanged, (seat, sq, True)))
         elif t is A.Unmortgage:
             sq = action.square
             self._pay(seat, BANK, rules.unmortgage_cost[sq], "unmortgage", sq)
             st.set_mortgaged(sq, False)
-            self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, False)))
+            self.events.append(new_tuple(E.MortgageChanged, (seat, sq, False)))
         elif t is A.SellProperty:
             sq = action.square
             self._pay(BANK, seat, sale_value(rules, st, sq), "sell_property", sq)
             if st.mortgaged[sq]:  # `BankRules.mortgaged_sellback`: foreclosed
                 st.set_mortgaged(sq, False)
-                self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, False)))
+                self.events.append(new_tuple(E.MortgageChanged, (seat, sq, False)))
             self._transfer_property(sq, seat, NOBODY, "sold_to_bank")
         elif t is A.OfferTrade:
             d.count_offer()
@@ -659,679 +574,14 @@ class Game:
             self._pay(seat, BANK, rules.bank.jail_fine, "jail_fine")
             self._release(seat, "fine")
         elif t is A.UseJailCard:
-            deck, card = st.jail_cards[seat].pop(0)
-            st.decks[deck].append(card)
-            self._pv += 1
-            self.events.append(_new_tuple(E.JailCardMoved, (seat, BANK, rules.deck_names[deck])))
+            deck, card = st.give_up_jail_card(seat)
+            st.put_back(deck, card)
+            self.events.append(new_tuple(E.JailCardMoved, (seat, BANK, rules.deck_names[deck])))
             self._release(seat, "card")
         else:
             plugin = A.PLUGIN_ACTIONS.get(action.kind)
             if plugin is not None:
-                yield from _maybe_gen(plugin[2](self.api, seat, action))
-
-    def _is_hotel(self, sq: int) -> bool:
-        return self.state.level[sq] + 1 == self.rules.hotel_level
-
-    def _can_build(self, q: int, hotel: bool) -> list[int]:
-        """The streets where `q` could build a house (or a hotel) now."""
-        st = self.state
-        rules = self.rules
-        return [s for s in rules.streets if st.owner[s] == q and self._is_hotel(s) == hotel
-                and legal.check_build(rules, st, q, s) is None]
-
-    def _bidders(self, seat: int, sq: int) -> list[int]:
-        """The other players a building shortage makes `seat`'s building compete with:
-        when the bank has fewer of the kind than the players able to build one now
-        (official: such buildings are auctioned), else none."""
-        st = self.state
-        hotel = self._is_hotel(sq)
-        stock = st.hotels_left if hotel else st.houses_left
-        if stock >= self.players:
-            return []
-        able = [q for q in self._after[seat] if st.active[q] and self._can_build(q, hotel)]
-        return able if stock < 1 + len(able) else []
-
-    def _building_auction(self, seat: int, sq: int) -> Generator[Request, Any, None]:
-        """Auction one building among the players able to build one: `seat`'s request
-        stands as a bid at the bank's price; the others, then everyone outbid, may raise
-        (English, in seat order) or drop out for good. The winner pays its bid."""
-        st = self.state
-        rules = self.rules
-        hotel = self._is_hotel(sq)
-        high, high_bidder = rules.house_cost[sq], seat
-        bidders = [seat] + self._bidders(seat, sq)
-        asks = 0
-        while len(bidders) > 1 and asks < 2000:
-            raised = False
-            for q in list(bidders):
-                if q == high_bidder:
-                    continue
-                if st.cash[q] <= high:
-                    bidders.remove(q)
-                    continue
-                asks += 1
-                d = Decision("building_bid", square=sq, high_bid=high, high_bidder=high_bidder)
-                action = self._validate(q, d, (yield q, d))
-                if type(action) is A.Bid:
-                    high, high_bidder, raised = action.amount, q, True
-                else:
-                    bidders.remove(q)
-            if not raised:
-                break
-        where = sq
-        if high_bidder != seat:
-            d = Decision("place_building", square=sq, high_bid=high)
-            action = self._validate(high_bidder, d, (yield high_bidder, d))
-            where = -1
-            if type(action) is A.Build and self._is_hotel(action.square) == hotel:
-                where = action.square
-            else:
-                streets = self._can_build(high_bidder, hotel)
-                where = streets[0] if streets else -1
-        if where < 0 or st.cash[high_bidder] < high:
-            return
-        self._build(high_bidder, where, None if high_bidder == seat and high == rules.house_cost[sq]
-                    else high)  # no one raised: an ordinary purchase
-
-    def _build(self, seat: int, sq: int, price: int | None = None) -> None:
-        st = self.state
-        rules = self.rules
-        lv, st.houses_left, st.hotels_left = after_build(
-            rules, st.level[sq], st.houses_left, st.hotels_left)
-        if price is None:
-            self._pay(seat, BANK, rules.house_cost[sq], "build", sq)
-        else:
-            self._pay(seat, BANK, price, "building_auction", sq)
-        st.set_level(sq, lv)
-        self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, lv, "built")))
-
-    def _sell_building(self, seat: int, sq: int, reason: str) -> None:
-        """Sell one level. A hotel the bank cannot replace by houses is never broken
-        down unevenly: the group comes down together (`state.hotel_breakdown`)."""
-        st = self.state
-        rules = self.rules
-        lv = st.level[sq]
-        if lv == rules.hotel_level and rules.bank.hotel_sale == "whole":
-            st.set_level(sq, 0)
-            st.hotels_left += 1
-            self._pay(BANK, seat, lv * rules.building_refund[sq], "sell_building", sq)
-            self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, 0, reason)))
-            return
-        if (lv == rules.hotel_level and rules.bank.even_build
-                and st.houses_left < rules.hotel_level - 1):
-            streets = [m for m in rules.group_members[rules.group_of[sq]]
-                       if st.owner[m] == seat and rules.is_street[m]]
-            levels, st.houses_left, st.hotels_left = hotel_breakdown(
-                rules, [st.level[m] for m in streets], streets.index(sq),
-                st.houses_left, st.hotels_left)
-            for m, new in zip(streets, levels):
-                old = st.level[m]
-                if new != old:
-                    st.set_level(m, new)
-                    self._pay(BANK, seat, (old - new) * rules.building_refund[m],
-                              "sell_building", m)
-                    self.events.append(_new_tuple(E.BuildingChanged, (seat, m, new, reason)))
-            return
-        new, removed, st.houses_left, st.hotels_left = after_sell_building(
-            rules, lv, st.houses_left, st.hotels_left)
-        st.set_level(sq, new)
-        self._pay(BANK, seat, removed * rules.building_refund[sq], "sell_building", sq)
-        self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, new, reason)))
-
-    # --- trades -------------------------------------------------------------------------------
-    def _trade(self, seat: int, action: A.OfferTrade) -> Generator[Request, Any, None]:
-        # The engine keeps and executes an immutable copy of the terms: the events and
-        # the receiver see the same value, and nobody can change it afterwards.
-        offer = action.terms()
-        to = offer.to
-        if self.rules.bank.trade_answer == "next_turn":
-            if self.pending_offers[to] is not None:  # one outstanding offer per player
-                self.events.append(_new_tuple(E.TradeAnswered, (offer, seat, False)))
-                return
-            self.events.append(_new_tuple(E.TradeOffered, (offer, seat)))
-            self.pending_offers[to] = (seat, offer)
-            return
-        self.events.append(_new_tuple(E.TradeOffered, (offer, seat)))
-        yield from self._answer(seat, offer)
-
-    def _answer_pending(self, to: int) -> Generator[Request, Any, None]:
-        """The receiver's answer to the offer that waited for its phase."""
-        seat, offer = self.pending_offers[to]
-        self.pending_offers[to] = None
-        if not self.state.active[seat]:
-            self.events.append(_new_tuple(E.TradeAnswered, (offer, seat, False)))
-            return
-        yield from self._answer(seat, offer)
-
-    def _answer(self, seat: int, offer: A.OfferTrade) -> Generator[Request, Any, None]:
-        to = offer.to
-        d = Decision("trade_response", offer=offer, offerer=seat)
-        answer = yield to, d
-        answer = self._validate(to, d, answer)
-        accepted = type(answer) is A.AcceptTrade
-        if accepted and legal.check_accept(self.rules, self.state, to, seat, offer) is not None:
-            accepted = False  # the receiver cannot pay its side: the trade fails
-        self.events.append(_new_tuple(E.TradeAnswered, (offer, seat, accepted)))
-        if accepted:
-            if self.rules.bank.mortgaged_transfer == "choose" and (
-                    legal.trade_fees(self.rules, self.state, offer.give + offer.get)):
-                lift_to = [sq for sq in offer.give if self.state.mortgaged[sq]]
-                lift_seat = [sq for sq in offer.get if self.state.mortgaged[sq]]
-                self._execute_trade(seat, offer, fees=False)
-                yield from self._receive_mortgaged(to, lift_to, legal_fee=False)
-                yield from self._receive_mortgaged(seat, lift_seat, legal_fee=False)
-            else:
-                self._execute_trade(seat, offer)
-
-    def _receive_mortgaged(self, seat: int, squares: list[int],
-                           legal_fee: bool) -> Generator[Request, Any, None]:
-        """Official rule for a mortgaged property received: per property, the new owner
-        lifts the mortgage at once (mortgage + interest) or pays the interest now. With
-        `legal_fee` the interest may open a debt phase (bankruptcy); after a trade the
-        receiver's cash was checked when it accepted."""
-        st = self.state
-        rules = self.rules
-        for sq in squares:
-            if not st.active[seat] or st.owner[sq] != seat or not st.mortgaged[sq]:
-                continue
-            d = Decision("lift_mortgage", square=sq)
-            action = self._validate(seat, d, (yield seat, d))
-            if type(action) is A.Unmortgage:
-                self._pay(seat, BANK, rules.unmortgage_cost[sq], "unmortgage", sq)
-                st.set_mortgaged(sq, False)
-                self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, False)))
-            elif legal_fee:
-                yield from self._charge(seat, BANK, rules.transfer_fee[sq],
-                                        "mortgage_transfer_fee", sq)
-            else:
-                self._pay(seat, BANK, rules.transfer_fee[sq], "mortgage_transfer_fee", sq)
-
-    def _execute_trade(self, seat: int, offer: A.OfferTrade, fees: bool = True) -> None:
-        st = self.state
-        rules = self.rules
-        to = offer.to
-        fees_to = legal.trade_fees(rules, st, offer.give) if fees else 0
-        fees_seat = legal.trade_fees(rules, st, offer.get) if fees else 0
-        if offer.give_cash:
-            self._pay(seat, to, offer.give_cash, "trade")
-        if offer.get_cash:
-            self._pay(to, seat, offer.get_cash, "trade")
-        for sq in offer.give:
-            self._transfer_property(sq, seat, to, "trade")
-        for sq in offer.get:
-            self._transfer_property(sq, to, seat, "trade")
-        if fees_to:
-            self._pay(to, BANK, fees_to, "mortgage_transfer_fee")
-        if fees_seat:
-            self._pay(seat, BANK, fees_seat, "mortgage_transfer_fee")
-        for _ in range(offer.give_jail_cards):
-            self._move_jail_card(seat, to)
-        for _ in range(offer.get_jail_cards):
-            self._move_jail_card(to, seat)
-        self.trades += 1
-
-    def _move_jail_card(self, src: int, dst: int) -> None:
-        card = self.state.jail_cards[src].pop(0)
-        self.state.jail_cards[dst].append(card)
-        self._pv += 1
-        self._jv += 1
-        self.events.append(_new_tuple(E.JailCardMoved, (src, dst, self.rules.deck_names[card[0]])))
-
-    # --- money -----------------------------------------------------------------------------------
-    def _pay(self, payer: int, payee: int, amount: int, reason: str, sq: int = -1) -> None:
-        """Move cash that is known to be there (callers check first)."""
-        if amount <= 0:
-            return
-        self._pv += 1
-        st = self.state
-        cash = st.cash
-        if payer != BANK:
-            cash[payer] -= amount
-        elif st.bank_cash is not None:
-            st.bank_cash -= amount
-        if payee != BANK:
-            cash[payee] += amount
-        elif st.bank_cash is not None:
-            st.bank_cash += amount
-        self.events.append(_new_tuple(E.Payment, (payer, payee, amount, reason, sq)))
-
-    def charge(self, payer: int, payee: int, amount: int, reason: str,
-               sq: int = -1) -> Generator[Request, Any, bool]:
-        """Make `payer` pay; a shortfall opens a debt phase, then bankruptcy.
-
-        Returns True when paid. Plugins use this from their handlers with `yield from`.
-        """
-        return self._charge(payer, payee, amount, reason, sq)
-
-    def pay_from_bank(self, seat: int, amount: int, reason: str, sq: int = -1) -> None:
-        """The bank pays `seat`, past its reserve if it has one (`BankRules.bank_cash`).
-        For plugin effects and repairs."""
-        self._pay(BANK, seat, amount, reason, sq)
-
-    def _charge(self, payer: int, payee: int, amount: int, reason: str,
-                sq: int = -1) -> Generator[Request, Any, bool]:
-        if amount <= 0:
-            return True
-        st = self.state
-        if payer == BANK:
-            self._pay(BANK, payee, amount, reason, sq)
-            return True
-        if st.cash[payer] < amount and self.rules.bank.debt != "negative_cash":
-            yield from self._raise_cash(payer, amount, payee)
-            if st.cash[payer] < amount:
-                yield from self._bankrupt(payer, payee)
-                return False
-        if payee != BANK and not st.active[payee]:
-            payee = BANK
-        self._pay(payer, payee, amount, reason, sq)
-        return True
-
-    def _raise_cash(self, seat: int, amount: int, creditor: int) -> Generator[Request, Any, None]:
-        """The debt phase. Selling buildings, mortgaging and selling property to the
-        bank do not count against `max_actions_per_phase` (each removes something, so
-        they end by themselves); when the other actions use the cap up, the engine
-        liquidates for a player who can pay (`_force_liquidation`). A Conclude while
-        short is the player's own declaration of bankruptcy."""
-        st = self.state
-        d = Decision("debt", owed=amount, creditor=creditor)
-        limit = self.rules.bank.debt_action_limit
-        budget = self.rules.bank.max_actions_per_phase if limit is None else limit
-        while st.cash[seat] < amount:
-            if budget <= 0:
-                if limit is None:
-                    self._force_liquidation(seat, amount)
-                return
-            action = yield seat, d
-            action = self._validate(seat, d, action)
-            t = type(action)
-            if t is A.Conclude:
-                return
-            if t not in _LIQUIDATING or limit is not None:
-                budget -= 1
-            yield from self._execute(seat, action, d)
-            if not st.active[seat]:
-                return
-
-    def liquidation_value(self, seat: int) -> int:
-        """Cash `seat` could raise from the bank now: every building sold, every
-        unmortgaged property mortgaged (or sold, when the bank pays more for it)."""
-        rules = self.rules
-        st = self.state
-        refund = rules.property_refund
-        total = 0
-        for sq in rules.properties:
-            if st.owner[sq] != seat:
-                continue
-            total += st.level[sq] * rules.building_refund[sq]
-            if not st.mortgaged[sq]:
-                m = rules.mortgage[sq]
-                total += m if refund is None or refund[sq] <= m else refund[sq]
-        return total
-
-    def _force_liquidation(self, seat: int, amount: int) -> None:
-        """Raise `amount` for a player whose debt phase ran out of actions, if its
-        assets cover it: buildings first (evenly, the most expensive group first),
-        then mortgages (or sales to the bank when it pays more), in board order."""
-        st = self.state
-        rules = self.rules
-        if st.cash[seat] + self.liquidation_value(seat) < amount:
-            return
-        while st.cash[seat] < amount:
-            built = [sq for sq in rules.streets if st.owner[sq] == seat and st.level[sq]
-                     and legal.check_sell_building(rules, st, seat, sq) is None]
-            if not built:
-                break
-            sq = max(built, key=lambda s: (rules.house_cost[s], st.level[s], -s))
-            self._sell_building(seat, sq, "forced")
-        refund = rules.property_refund
-        for sq in rules.properties:
-            if st.cash[seat] >= amount:
-                return
-            if st.owner[sq] != seat or st.mortgaged[sq]:
-                continue
-            if refund is not None and refund[sq] > rules.mortgage[sq]:
-                self._pay(BANK, seat, refund[sq], "sell_property", sq)
-                self._transfer_property(sq, seat, NOBODY, "sold_to_bank")
-            else:
-                st.set_mortgaged(sq, True)
-                self._pay(BANK, seat, rules.mortgage[sq], "mortgage", sq)
-                self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, True)))
-
-    def _bankrupt(self, seat: int, creditor: int) -> Generator[Request, Any, None]:
-        st = self.state
-        rules = self.rules
-        if creditor != BANK and not st.active[creditor]:
-            creditor = BANK
-        self.events.append(E.Bankrupt(seat, creditor))
-        st.active[seat] = False
-        self.pending_offers[seat] = None
-        self._pv += 1
-        self._jv += 1
-        self.bankrupt_order.append(seat)
-        if rules.bank.debt == "negative_cash":
-            # GNOME: the creditor was paid in full; buildings go back to the bank's stock
-            # unpaid and the debt dies with the player.
-            for sq in rules.streets:
-                lv = st.level[sq]
-                if st.owner[sq] == seat and lv:
-                    if lv == rules.hotel_level:
-                        st.hotels_left += 1
-                    else:
-                        st.houses_left += lv
-                    st.set_level(sq, 0)
-                    self.events.append(_new_tuple(E.BuildingChanged, (seat, sq, 0, "bankruptcy")))
-            if st.cash[seat] < 0:
-                st.cash[seat] = 0
-        # Buildings go back to the bank for their sell-back value.
-        for sq in rules.streets:
-            while st.owner[sq] == seat and st.level[sq]:
-                self._sell_building(seat, sq, "bankruptcy")
-        if st.cash[seat] > 0:
-            self._pay(seat, creditor, st.cash[seat], "bankruptcy")
-        mine = [sq for sq in rules.properties if st.owner[sq] == seat]
-        while st.jail_cards[seat]:
-            if creditor == BANK:
-                deck, card = st.jail_cards[seat].pop(0)
-                st.decks[deck].append(card)
-                self.events.append(
-                    _new_tuple(E.JailCardMoved, (seat, BANK, rules.deck_names[deck])))
-            else:
-                self._move_jail_card(seat, creditor)
-        st.in_jail[seat] = False
-        self._pv += 1
-        self._jv += 1
-        alive = [s for s in range(self.players) if st.active[s]]
-        if creditor == BANK:
-            for sq in mine:
-                if st.mortgaged[sq]:
-                    st.set_mortgaged(sq, False)
-                    self.events.append(_new_tuple(E.MortgageChanged, (seat, sq, False)))
-                self._transfer_property(sq, seat, NOBODY, "bankruptcy")
-        else:
-            fee = legal.trade_fees(rules, st, tuple(mine))
-            received = [sq for sq in mine if st.mortgaged[sq]]
-            for sq in mine:
-                self._transfer_property(sq, seat, creditor, "bankruptcy")
-        if len(alive) <= 1:
-            self._finish(alive[0] if alive else seat, "bankruptcy")
-            raise _GameOver
-        if creditor == BANK:
-            if rules.bank.bankruptcy_auction:
-                for sq in mine:
-                    yield from self._auction(sq, seat)
-        elif fee:
-            if rules.bank.mortgaged_transfer == "choose":
-                yield from self._receive_mortgaged(creditor, received, legal_fee=True)
-            else:
-                yield from self._charge(creditor, BANK, fee, "mortgage_transfer_fee")
-
-    def _transfer_property(self, sq: int, src: int, dst: int, reason: str) -> None:
-        self.state.set_owner(sq, dst)
-        self.events.append(_new_tuple(E.PropertyTransferred, (sq, src, dst, reason)))
-
-    # --- movement and landing ----------------------------------------------------------------
-    def _move(self, p: int, steps: int, reason: str, collect_go: bool) -> int:
-        """Move forward `steps` squares, paying the Go salary for each pass; returns the
-        square reached (landing effects are separate: `_land`)."""
-        st = self.state
-        rules = self.rules
-        n = rules.n
-        start = st.position[p]
-        end = (start + steps) % n
-        st.position[p] = end
-        self._pv += 1
-        self.events.append(_new_tuple(E.Moved, (p, start, end, reason)))
-        if collect_go and steps > 0:
-            go = rules.go
-            passes = (start + steps - go) // n - (start - go) // n
-            if passes:
-                salary = rules.bank.go_salary * passes
-                if self.hooks.passing_go is not None:
-                    salary = self.hooks.passing_go(self.api, p, salary)
-                if salary > 0 and st.bank_cash is not None:  # the bank's reserve
-                    if st.bank_cash < salary:
-                        salary = 0
-                    st.bank_cash -= salary
-                if salary > 0:  # = self._pay(BANK, p, salary, "go_salary", go)
-                    st.cash[p] += salary
-                    self.events.append(_new_tuple(E.Payment, (BANK, p, salary, "go_salary", go)))
-        return end
-
-    def _advance(self, p: int, steps: int, dice_total: int, reason: str,
-                 collect_go: bool = True, rent_multiplier: float = 1.0,
-                 dice_multiplier: int | None = None) -> Generator[Request, Any, None]:
-        end = self._move(p, steps, reason, collect_go)
-        yield from self._land(p, end, dice_total, rent_multiplier, dice_multiplier)
-
-    def move_to(self, p: int, target: int,
-                collect_go: bool = True) -> Generator[Request, Any, None]:
-        """Move forward to `target` and land there (for card and plugin effects)."""
-        steps = (target - self.state.position[p]) % self.rules.n
-        return self._advance(p, steps, 0, "card", collect_go)
-
-    def land(self, p: int, sq: int, dice_total: int = 0) -> Generator[Request, Any, None]:
-        """The landing effect of `sq` for `p`, without moving (for plugin effects)."""
-        return self._land(p, sq, dice_total)
-
-    def _land(self, p: int, sq: int, dice_total: int, rent_multiplier: float = 1.0,
-              dice_multiplier: int | None = None) -> Generator[Request, Any, None]:
-        st = self.state
-        rules = self.rules
-        hook = self.hooks.landing
-        if hook is not None:
-            handled = hook(self.api, p, sq)
-            if inspect.isgenerator(handled):
-                handled = yield from handled
-            if handled is True or not st.active[p]:
-                return
-        k = rules.kind[sq]
-        if k <= UTILITY and k >= STREET:
-            owner = st.owner[sq]
-            if owner == NOBODY:
-                yield from self._offer_purchase(p, sq)
-            elif owner != p and not st.mortgaged[sq]:
-                if k == UTILITY and (dice_multiplier is not None or dice_total <= 0):
-                    # Reached by a card (or any move without a throw): throw the dice now
-                    # for the rent, as the official rules do for the utility card.
-                    dice = rules.roll(self.dice_rng)
-                    if self.hooks.dice_roll is not None:  # "after every roll", this one too
-                        dice = tuple(self.hooks.dice_roll(self.api, p, dice))
-                    self.events.append(_new_tuple(E.DiceRolled, (p, dice)))
-                    if dice_multiplier is not None:
-                        rent = dice_multiplier * sum(dice)
-                    else:
-                        rent = int(self.rent(sq, sum(dice)) * rent_multiplier)
-                else:
-                    rent = int(self.rent(sq, dice_total) * rent_multiplier)
-                if self.hooks.rent is not None:
-                    rent = self.hooks.rent(self.api, p, sq, rent)
-                cash = st.cash
-                if cash[p] >= rent and st.active[owner]:  # common: no debt sub-generator
-                    if rent > 0:  # = self._pay(p, owner, rent, "rent", sq)
-                        self._pv += 1
-                        cash[p] -= rent
-                        cash[owner] += rent
-                        self.events.append(_new_tuple(E.Payment, (p, owner, rent, "rent", sq)))
-                else:
-                    yield from self._charge(p, owner, rent, "rent", sq)
-        elif k == TAX:
-            tax = rules.tax[sq]
-            if self.hooks.tax is not None:
-                tax = self.hooks.tax(self.api, p, sq, tax)
-            if st.cash[p] >= tax:
-                self._pay(p, BANK, tax, "tax", sq)
-            else:
-                yield from self._charge(p, BANK, tax, "tax", sq)
-        elif k == CARD:
-            yield from self._draw(p, rules.deck_of[sq])
-        elif k == GO_TO_JAIL:
-            self._jail(p, "go_to_jail")
-        elif k >= PLUGIN:
-            handler = SQUARE_KINDS.get(rules.kind_names[sq])
-            if handler is not None:
-                yield from _maybe_gen(handler(self.api, p, sq))
-        # go, jail (just visiting), free parking: nothing happens.
-
-    def rent(self, sq: int, dice_total: int) -> int:
-        """The rent the owner of `sq` charges now (before hooks and card multipliers)."""
-        return rent_of(self.rules, self.state.owner, self.state.level, sq, dice_total)
-
-    def _offer_purchase(self, p: int, sq: int) -> Generator[Request, Any, None]:
-        rules = self.rules
-        d = _BUY.get(sq)
-        if d is None:
-            d = _BUY[sq] = _shared("buy", sq)  # no trades while buying: never mutated
-        for _ in range(rules.bank.max_actions_per_phase):
-            action = yield p, d
-            action = self._validate(p, d, action)
-            t = type(action)
-            if t is A.Buy:
-                self._pay(p, BANK, rules.price[sq], "buy", sq)
-                self._transfer_property(sq, NOBODY, p, "bought")
-                return
-            if t is A.Decline:
-                break
-            yield from self._execute(p, action, d)
-        if rules.bank.auction_on_decline:
-            yield from self._auction(sq, p)
-
-    def _auction(self, sq: int, start: int) -> Generator[Request, Any, None]:
-        """Auction `sq` to the bank's highest bidder; every solvent player may bid."""
-        st = self.state
-        self.auctions += 1
-        self.events.append(_new_tuple(E.AuctionStarted, (sq,)))
-        order = [(start + k) % self.players for k in range(1, self.players + 1)]
-        bidders = [q for q in order if st.active[q]]
-        high, high_bidder = 0, BANK
-        if self.rules.bank.auction == "sealed":
-            for q in bidders:
-                d = Decision("bid", square=sq, high_bid=0)
-                action = self._validate(q, d, (yield q, d))
-                if type(action) is A.Bid:
-                    self.events.append(_new_tuple(E.BidMade, (q, sq, action.amount)))
-                    if action.amount > high:
-                        high, high_bidder = action.amount, q
-        else:
-            asks = 0
-            while bidders and not (len(bidders) == 1 and bidders[0] == high_bidder):
-                for q in list(bidders):
-                    if q == high_bidder:
-                        continue
-                    if len(bidders) == 1 and high_bidder != BANK:
-                        break
-                    if st.cash[q] <= high or asks > 2000:
-                        bidders.remove(q)
-                        continue
-                    asks += 1
-                    d = Decision("bid", square=sq, high_bid=high, high_bidder=high_bidder)
-                    action = self._validate(q, d, (yield q, d))
-                    if type(action) is A.Bid:
-                        high, high_bidder = action.amount, q
-                        self.events.append(_new_tuple(E.BidMade, (q, sq, high)))
-                    else:
-                        bidders.remove(q)
-                if asks > 2000:
-                    break
-        if high_bidder != BANK and st.cash[high_bidder] >= high:
-            self._pay(high_bidder, BANK, high, "auction", sq)
-            self._transfer_property(sq, NOBODY, high_bidder, "auction")
-            self.events.append(_new_tuple(E.AuctionEnded, (sq, high_bidder, high)))
-        else:
-            self.events.append(_new_tuple(E.AuctionEnded, (sq, BANK, 0)))
-
-    # --- cards and jail ------------------------------------------------------------------------
-    def _draw(self, p: int, deck: int) -> Generator[Request, Any, None]:
-        st = self.state
-        rules = self.rules
-        order = st.decks[deck]
-        if not order:
-            return
-        ci = order.pop(0 if rules.bank.card_draw == "deck"
-                       else self._card_rng(deck).randrange(len(order)))
-        card = rules.decks[deck][ci]
-        self.events.append(_new_tuple(E.CardDrawn, (p, rules.deck_names[deck], ci, card.text)))
-        kind = card.kind
-        if kind == "get_out_of_jail":
-            st.jail_cards[p].append((deck, ci))
-            self._pv += 1
-            self._jv += 1
-            return
-        order.append(ci)
-        if kind == "collect":
-            if st.bank_cash is None or st.bank_cash >= card.amount:
-                self._pay(BANK, p, card.amount, "card")
-        elif kind == "pay":
-            yield from self._charge(p, BANK, card.amount, "card")
-        elif kind == "advance_to":
-            yield from self._advance(p, (card.square - st.position[p]) % rules.n, 0, "card",
-                                     card.collect_go)
-        elif kind == "advance_to_nearest":
-            target = rules.nearest[card.target_kind][st.position[p]]
-            yield from self._advance(p, (target - st.position[p]) % rules.n, 0, "card",
-                                     card.collect_go, card.rent_multiplier, card.dice_multiplier)
-        elif kind == "move_back" and rules.bank.move_back_go:
-            # GNOME: moving back is moving to a lower square, which passes Go unless the
-            # move crosses Go backwards: exactly a move forward round the board.
-            yield from self._advance(p, -card.amount % rules.n, 0, "card", card.collect_go)
-        elif kind == "move_back":
-            start = st.position[p]
-            end = (start - card.amount) % rules.n
-            st.position[p] = end
-            self._pv += 1
-            self.events.append(_new_tuple(E.Moved, (p, start, end, "card")))
-            yield from self._land(p, end, 0)
-        elif kind == "go_to_jail":
-            self._jail(p, "card")
-        elif kind == "collect_from_each":
-            for q in range(self.players):
-                if q != p and st.active[q] and st.active[p]:
-                    yield from self._charge(q, p, card.amount, "card")
-        elif kind == "pay_each":
-            for q in range(self.players):
-                if q != p and st.active[q] and st.active[p]:
-                    yield from self._charge(p, q, card.amount, "card")
-        elif kind == "repairs":
-            houses = hotels = 0
-            for sq in rules.streets:
-                if st.owner[sq] == p and st.level[sq]:
-                    if st.level[sq] == rules.hotel_level:
-                        hotels += 1
-                    else:
-                        houses += st.level[sq]
-            yield from self._charge(p, BANK, houses * card.per_house + hotels * card.per_hotel,
-                                    "card")
-        else:
-            handler = CARD_KINDS.get(kind)
-            if handler is not None:
-                yield from _maybe_gen(handler(self.api, p, card))
-
-    def _card_rng(self, deck: int) -> random.Random:
-        """The stream of random draws from `deck` (`card_draw="random"`)."""
-        rngs = self.__dict__.setdefault("_card_rngs", {})
-        rng = rngs.get(deck)
-        if rng is None:
-            rng = rngs[deck] = random.Random(self.seeds.get(f"deck{deck}", deck) + 1)
-        return rng
-
-    def _jail(self, p: int, reason: str) -> None:
-        st = self.state
-        start = st.position[p]
-        st.position[p] = self.rules.jail
-        st.in_jail[p] = True
-        st.jail_turns[p] = 0
-        self._pv += 1
-        self._jv += 1
-        st.doubles = 0
-        self.events.append(_new_tuple(E.Moved, (p, start, self.rules.jail, "jail")))
-        self.events.append(_new_tuple(E.Jailed, (p, reason)))
-
-    def _release(self, p: int, how: str) -> None:
-        st = self.state
-        st.in_jail[p] = False
-        st.jail_turns[p] = 0
-        self._pv += 1
-        self._jv += 1
-        self.events.append(_new_tuple(E.Released, (p, how)))
+                yield from maybe_gen(plugin[2](self.api, seat, action))
 
     # --- results -----------------------------------------------------------------------------
     def net_worths(self) -> list[int]:
@@ -1349,34 +599,8 @@ class Game:
         return out
 
 
-def rent_of(rules: Rules, owner: tuple[int, ...], level: tuple[int, ...], sq: int,
-            dice_total: int) -> int:
-    """Rent of a property at its current development (0 when unowned)."""
-    o = owner[sq]
-    if o == NOBODY:
-        return 0
-    k = rules.kind[sq]
-    table = rules.rent[sq]
-    if k == STREET:
-        lv = level[sq]
-        if lv:
-            return table[lv]
-        g = rules.group_of[sq]
-        return table[0] * 2 if has_monopoly(rules, owner, o, g) else table[0]
-    count = owned_in_group(rules, owner, o, rules.group_of[sq])
-    value = table[min(count, len(table)) - 1]
-    if k == UTILITY:
-        return value * dice_total
-    return value
-
-
-def _extra_legality(rules: Rules) -> bool:
-    """Whether plugin code adds to legality in games on these rules (or may: plugin
-    action kinds are registered process-wide)."""
-    return rules.building_allowed is not None or bool(A.PLUGIN_ACTIONS)
-
-
-def _maybe_gen(result: Any) -> Generator[Request, Any, Any]:
-    if inspect.isgenerator(result):
-        return (yield from result)
-    return result
+def _acts_at_turn_end(rules: Rules, hooks: Hooks) -> bool:
+    """Whether anything can happen at the end of a turn (`Game._end_of_turn`)."""
+    bank = rules.bank
+    return (bank.debt == "negative_cash" or bank.cash_cap is not None
+            or hooks.end_of_turn is not None or hooks.game_over is not None)

@@ -21,14 +21,34 @@ of the engine is reachable through it, so a plugin cannot depend on engine inter
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Generator
+from typing import Any, Callable, Generator, Protocol
 
 from openmono.compiled import Rules
 from openmono.events import TurnStarted
-from openmono.state import net_worth
+from openmono.schema import GameSchema
+from openmono.state import GameState, net_worth
 
-if TYPE_CHECKING:  # the engine imports this module
-    from openmono.engine import Game
+
+class PluginHost(Protocol):
+    """The part of a running game this door opens onto (`openmono.engine.Game` is one;
+    naming it here rather than importing it keeps the engine the only importer)."""
+
+    rules: Rules
+    state: GameState
+    players: int
+    seed: int
+    events: list
+    shown: GameSchema | None
+
+    def charge(self, payer: int, payee: int, amount: int, reason: str,
+               sq: int = -1) -> Generator[Any, Any, bool]: ...
+
+    def pay_from_bank(self, seat: int, amount: int, reason: str, sq: int = -1) -> None: ...
+
+    def move_to(self, p: int, target: int,
+                collect_go: bool = True) -> Generator[Any, Any, None]: ...
+
+    def land(self, p: int, sq: int, dice_total: int = 0) -> Generator[Any, Any, None]: ...
 
 
 class StateView:
@@ -103,7 +123,7 @@ class GameAPI:
 
     __slots__ = ("_game", "_store", "_view")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: PluginHost) -> None:
         self._game = game
         self._store: dict[str, Any] = {}
         self._view = StateView(game.state)

@@ -369,25 +369,93 @@ def legal_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
             out.append(A.PayJailFine())
         if jail_card_count(view, seat):
             out.append(A.UseJailCard())
-    manage = phase in MANAGE_PHASES
-    owner = view.owner
-    for sq in rules.properties:
-        if owner[sq] != seat:
-            continue
-        if manage:
-            if rules.is_street[sq] and check_build(rules, view, seat, sq) is None:
-                out.append(A.Build(sq))
-            if check_unmortgage(rules, view, seat, sq) is None:
-                out.append(A.Unmortgage(sq))
-        if check_sell_building(rules, view, seat, sq) is None:
-            out.append(A.SellBuilding(sq))
-        if check_mortgage(rules, view, seat, sq) is None:
-            out.append(A.Mortgage(sq))
-        if rules.property_refund is not None and check_sell_property(rules, view, seat, sq) is None:
-            out.append(A.SellProperty(sq))
+    _property_actions(rules, view, seat, phase in MANAGE_PHASES, out)
     if rules.plugin_checks:
         out.extend(plugin_actions(rules, view, seat, ctx))
     return out
+
+
+def _square_action(cls: type) -> tuple:
+    """(cls, the setter of its `square` slot): `_property_actions` builds these frozen
+    actions without the dataclass `__init__`, which sets each field through
+    `object.__setattr__` (the same object, in about 60% of the time)."""
+    return cls, cls.__dict__["square"].__set__
+
+
+_BUILD, _UNMORTGAGE, _SELL_BUILDING, _MORTGAGE, _SELL_PROPERTY = map(_square_action, (
+    A.Build, A.Unmortgage, A.SellBuilding, A.Mortgage, A.SellProperty))
+_new = object.__new__
+
+
+def _property_actions(rules: Rules, view, seat: int, manage: bool, out: list) -> None:
+    """Append, per property `seat` owns in board order: Build and Unmortgage (when
+    `manage`), SellBuilding, Mortgage, SellProperty, each exactly when its `check_*`
+    accepts it.
+
+    This is most of a `random` agent's time, so the checks' common refusals are
+    answered here from facts gathered once per group (does the seat hold a buildable
+    monopoly, any building), and the full `check_*` runs only past them
+    (`tests/test_legal_actions.py` compares it with the checks one by one).
+    """
+    owner = view.owner
+    level = view.level
+    mortgaged = view.mortgaged
+    my_cash = view.cash[seat]
+    bank_cash = view.bank_cash
+    bank = rules.bank
+    is_street = rules.is_street
+    group_of = rules.group_of
+    members = rules.group_members
+    unmortgage_cost = rules.unmortgage_cost
+    mortgage = rules.mortgage
+    beside_buildings = bank.mortgage_beside_buildings
+    refund = rules.property_refund
+    unmortgage, set_unmortgage = _UNMORTGAGE  # (the two most frequent: built inline)
+    mortgage_cls, set_mortgage = _MORTGAGE
+    groups: dict[int, tuple[bool, bool]] = {}  # group -> (buildable monopoly, any building)
+    for sq in rules.properties:
+        if owner[sq] != seat:
+            continue
+        g = group_of[sq]
+        facts = groups.get(g)
+        if facts is None:
+            if g < 0:
+                facts = (False, False)
+            else:
+                count = 0
+                built = False
+                for m in members[g]:
+                    if owner[m] == seat:
+                        count += 1
+                        if level[m]:
+                            built = True
+                facts = (rules.group_buildable[g] and count >= rules.group_need[g], built)
+            groups[g] = facts
+        street = is_street[sq]
+        if manage:
+            if street and facts[0] and check_build(rules, view, seat, sq) is None:
+                out.append(_make(_BUILD, sq))
+            if mortgaged[sq] and my_cash >= unmortgage_cost[sq]:  # = check_unmortgage
+                a = _new(unmortgage)  # = Unmortgage(sq), see `_square_action`
+                set_unmortgage(a, sq)
+                out.append(a)
+        if street and level[sq] and check_sell_building(rules, view, seat, sq) is None:
+            out.append(_make(_SELL_BUILDING, sq))
+        # = check_mortgage
+        if not mortgaged[sq] and not (facts[1] and (not beside_buildings or level[sq])) and (
+                bank_cash is None or bank_cash >= mortgage[sq]):
+            a = _new(mortgage_cls)  # = Mortgage(sq), see `_square_action`
+            set_mortgage(a, sq)
+            out.append(a)
+        if refund is not None and check_sell_property(rules, view, seat, sq) is None:
+            out.append(_make(_SELL_PROPERTY, sq))
+
+
+def _make(kind: tuple, sq: int) -> A.Action:
+    """`kind[0](sq)` for a `_square_action` pair."""
+    a = _new(kind[0])
+    kind[1](a, sq)
+    return a
 
 
 def plugin_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:

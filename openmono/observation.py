@@ -216,3 +216,15 @@ class Observation(NamedTuple):
             if isinstance(v, tuple):
                 out[k] = list(v)
         return out
+
+
+# The Observation's fields in the groups `openmono.observe` builds them from, by name:
+# who and when, the per-player lists (`GameState.players_view`), the board and bank
+# (`GameState`), the events, and the decision's context (`Decision.context`).
+HEAD_FIELDS = ("rules", "seat", "phase", "turn", "current")
+PLAYER_FIELDS = ("cash", "position", "in_jail", "jail_turns", "jail_cards", "active")
+BOARD_FIELDS = ("owner", "level", "mortgaged", "houses_left", "hotels_left", "bank_cash")
+CONTEXT_FIELDS = ("square", "high_bid", "high_bidder", "owed", "creditor", "offer", "offerer",
+                  "offers_made", "refused", "plugin_actions")
+if Observation._fields != HEAD_FIELDS + PLAYER_FIELDS + BOARD_FIELDS + ("events",) + CONTEXT_FIELDS:
+    raise ImportError("the Observation's fields and their groups disagree")  # pragma: no cover

@@ -1,16 +1,45 @@
-"""The mutable state of one game.
+"""The mutable state of one game, and the only code that writes it.
 
 Per-square facts that change rarely (owner, building level, mortgaged) are tuples that
 are replaced, never mutated: observations and state copies share them for free. Per-
 player facts that change every turn are lists. `copy()` is shallow where that is safe,
 so the planner can copy a state for look-ahead in about a microsecond.
+
+Every write goes through a method of `GameState` (the engine's rules decide *what*
+changes; the state records it), and the state keeps its own caches and versions, so
+stale observations and lapsed standing orders are detected without anyone else
+counting:
+
+- `shown_players` is the per-player part of an observation (cash, position, jail,
+  cards, active as tuples), shared by every observation until a per-player write drops
+  it (`players_view()` rebuilds it; the rarely changing jail, cards and active part is
+  cached apart);
+- `holdings_version[seat]` moves with any property of `seat` (owner, buildings,
+  mortgage), `board_version[0]` with any property at all (what standing orders watch).
+
+Code outside `openmono/` never writes a field (`tests/test_state_writes.py`); tests
+that set up a position by hand call `touch()` (or the game's
+`invalidate_observations()`) afterwards.
+
+>>> import openmono
+>>> from openmono.compiled import compile_rules
+>>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+>>> st.pay(0, 1, 200); st.cash
+[1300, 1700]
+>>> st.players_view()[:2]
+((1300, 1700), (0, 0))
+>>> st.move(1, 5); st.shown_players is None, st.players_view()[1]
+(True, (0, 5))
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from openmono.compiled import Rules
 
 NOBODY = -1
+BANK = -1  # = openmono.events.BANK: a payer or payee that is the bank
 
 
 class GameState:
@@ -18,7 +47,7 @@ class GameState:
         "players", "cash", "position", "in_jail", "jail_turns", "jail_cards", "active",
         "owner", "level", "mortgaged", "houses_left", "hotels_left", "decks",
         "turn", "current", "doubles", "phase", "holdings_version",
-        "board_version", "bank_cash",
+        "board_version", "bank_cash", "shown_players", "_shown_rare",
     )
 
     def __init__(self, rules: Rules, players: int) -> None:
@@ -29,8 +58,8 @@ class GameState:
         self.position = [rules.go] * players
         self.in_jail = [False] * players
         self.jail_turns = [0] * players
-        # Per player: the deck index of each get-out-of-jail card held.
-        self.jail_cards: list[list[int]] = [[] for _ in range(players)]
+        # Per player: the (deck, card) of each get-out-of-jail card held.
+        self.jail_cards: list[list[tuple[int, int]]] = [[] for _ in range(players)]
         self.active = [True] * players
         self.owner: tuple[int, ...] = (NOBODY,) * n
         self.level: tuple[int, ...] = (0,) * n
@@ -45,13 +74,21 @@ class GameState:
         self.current = 0
         self.doubles = 0
         self.phase = "pre_roll"
-        # Change counters that stamp the engine's standing orders (not part of the
-        # game): per player, bumped whenever one of its properties changes owner,
-        # buildings or mortgage; `board_version[0]`, whenever any property does.
+        # Versions (not part of the game; see the module docstring).
         self.holdings_version = [0] * players
         self.board_version = [0]
+        self.shown_players: tuple | None = None  # see `players_view`
+        self._shown_rare: tuple | None = None
 
     def copy(self) -> GameState:
+        """A copy to play ahead on (per-square tuples shared: they are never mutated).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> twin = st.copy(); twin.pay(0, 1, 100); st.cash, twin.cash
+        ([1500, 1500], [1400, 1600])
+        """
         new = GameState.__new__(GameState)
         new.players = self.players
         new.cash = self.cash[:]
@@ -73,10 +110,259 @@ class GameState:
         new.phase = self.phase
         new.holdings_version = self.holdings_version[:]
         new.board_version = self.board_version[:]
+        new.shown_players = self.shown_players
+        new._shown_rare = self._shown_rare
         return new
+
+    # --- versions ------------------------------------------------------------------
+    def touch(self) -> None:
+        """Declare that fields were written by hand (a test, a repair): every cached
+        view is rebuilt and every watched version moves.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> view = st.players_view()
+        >>> st.cash[0] = 7; st.touch(); st.players_view()[0]
+        (7, 1500)
+        """
+        self.shown_players = self._shown_rare = None
+        self.board_version[0] += 1
+        for seat in range(self.players):
+            self.holdings_version[seat] += 1
+
+    def players_view(self) -> tuple:
+        """(cash, position, in_jail, jail_turns, jail-card counts, active) as tuples
+        (`openmono.observation.PLAYER_FIELDS`), shared by every observation until a
+        per-player field changes: `shown_players`, rebuilt when a write dropped it."""
+        out = self.shown_players
+        if out is not None:
+            return out
+        rare = self._shown_rare
+        if rare is None:  # jail, cards and active change rarely: cached apart
+            rare = self._shown_rare = (tuple(self.in_jail), tuple(self.jail_turns),
+                                       tuple(map(len, self.jail_cards)), tuple(self.active))
+        out = self.shown_players = (tuple(self.cash), tuple(self.position)) + rare
+        return out
+
+    # --- money -----------------------------------------------------------------------
+    def pay(self, payer: int, payee: int, amount: int) -> None:
+        """Move `amount` from `payer` to `payee` (seats or BANK; the bank's reserve, if
+        it keeps one, moves too). Checks nothing: the engine's rules come first.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.pay(BANK, 0, 200); st.pay(1, BANK, 100); st.cash
+        [1700, 1400]
+        """
+        self.shown_players = None
+        cash = self.cash
+        if payer != BANK:
+            cash[payer] -= amount
+        elif self.bank_cash is not None:
+            self.bank_cash -= amount
+        if payee != BANK:
+            cash[payee] += amount
+        elif self.bank_cash is not None:
+            self.bank_cash += amount
+
+    def set_cash(self, seat: int, amount: int) -> None:
+        """Set a seat's cash outright (a bankrupt seat's negative cash written off).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.set_cash(1, -40); st.set_cash(1, 0); st.cash
+        [1500, 0]
+        """
+        self.shown_players = None
+        self.cash[seat] = amount
+
+    # --- moves and jail -----------------------------------------------------------------
+    def move(self, seat: int, square: int) -> None:
+        """Put `seat` on `square` (no Go salary, no landing: the engine's rules).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.move(0, 39); st.position, st.players_view()[1]
+        ([39, 0], (39, 0))
+        """
+        self.shown_players = None
+        self.position[seat] = square
+
+    def jail(self, seat: int, square: int) -> None:
+        """Send `seat` to jail on `square`; its doubles streak ends.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.jail(1, 10); st.in_jail, st.position
+        ([False, True], [0, 10])
+        >>> st.wait_in_jail(1); st.release(1); st.in_jail, st.jail_turns
+        ([False, False], [0, 0])
+        """
+        self.shown_players = self._shown_rare = None
+        self.position[seat] = square
+        self.in_jail[seat] = True
+        self.jail_turns[seat] = 0
+        self.doubles = 0
+
+    def wait_in_jail(self, seat: int) -> None:
+        """One more turn in jail for `seat`."""
+        self.shown_players = self._shown_rare = None
+        self.jail_turns[seat] += 1
+
+    def release(self, seat: int) -> None:
+        """`seat` leaves jail."""
+        self.shown_players = self._shown_rare = None
+        self.in_jail[seat] = False
+        self.jail_turns[seat] = 0
+
+    def retire(self, seat: int) -> None:
+        """`seat` goes bankrupt: it leaves the game (and jail).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.jail(1, 10); st.retire(1); st.active, st.in_jail
+        ([True, False], [False, False])
+        """
+        self.shown_players = self._shown_rare = None
+        self.active[seat] = False
+        self.in_jail[seat] = False
+
+    # --- cards ------------------------------------------------------------------------
+    def draw(self, deck: int, at: int = 0) -> int:
+        """Take the card at `at` (0: the top) out of `deck`; returns its index.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> card = st.draw(0); st.put_back(0, card); st.decks[0][-1] == card
+        True
+        """
+        return self.decks[deck].pop(at)
+
+    def shuffle(self, deck: int, rng: Any) -> None:
+        """Shuffle `deck` in place with `rng` (a `random.Random`).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> import random
+        >>> st.shuffle(0, random.Random(3)); sorted(st.decks[0]) == list(range(len(st.decks[0])))
+        True
+        """
+        rng.shuffle(self.decks[deck])
+
+    def put_back(self, deck: int, card: int) -> None:
+        """Put `card` at the bottom of `deck`."""
+        self.decks[deck].append(card)
+
+    def hold_jail_card(self, seat: int, card: tuple[int, int]) -> None:
+        """`seat` keeps a get-out-of-jail card, `(deck, card index)`.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.hold_jail_card(0, (1, 4)); st.jail_cards, st.players_view()[4]
+        ([[(1, 4)], []], (1, 0))
+        >>> st.give_up_jail_card(0), st.jail_cards
+        ((1, 4), [[], []])
+        """
+        self.shown_players = self._shown_rare = None
+        self.jail_cards[seat].append(card)
+
+    def give_up_jail_card(self, seat: int) -> tuple[int, int]:
+        """`seat`'s oldest get-out-of-jail card leaves its hand; returns it."""
+        self.shown_players = self._shown_rare = None
+        return self.jail_cards[seat].pop(0)
+
+    def replace_decks(self, decks: list[list[int]],
+                      jail_cards: list[list[tuple[int, int]]]) -> None:
+        """New deck orders and held cards (a novelty changed the decks).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.replace_decks([[2, 0, 1]], [[(0, 3)], []]); st.decks, st.jail_cards
+        ([[2, 0, 1]], [[(0, 3)], []])
+        """
+        self.shown_players = self._shown_rare = None
+        self.decks[:] = decks
+        for seat, held in enumerate(jail_cards):
+            self.jail_cards[seat][:] = held
+
+    # --- turns --------------------------------------------------------------------------
+    def begin_turn(self) -> int:
+        """The next turn starts (no doubles yet); returns its number.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.begin_turn(), st.count_double(), st.begin_turn(), st.doubles
+        (1, 1, 2, 0)
+        """
+        self.turn += 1
+        self.doubles = 0
+        return self.turn
+
+    def count_double(self) -> int:
+        """One more double this turn; returns how many."""
+        self.doubles += 1
+        return self.doubles
+
+    def pass_to(self, seat: int) -> None:
+        """The turn passes to `seat`.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.pass_to(1); st.current
+        1
+        """
+        self.current = seat
+
+    # --- the bank's stock and the board ---------------------------------------------------
+    def set_stock(self, houses_left: int, hotels_left: int) -> None:
+        """What the bank has left of each building.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.set_stock(30, 11); st.houses_left, st.hotels_left
+        (30, 11)
+        """
+        self.houses_left = houses_left
+        self.hotels_left = hotels_left
+
+    def set_board(self, owner: tuple[int, ...], level: tuple[int, ...],
+                  mortgaged: tuple[bool, ...]) -> None:
+        """Every square at once (a novelty changed the board).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.set_board((NOBODY,) * 3, (0,) * 3, (False,) * 3); len(st.owner)
+        3
+        """
+        self.owner, self.level, self.mortgaged = tuple(owner), tuple(level), tuple(mortgaged)
+        self.board_version[0] += 1
+        for seat in range(self.players):
+            self.holdings_version[seat] += 1
 
     # --- per-square setters (tuples are replaced, never mutated) ------------------
     def set_owner(self, square: int, seat: int) -> None:
+        """`seat` (or NOBODY) now owns `square`.
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.set_owner(1, 0); st.owner[1], st.holdings_version, st.board_version
+        (0, [1, 0], [1])
+        """
         o = list(self.owner)
         before = o[square]
         o[square] = seat
@@ -104,7 +390,20 @@ class GameState:
             self.holdings_version[self.owner[square]] += 1
 
     def snapshot(self) -> dict:
-        """A JSON-ready dict of the whole state (for logs, replays and tests)."""
+        """A JSON-ready dict of the whole state (for logs, replays and tests).
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.set_owner(1, 0); st.set_level(1, 3); st.level[1], st.holdings_version
+        (3, [2, 0])
+
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+        >>> st.set_owner(5, 1); st.set_mortgaged(5, True); st.mortgaged[5], st.board_version
+        (True, [2])
+        """
         return {
             "cash": list(self.cash),
             "position": list(self.position),

@@ -190,6 +190,12 @@ class Layout:
         return Layout(rules).key == self.key
 
 
+def _immutable_board(obs: Any) -> bool:
+    """Whether the observation's per-square fields are tuples (then the same objects
+    mean the same contents, and `Encoder` may keep what it computed from them)."""
+    return type(obs.owner) is type(obs.level) is type(obs.mortgaged) is tuple
+
+
 class Encoder:
     """Encodes observations and maps actions for one agent; rebuilds its layout when the
     rules change (a novelty injected mid-game)."""
@@ -200,6 +206,16 @@ class Encoder:
         self.layout: Layout | None = None
         self.state = np.zeros(self.dim, dtype=np.float32)
         self.mask = np.zeros(ACTION_DIM, dtype=bool)
+        # What did not change since the last decision is not rebuilt: the engine replaces
+        # its per-square tuples (owner, level, mortgaged) only when a square changes, so
+        # the same tuple objects mean the same board. Each cache holds its key's objects
+        # (compared with `is`) and the result.
+        self._props_key: tuple = ()
+        self._props = np.zeros(N_SLOTS * 8, dtype=np.float32)
+        self._trade_key: tuple = ()
+        self._trade = np.zeros(IMPROVE, dtype=bool)
+        self._board_key: tuple = ()
+        self._board: tuple = ()
 
     def layout_for(self, rules: Any) -> Layout:
         lay = self.layout
@@ -234,13 +250,54 @@ class Encoder:
             x[b + 2] = 1.0 if obs.in_jail[s] else 0.0
             jc = obs.jail_cards[s]
             x[b + 3] = 1.0 if (jc if isinstance(jc, int) else len(jc)) else 0.0
+        key = self._props_key
+        if not (key and key[0] is lay and key[1] is obs.owner and key[2] is obs.level
+                and key[3] is obs.mortgaged and key[4] == me and key[5] == players):
+            if (key and key[0] is lay and key[1] is obs.owner and key[4] == me
+                    and key[5] == players and _immutable_board(obs)):
+                # Same owners: only buildings or mortgages changed, on a few squares.
+                self._update_properties(obs, lay, key[2], key[3], self._props)
+            else:
+                self._encode_properties(obs, lay, me, players, self._props)
+            # (Only immutable tuples can stand for their contents.)
+            self._props_key = ((lay, obs.owner, obs.level, obs.mortgaged, me, players)
+                               if _immutable_board(obs) else ())
+        x[16:STATE_DIM] = self._props
+        return x
+
+    @staticmethod
+    def _update_properties(obs: Any, lay: Layout, level_before: tuple,
+                           mortgaged_before: tuple, out: np.ndarray) -> None:
+        """`_encode_properties` for a board whose owners did not change: the rows of
+        the squares whose buildings or mortgage changed are rewritten (the monopoly
+        column depends on owners only and stays)."""
+        level, mortgaged = obs.level, obs.mortgaged
+        max_houses = lay.max_houses
+        hotel = lay.hotel_level
+        for sq, j in lay.slot_of.items():
+            lv = level[sq]
+            if lv == level_before[sq] and mortgaged[sq] == mortgaged_before[sq]:
+                continue
+            b = 8 * j
+            if obs.owner[sq] < 0:
+                continue  # an unowned row is all zero
+            out[b + 4] = 1.0 if mortgaged[sq] else 0.0
+            out[b + 6] = min(lv, max_houses) / max_houses
+            if hotel > 0:
+                out[b + 7] = 1.0 if lv >= hotel else 0.0
+
+    @staticmethod
+    def _encode_properties(obs: Any, lay: Layout, me: int, players: int,
+                           out: np.ndarray) -> None:
+        """The 28 x 8 property block of the state (zeroed and written into `out`)."""
+        out[:] = 0.0
         sq = lay.safe_sq
         owner = np.array(obs.owner)
         level = np.array(obs.level)[sq]
         o = owner[sq]
         owned = (o >= 0) & lay.present
         rel = (o - me) % players
-        props = x[16:STATE_DIM].reshape(N_SLOTS, 8)
+        props = out.reshape(N_SLOTS, 8)
         hot = owned & (rel < N_REL)
         props[np.flatnonzero(hot), rel[hot]] = 1.0
         props[:, 4] = owned & np.array(obs.mortgaged)[sq]
@@ -249,7 +306,6 @@ class Encoder:
         props[:, 6] = np.where(owned, np.minimum(level, lay.max_houses) / lay.max_houses, 0.0)
         if lay.hotel_level > 0:
             props[:, 7] = owned & (level >= lay.hotel_level)
-        return x
 
     @staticmethod
     def _extra(obs: Any, lay: Layout, x: np.ndarray, offers_in_a_row: int) -> None:
@@ -388,49 +444,71 @@ class Encoder:
             if i is not None:
                 m[i] = True
         if obs.phase in TRADE_PHASES and obs.can_offer_trade:
-            self._trade_mask(obs, lay, m)
+            me = obs.seat
+            key = self._trade_key
+            if not (key and key[0] is lay and key[1] is obs.owner and key[2] is obs.level
+                    and key[3] is obs.mortgaged and key[4] == me
+                    and key[5] == obs.cash[me] and key[6] == obs.active):
+                self._trade_key = ((lay, obs.owner, obs.level, obs.mortgaged, me,
+                                    obs.cash[me], obs.active)
+                                   if _immutable_board(obs) else ())
+                trade = self._trade
+                trade[:] = False
+                self._trade_mask(obs, lay, trade)
+            m[:IMPROVE] = self._trade  # the offers' blocks come first (EXCHANGE..BUY_OFFER)
         return m
 
     def _trade_mask(self, obs: Any, lay: Layout, m: np.ndarray) -> None:
+        """The offer blocks (exchange, sell, buy) for every opponent at once; what
+        depends on the board alone is kept while the board stays the same."""
         me = obs.seat
         players = len(obs.cash)
         cash = obs.cash[me]
         if cash < 0:
             return  # an offer of no cash would already offer more than it has
+        key = self._board_key
+        if not (key and key[0] is lay and key[1] is obs.owner and key[2] is obs.level
+                and key[3] is obs.mortgaged and key[4] == me):
+            self._board_key = ((lay, obs.owner, obs.level, obs.mortgaged, me)
+                               if _immutable_board(obs) else ())
+            self._board = self._tradeable(obs, lay, me)
+        mine, own, tradeable, fee = self._board
+        opps = [opp for opp in range(min(N_OPP, players - 1))
+                if obs.active[(me + opp + 1) % players]]
+        if not opps:
+            return
+        seats = np.array([(me + opp + 1) % players for opp in opps])
+        theirs = tradeable[None, :] & (own[None, :] == seats[:, None])  # (opponents, 28)
+        # exchange: give j (mine), get q (theirs), pay q's mortgage fee
+        get_ok = theirs & (fee <= cash)[None, :]
+        grid = mine[None, :, None] & get_ok[:, None, :]  # mine, theirs disjoint: no diagonal
+        exchange = grid[:, _OFF_DIAGONAL]  # (opponents, 28 x 27)
+        sell = np.repeat(mine, 3)  # give j (mine) for cash
+        # buy: get q (theirs) for cash level + fee
+        buy = (theirs[:, :, None] & (lay.levels + fee[:, None] <= cash)[None, :, :])
+        n_ex = N_SLOTS * (N_SLOTS - 1)
+        n_cash = N_SLOTS * 3
+        for k, opp in enumerate(opps):
+            m[EXCHANGE + opp * n_ex: EXCHANGE + (opp + 1) * n_ex] = exchange[k]
+            m[SELL_OFFER + opp * n_cash: SELL_OFFER + (opp + 1) * n_cash] = sell
+            m[BUY_OFFER + opp * n_cash: BUY_OFFER + (opp + 1) * n_cash] = buy[k].ravel()
+
+    @staticmethod
+    def _tradeable(obs: Any, lay: Layout, me: int) -> tuple:
+        """(mine, owner per slot, tradeable, transfer fee per slot): a property is
+        tradeable by its owner when its group carries none of the owner's buildings
+        (and, if mortgaged, the rules allow trading mortgaged property)."""
         owner = np.array(obs.owner)
         level = np.array(obs.level)
         sq = lay.safe_sq
         own = owner[sq]
         own[~lay.present] = -2
         mort = np.array(obs.mortgaged)[sq]
-        # A property is tradeable by its owner when its group carries none of the owner's
-        # buildings (and, if mortgaged, the rules allow trading mortgaged property).
         gs = lay.group_sq
         built = ((owner[gs] == own[:, None]) & (level[gs] > 0)).any(axis=1)
         tradeable = ~built & (lay.trade_mortgaged | ~mort)
-        mine = tradeable & (own == me)
         fee = np.where(mort, lay.fee, 0)
-        n_ex = N_SLOTS * (N_SLOTS - 1)
-        for opp in range(N_OPP):
-            if opp + 1 >= players:
-                break
-            t = (me + opp + 1) % players
-            if not obs.active[t]:
-                continue
-            theirs = tradeable & (own == t)
-            # exchange: give j (mine), get q (theirs), pay q's mortgage fee
-            get_ok = theirs & (fee <= cash)
-            if mine.any() and get_ok.any():
-                grid = np.outer(mine, get_ok)  # mine and theirs are disjoint: no diagonal
-                flat = grid[_OFF_DIAGONAL].reshape(N_SLOTS, N_SLOTS - 1)
-                m[EXCHANGE + opp * n_ex: EXCHANGE + (opp + 1) * n_ex] = flat.ravel()
-            # sell: give j (mine) for cash
-            s0 = SELL_OFFER + opp * N_SLOTS * 3
-            m[s0: s0 + N_SLOTS * 3] = np.repeat(mine, 3)
-            # buy: get q (theirs) for cash level + fee
-            b0 = BUY_OFFER + opp * N_SLOTS * 3
-            ok = theirs[:, None] & (lay.levels + fee[:, None] <= cash)
-            m[b0: b0 + N_SLOTS * 3] = ok.ravel()
+        return tradeable & (own == me), own, tradeable, fee
 
 
 # -- the fallback policy -------------------------------------------------------------------

@@ -55,19 +55,59 @@ def _monopoly_owner(rules: Any, owner: tuple[int, ...]) -> dict[int, int]:
 def net_worths(obs: Any, bonus: float = BONUS) -> list[float]:
     """Eq. 2-3 for every seat (inactive seats included, as their last values); `bonus` is
     b outside a complete set (the paper's 1.5; the learners' `lone_bonus` option)."""
+    nw = [float(c) for c in obs.cash]
+    for o, value in _property_values(obs, bonus, len(nw)):
+        nw[o] += value
+    return nw
+
+
+# The last board valued: [key, (owner, value) pairs, their bonuses, their squares].
+_LAST_BOARD: list = [(), (), (), ()]
+
+
+def _property_values(obs: Any, bonus: float, seats: int) -> tuple:
+    """(owner, value) per owned property in board order, the values of eq. 2-3. The
+    engine replaces its per-square tuples only when a square changes, so the same
+    tuple objects (compared with `is`) mean the same values: computed once per board."""
+    key = _LAST_BOARD[0]
+    if (key and key[0] is obs.rules and key[1] is obs.owner and key[2] is obs.mortgaged
+            and key[3] is obs.level and key[4] == bonus and key[5] == seats):
+        return _LAST_BOARD[1]
     rules = obs.rules
     owner = obs.owner
-    mono = _monopoly_owner(rules, owner)
-    nw = [float(c) for c in obs.cash]
-    for sq in rules.properties:
-        o = owner[sq]
-        if o < 0 or o >= len(nw):
-            continue
-        owed = rules.mortgage[sq] if obs.mortgaged[sq] else 0
-        g = rules.group_of[sq]
-        b = MONOPOLY_BONUS if g >= 0 and mono.get(g) == o else bonus
-        nw[o] += (rules.price[sq] - owed) * b + obs.level[sq] * rules.house_cost[sq]
-    return nw
+    if key and key[0] is rules and key[1] is owner and key[4] == bonus and key[5] == seats:
+        # Same owners (so the same monopolies): only the squares whose mortgage or
+        # buildings changed are valued again.
+        before_m, before_l = key[2], key[3]
+        bonuses = _LAST_BOARD[2]
+        values = []
+        for (o, value), sq, b in zip(_LAST_BOARD[1], _LAST_BOARD[3], bonuses):
+            if obs.mortgaged[sq] != before_m[sq] or obs.level[sq] != before_l[sq]:
+                owed = rules.mortgage[sq] if obs.mortgaged[sq] else 0
+                value = (rules.price[sq] - owed) * b + obs.level[sq] * rules.house_cost[sq]
+            values.append((o, value))
+        squares = _LAST_BOARD[3]
+    else:
+        mono = _monopoly_owner(rules, owner)
+        values = []
+        bonuses = []
+        squares = []
+        for sq in rules.properties:
+            o = owner[sq]
+            if o < 0 or o >= seats:
+                continue
+            owed = rules.mortgage[sq] if obs.mortgaged[sq] else 0
+            g = rules.group_of[sq]
+            b = MONOPOLY_BONUS if g >= 0 and mono.get(g) == o else bonus
+            values.append((o, (rules.price[sq] - owed) * b + obs.level[sq] * rules.house_cost[sq]))
+            bonuses.append(b)
+            squares.append(sq)
+    out = tuple(values)
+    # (Only immutable tuples can stand for their contents.)
+    _LAST_BOARD[0] = ((obs.rules, obs.owner, obs.mortgaged, obs.level, bonus, seats)
+                      if type(owner) is type(obs.mortgaged) is type(obs.level) is tuple else ())
+    _LAST_BOARD[1:] = [out, bonuses, squares]
+    return out
 
 
 def dense_reward(obs: Any, seat: int | None = None, nw: list[float] | None = None) -> float:
