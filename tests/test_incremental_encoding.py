@@ -20,17 +20,7 @@ def reference_trade_mask(obs, lay, m: np.ndarray) -> None:
     cash = obs.cash[me]
     if cash < 0:
         return
-    owner = np.array(obs.owner)
-    level = np.array(obs.level)
-    sq = lay.safe_sq
-    own = owner[sq]
-    own[~lay.present] = -2
-    mort = np.array(obs.mortgaged)[sq]
-    gs = lay.group_sq
-    built = ((owner[gs] == own[:, None]) & (level[gs] > 0)).any(axis=1)
-    tradeable = ~built & (lay.trade_mortgaged | ~mort)
-    mine = tradeable & (own == me)
-    fee = np.where(mort, lay.fee, 0)
+    mine, own, tradeable, fee = E.Encoder._tradeable(obs, lay, me)  # what is tradeable
     n_ex = N_SLOTS * (N_SLOTS - 1)
     for opp in range(N_OPP):
         if opp + 1 >= players:
