@@ -154,3 +154,20 @@ def test_presets_and_the_yaml_names_every_option() -> None:
         assert all(v is None for v in conf[algo].values())
     with pytest.raises(TrainError, match="unknown ppo.head 'tree'; valid: factored, flat"):
         train(_cfg(ppo={"head": "tree"}), Path("/nonexistent/never-made"))
+
+
+def test_a_run_resumes_after_an_option_is_added_to_its_learner(tmp_path) -> None:
+    """A run saved before an option existed resumes: an option it never named is the
+    same as one it left at its default (None), not "another configuration"."""
+    import json
+
+    run = tmp_path / "run"
+    train(_cfg(algo="ddqn", games=2), run, max_new_games=1)
+    meta = json.loads((run / "train.json").read_text())
+    assert "clipped" not in meta["ddqn"]  # as written before `clipped` was added
+    # today's configuration file names every option, unset ones as None
+    ddqn = {"hidden": [16], "learning_starts": 50, "buffer_size": 500, "clipped": None}
+    assert train(_cfg(algo="ddqn", games=2, ddqn=ddqn), run)["played_now"] == 1
+    with pytest.raises(TrainError, match="differs in ddqn"):
+        train(_cfg(algo="ddqn", games=3, ddqn={"hidden": [16], "clipped": True,
+                                               "learning_starts": 50, "buffer_size": 500}), run)

@@ -113,6 +113,13 @@ def validate(cfg: dict[str, Any]) -> None:
             raise TrainError(f"unknown opponent {name!r}; valid: {', '.join(available_agents())}")
 
 
+def _unset_dropped(identity: dict[str, Any]) -> dict[str, Any]:
+    """The learner options without those left unset: a run written before an option
+    existed resumes under code that has it (an unset option keeps its default)."""
+    return {k: ({o: v for o, v in val.items() if v is not None} if k in ALGOS and
+                isinstance(val, dict) else val) for k, val in identity.items()}
+
+
 def _check_dir(out: Path, cfg: dict[str, Any]) -> bool:
     """True when `out` holds a run of this configuration (resume); raises if another."""
     meta = out / "train.json"
@@ -120,8 +127,8 @@ def _check_dir(out: Path, cfg: dict[str, Any]) -> bool:
         if (out / "checkpoint.npz").exists():
             raise TrainError(f"{out} holds a checkpoint without train.json; use another out_dir")
         return False
-    old = json.loads(meta.read_text())
-    new = json.loads(json.dumps(_identity(cfg)))
+    old = _unset_dropped(json.loads(meta.read_text()))
+    new = _unset_dropped(json.loads(json.dumps(_identity(cfg))))
     if old != new:
         diff = [k for k in new if old.get(k) != new.get(k)]
         raise TrainError(f"{out} holds a run of another configuration (differs in "
