@@ -40,6 +40,9 @@ class NoveltyReport:
     detected: bool = False
     confidence: float = 0.0
     changes: tuple[NoveltyChange, ...] = field(default_factory=tuple)
+    # the detector's own statistics after this game (name -> number), saved with the
+    # game's record so another decision rule can be scored offline on old trials
+    evidence: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.confidence <= 1.0:
@@ -50,6 +53,7 @@ class NoveltyReport:
             "detected": self.detected,
             "confidence": self.confidence,
             "changes": [vars(c) for c in self.changes],
+            **({"evidence": dict(self.evidence)} if self.evidence else {}),
         }
 
 

@@ -243,10 +243,12 @@ def trial_lock(out: Path) -> Iterator[None]:
 def _safe_report(agent: Any) -> tuple[dict[str, Any], str | None]:
     try:
         report = agent.novelty_report()
-        data = report.to_json() if hasattr(report, "to_json") else dict(report)
-        data = {"detected": bool(data.get("detected", False)),
-                "confidence": float(data.get("confidence", 0.0)),
-                "changes": list(data.get("changes", []))}
+        raw = report.to_json() if hasattr(report, "to_json") else dict(report)
+        data = {"detected": bool(raw.get("detected", False)),
+                "confidence": float(raw.get("confidence", 0.0)),
+                "changes": list(raw.get("changes", []))}
+        if raw.get("evidence"):  # the detector's statistics, for offline re-scoring
+            data["evidence"] = {str(k): float(v) for k, v in dict(raw["evidence"]).items()}
         json.dumps(data)
         return data, None
     except Exception as exc:  # noqa: BLE001 - a misbehaving agent must not stop the trial

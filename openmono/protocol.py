@@ -165,6 +165,7 @@ class ReportModel(_Model):
     detected: bool = False
     confidence: float = Field(0.0, ge=0.0, le=1.0)
     changes: list[ChangeModel] = []
+    evidence: dict[str, float] = {}  # the detector's own statistics, kept with the record
 
 
 class ReportAnswer(_Model):

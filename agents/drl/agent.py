@@ -24,10 +24,14 @@ from agents.drl import ddqn as ddqn_mod
 from agents.drl import ppo as ppo_mod
 from agents.drl.ddqn import DDQN
 from agents.drl.hybrid import accept_decision, buy_decision
+from agents.drl.outcomes import combine
 from agents.drl.ppo import PPO
 from agents.drl.reward import SHAPINGS, ShareDelta, dense_reward, net_worths, terminal_reward
 
 ALGOS = ("ppo", "ddqn")
+# none; surprise: CUSUMs on the return and the model's TD error (`surprise.py`);
+# model: those and the model of what the table shows (`outcomes.py`)
+DETECTORS = ("none", "surprise", "model")
 VARIANTS = ("standard", "hybrid")
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 
@@ -113,7 +117,7 @@ class DRLAgent(Agent):
 
     def __init__(self, algo: str = "ppo", variant: str = "hybrid", weights: str | None = None,
                  learner: PPO | DDQN | None = None, training: bool = False,
-                 greedy: bool = False, detector: str | None = "surprise") -> None:
+                 greedy: bool = False, detector: str | None = "model") -> None:
         super().__init__()
         if detector is None:  # command lines read `detector=none` as None
             detector = "none"
@@ -121,8 +125,8 @@ class DRLAgent(Agent):
             raise ValueError(f"unknown algo {algo!r}; valid: {', '.join(ALGOS)}")
         if variant not in VARIANTS:
             raise ValueError(f"unknown variant {variant!r}; valid: {', '.join(VARIANTS)}")
-        if detector not in ("none", "surprise"):
-            raise ValueError(f"unknown detector {detector!r}; valid: none, surprise")
+        if detector not in DETECTORS:
+            raise ValueError(f"unknown detector {detector!r}; valid: {', '.join(DETECTORS)}")
         self.algo, self.variant = algo, variant
         self.name = f"{'hybrid_' if variant == 'hybrid' else ''}{algo}"
         self.hybrid = variant == "hybrid"
@@ -144,9 +148,13 @@ class DRLAgent(Agent):
         self.offers_in_a_row = 0
         self.mask = np.zeros(E.ACTION_DIM, dtype=bool)
         self.detector = None
-        if detector == "surprise":
+        self.outcomes = None  # the model of what the table shows (`detector=model`)
+        if detector in ("surprise", "model"):
             from agents.drl.surprise import SurpriseDetector
             self.detector = SurpriseDetector()
+        if detector == "model":
+            from agents.drl.outcomes import OutcomeModel
+            self.outcomes = OutcomeModel()
         self.decisions = 0
         self.network_decisions = 0
 
@@ -156,9 +164,13 @@ class DRLAgent(Agent):
         self.offers_in_a_row = 0
         if self.detector is not None:
             self.detector.begin_game()
+        if self.outcomes is not None:
+            self.outcomes.begin_game(observation)
 
     def act(self, obs: Any) -> Any:
         self.decisions += 1
+        if self.outcomes is not None:
+            self.outcomes.observe(obs)
         phase = obs.phase
         if phase not in E.NETWORK_PHASES:
             return E.fallback_action(obs)
@@ -211,9 +223,16 @@ class DRLAgent(Agent):
             self.learner.end_game(final)
         if self.detector is not None:
             self.detector.end_game(won)
+        if self.outcomes is not None:
+            self.outcomes.end_game()
 
     def novelty_report(self) -> NoveltyReport:
-        return NO_NOVELTY if self.detector is None else self.detector.report()
+        if self.detector is None:
+            return NO_NOVELTY
+        report = self.detector.report()
+        if self.outcomes is None:
+            return report
+        return combine(report, self.outcomes)
 
     def novelty_announced(self) -> None:
         if self.detector is not None:
@@ -223,7 +242,7 @@ class DRLAgent(Agent):
 def shipped_agent(algo: str, variant: str):
     """A registry factory: the shipped weights unless `weights=PATH` is given."""
     def factory(weights: str | None = None, greedy: bool = False,
-                detector: str | None = "surprise") -> DRLAgent:
+                detector: str | None = "model") -> DRLAgent:
         path = weights or WEIGHTS_DIR / f"{'hybrid_' if variant == 'hybrid' else ''}{algo}.npz"
         return DRLAgent(algo, variant, weights=str(path), greedy=greedy, detector=detector)
     factory.__name__ = f"{variant}_{algo}"

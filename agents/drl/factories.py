@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 def _shipped(algo: str, variant: str) -> Callable[..., Any]:
     def factory(weights: str | None = None, greedy: bool = False,
-                detector: str = "surprise") -> Any:
+                detector: str = "model") -> Any:
         from agents.drl.agent import shipped_agent
         from agents.registry import AgentLoadError
 

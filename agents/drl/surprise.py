@@ -97,7 +97,17 @@ class SurpriseDetector:
     def announced(self) -> None:
         """Given-detection condition: nothing to learn from the announcement itself."""
 
+    def evidence(self) -> dict[str, float]:
+        """The last game's two statistics and the three CUSUMs after it."""
+        if not self.history:
+            return {}
+        surprise, reward = self.history[-1]
+        return {"surprise": surprise, "mean_reward": reward, "cusum_surprise": self.cusum[0],
+                "cusum_reward_up": self.cusum[1], "cusum_reward_down": self.cusum[2]}
+
     def report(self) -> NoveltyReport:
         if self.alarm_game is None:
-            return NoveltyReport(False, min(0.49, 0.5 * self.peak / self.h))
-        return NoveltyReport(True, min(1.0, 0.5 + 0.5 * (1 - self.h / self.peak)))
+            return NoveltyReport(False, min(0.49, 0.5 * self.peak / self.h),
+                                 evidence=self.evidence())
+        return NoveltyReport(True, min(1.0, 0.5 + 0.5 * (1 - self.h / self.peak)),
+                             evidence=self.evidence())

@@ -321,7 +321,7 @@ class RemoteAgent:
             return NO_NOVELTY
         return NoveltyReport(report.detected, report.confidence, tuple(
             NoveltyChange(c.entity, c.attribute, c.new_value, c.old_value)
-            for c in report.changes))
+            for c in report.changes), report.evidence)
 
     def novelty_announced(self) -> None:
         self._send(NoveltyAnnounced())
