@@ -219,7 +219,7 @@ def _fine_then_doubles(schema=STANDARD):
 
 def test_a_player_who_paid_the_fine_before_the_roll_rolls_again_after_doubles():
     """Official: leaving jail by fine or card before the roll gives an ordinary turn;
-    only doubles thrown *to leave* jail end the turn (see README, Rules)."""
+    only doubles thrown *to leave* jail end the turn (see docs/rules.md, the standard rules)."""
     g = _fine_then_doubles()
     assert [d.dice for d in of(g, E.DiceRolled)] == [(3, 3), (1, 2)]
     assert g.state.position[0] == 10 + 6 + 3
