@@ -18,6 +18,8 @@ before.
     dice             how many dice; a face value never seen before
     start            a seat's opening cash
     actions          a plugin action or a building refusal never offered before
+    kinds            an event kind or payment reason never seen while calibrating, seen
+                     `NEW_KIND` times in one game (a rule's new payment, say)
 
 A context seen at least `FIRM` times with one outcome is *firm*; another outcome there
 later is a *contradiction*, the model's surprise. A context that gives two outcomes
@@ -36,6 +38,7 @@ from agents.base import NoveltyReport
 from openmono.events import BANK
 
 FIRM = 2  # sightings with one outcome before a context is trusted
+NEW_KIND = 3  # sightings in one game of an event kind or payment reason never seen in calibration
 ALARM = 2  # contradictions after calibration that raise the alarm
 CALIBRATION_GAMES = 15
 # payments whose amount is a bargain between players, not a rule
@@ -51,6 +54,8 @@ class OutcomeModel:
                  alarm: int = ALARM) -> None:
         self.calibration_games, self.firm, self.alarm = calibration_games, firm, alarm
         self.table: dict[Hashable, list] = {}  # context -> [outcome, sightings]; None: dropped
+        self.kinds: set[Hashable] = set()  # event kinds and payment reasons seen in calibration
+        self.unknown: dict[Hashable, int] = {}
         self.games = 0
         self.contradictions = 0  # after calibration, over the trial
         self.game_contradictions = 0
@@ -72,6 +77,7 @@ class OutcomeModel:
         self.drawer_buildings = (0, 0)  # their houses and hotels at the draw
         self.sale: tuple[int, int] | None = None  # a building sale's (square, amount)
         self.game_contradictions = 0
+        self.unknown: dict[Hashable, int] = {}  # this game's sightings of kinds new since calibration
         self._fresh = True
 
     def observe(self, obs: Any) -> None:
@@ -109,6 +115,7 @@ class OutcomeModel:
     # -- what each event teaches -----------------------------------------------------------
     def _event(self, e: Any) -> None:
         kind = e.kind
+        self._kind(("event", kind))
         if kind == "payment":
             self._payment(e)
         elif kind == "dice_rolled":
@@ -148,6 +155,7 @@ class OutcomeModel:
 
     def _payment(self, e: Any) -> None:
         reason, s = e.reason, e.square
+        self._kind(("payment", reason))
         if reason in _NEGOTIATED:
             return
         if reason == "rent" and s >= 0:
@@ -186,6 +194,21 @@ class OutcomeModel:
             self._contradiction(context, entry[0], outcome)
         else:
             self.table[context] = None  # depends on something the context does not hold
+
+    def _kind(self, kind: Hashable) -> None:
+        """An event kind or payment reason: learned while calibrating; after it, one
+        never seen is a contradiction in each game where it shows `NEW_KIND` times (a
+        rare one the calibration missed shows once or twice, a new rule over and over)."""
+        known = self.kinds
+        if kind in known:
+            return
+        if self.learning:
+            known.add(kind)
+            return
+        n = self.unknown.get(kind, 0) + 1
+        self.unknown[kind] = n
+        if n == NEW_KIND:
+            self._contradiction(kind, None, n)
 
     def _new_kind(self, context: Hashable) -> None:
         """Something offered or shown that was never seen: surprising once calibrated."""
