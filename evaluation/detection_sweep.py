@@ -40,10 +40,9 @@ from evaluation.atomic import atomic_write
 from evaluation.detection_bands import band_table, load_cells
 from evaluation.folder_lock import FolderBusy, folder_lock
 from evaluation.runner import GAMES_FILE, TrialConfig, read_records, run_trial
+from novelties.base import CATEGORIES, DIFFICULTIES
 from openmono.schema import RULE_SETS
 
-CATEGORIES = ("class", "attribute", "representation")
-DIFFICULTIES = ("easy", "medium", "hard")
 PAPER_NDA = {  # planner paper, Table 1 (the agent's NDA, %)
     ("class", "easy"): 40.0, ("class", "medium"): 46.67, ("class", "hard"): 48.0,
     ("attribute", "easy"): 90.32, ("attribute", "medium"): 90.0, ("attribute", "hard"): 75.0,

@@ -49,6 +49,7 @@ from openmono.schema import GameSchema
 
 from agents.baseline import BaselineAgent
 from evaluation import dice_sprt
+from evaluation.metrics import wilson_interval
 from novelties.base import DIFFICULTIES, NoveltyError
 from novelties.measured import DATA_FILE, FLAG_TEXT, SCHEMA_VERSION, order_verdict
 from novelties.observability import shown_schema
@@ -154,16 +155,6 @@ def mean_ci(values: Sequence[float]) -> tuple[float, list[float]]:
     return m, [m - half, m + half]
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
-    if n == 0:
-        return [0.0, 1.0]
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return [max(0.0, c - h), min(1.0, c + h)]
-
-
 def geometric_median(p: float) -> int | None:
     """The median game (1-based) of the first detection at per-game rate p."""
     if p <= 0:
@@ -265,7 +256,7 @@ def _coupled(firsts: list[int | None], novel: list[Played], decisions: float,
     hit = [f for f in firsts if f is not None]
     k = len(hit)
     rate = k / n
-    lo, hi = wilson(k, n)
+    lo, hi = wilson_interval(k, n)
     out: dict[str, Any] = {"method": "coupled", "detected_games": k,
                            "detected_per_game": rate, "detected_per_game_ci": [lo, hi],
                            "detectability_games_median": geometric_median(rate),

@@ -352,13 +352,12 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
         raise ValueError(f"need 0 <= successes <= n, got {successes}/{n}")
     if n == 0:
         return None
-    p = successes / n
-    z2 = z * z
-    denom = 1.0 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z / denom * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    lo = 0.0 if successes == 0 else max(0.0, float(centre - half))
-    hi = 1.0 if successes == n else min(1.0, float(centre + half))
+    from scipy.stats import binomtest, norm
+
+    ci = binomtest(successes, n).proportion_ci(confidence_level=float(2 * norm.cdf(z) - 1),
+                                               method="wilson")
+    lo = 0.0 if successes == 0 else max(0.0, float(ci.low))
+    hi = 1.0 if successes == n else min(1.0, float(ci.high))
     return lo, hi
 
 

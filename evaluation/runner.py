@@ -1,6 +1,6 @@
 """One SAIL-ON trial, without Hydra: plain config in, `games.jsonl` + summary out.
 
-The protocol (DESIGN.md, "evaluation"): the evaluated agent plays `games` games against
+The protocol (docs/evaluation.md): the evaluated agent plays `games` games against
 its opponents, seats shuffled per game; a novelty is injected before a game drawn from
 the configured window and kept to the end; the agent object lives for the whole trial
 and its `novelty_report()` is recorded after every game. Before the injection the

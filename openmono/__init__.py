@@ -1,4 +1,4 @@
-"""openmono: a complete, fast Monopoly rules engine on a validated, mutable schema.
+"""openmono: a complete, fast Monopoly rules engine on a validated, frozen schema.
 
 A game between four agents that buy whatever they can afford:
 

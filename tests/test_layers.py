@@ -1,4 +1,4 @@
-"""The arrows of DESIGN.md's layers only point down.
+"""The arrows of the layers (docs/architecture.md) only point down.
 
 openmono imports nothing above it; novelties and agents import only openmono (and
 agents never novelties: an agent must not see a novelty's ground truth); evaluation may

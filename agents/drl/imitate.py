@@ -69,10 +69,11 @@ class ImitateError(ValueError):
     """Bad input to imitation; the message is one line naming the problem."""
 
 
-def wilson(k: int, n: int) -> list[float]:
-    """The Wilson 95% interval of k wins in n games ([0, 1] when there are none)."""
+def wilson(k: int, n: int) -> list[float] | None:
+    """The Wilson 95% interval of k wins in n games, rounded for the summary (None when
+    there are none, as `evaluation.metrics.wilson_interval`, which agents may not import)."""
     if n == 0:
-        return [0.0, 1.0]
+        return None
     ci = binomtest(k, n).proportion_ci(method="wilson")
     return [round(float(ci.low), 4), round(float(ci.high), 4)]
 
