@@ -69,6 +69,9 @@ def write_report(out_dir: str, summary: dict[str, Any], plots: bool = True) -> N
         made = make_plots(out, records, summary.get("injected_at"))
         lines += ["", *[f"![{name}]({name})" for name in made]]
     atomic_write(out / "report.md", "\n".join(lines) + "\n")
+    from evaluation import html_report
+
+    html_report.write(out, summary, records)
 
 
 def make_plots(out: Path, records: list[dict[str, Any]], injected_at: int | None) -> list[str]:

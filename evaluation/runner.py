@@ -704,6 +704,9 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
         "turn_limit_games": sum(1 for r in records if r.get("end_reason") == "turn_limit"),
         "faults": sum(r.get("faults", 0) for r in records),
     })
+    if truth:  # what the novelty changed, for the reports
+        summary["ground_truth"] = [json.loads(json.dumps(dict(c), default=list))
+                                   for c in truth]
     for key in ("remote_faults", "opponent_remote_faults"):
         if any(key in r for r in records):
             total: dict[str, int] = {}

@@ -6,7 +6,7 @@
     python -m evaluation.trial --multirun agent=baseline,random novelty=rent_hike,none \
         trial.seed=0,1 hydra/launcher=local
 
-Writes games.jsonl, summary.json, report.md and plots into Hydra's run directory
+Writes games.jsonl, summary.json, report.md, report.html and plots into Hydra's run directory
 (re-running into it resumes; a finished trial only says "complete") and prints the
 summary as a small table. The whole command line is checked before Hydra starts
 (`evaluation.trial_args`), so a refused command writes nothing; `--debug` shows
@@ -154,7 +154,8 @@ def cli(argv: list[str]) -> int:
     done = finished(argv)
     if done is not None:
         summary = json.loads((done / "summary.json").read_text(encoding="utf-8"))
-        print(f"complete: {summary['games']} games in {done} (summary.json, report.md); "
+        print(f"complete: {summary['games']} games in {done} (summary.json, report.md, "
+              "report.html); "
               "delete that folder to play the trial again")
         return 0
     from evaluation.secret_args import is_secret
@@ -175,7 +176,7 @@ def cli(argv: list[str]) -> int:
         if complete_summary(job.config, job.out_dir) is not None:
             # Finished: answer without starting Hydra, which would rewrite .hydra/ in it.
             print(f"complete: {job.config.games} games in {job.out_dir} (summary.json, "
-                  "report.md); delete that folder to play the trial again")
+                  "report.md, report.html); delete that folder to play the trial again")
             return 0
     if not cmd.info:
         made = cmd.sweep_dir if cmd.multirun else cmd.jobs[0].out_dir

@@ -1,0 +1,107 @@
+"""`report.html`: written with every trial, self-contained, and showing in a real browser
+(headless Chromium, where one is installed) what `summary.json` and `games.jsonl` hold,
+with no console error."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from evaluation.report import summary_rows
+from evaluation.runner import GAMES_FILE, TrialConfig, read_records, run_trial
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+class _Cells(HTMLParser):
+    """Text of each row of the table with the given id, and the SVG's game dots."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__()
+        self.table_id, self.inside, self.rows, self.dots = table_id, 0, [], 0
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table" and a.get("id") == self.table_id:
+            self.inside = 1
+        elif tag == "tr" and self.inside:
+            self.rows.append([])
+        elif tag in ("td", "th") and self.inside:
+            self._cell = []
+        if tag == "circle" and "game" in (a.get("class") or "").split():
+            self.dots += 1
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self.inside:
+            self.inside = 0
+        elif tag in ("td", "th") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _trial(tmp_path: Path, **kw) -> Path:
+    from evaluation.report import write_report
+
+    out = tmp_path / "trial"
+    cfg = TrialConfig(**{"agent": "random", "opponents": ["random"] * 3, "reference": "random",
+                         "progress": False, "games": 12, "seed": 4, "novelty": "rent_hike",
+                         "inject_at": 5, **kw})
+    summary = run_trial(cfg, out)
+    write_report(str(out), summary, plots=False)
+    return out
+
+
+def _parse(page: str, table: str = "summary") -> _Cells:
+    p = _Cells(table)
+    p.feed(page)
+    return p
+
+
+def test_the_page_shows_the_summary_the_games_and_the_ground_truth(tmp_path) -> None:
+    out = _trial(tmp_path)
+    summary = json.loads((out / "summary.json").read_text())
+    page = (out / "report.html").read_text()
+    shown = _parse(page)
+    assert shown.rows == [list(r) for r in summary_rows(summary)]
+    assert shown.dots == len(read_records(out / GAMES_FILE)) == 12
+    truth = _parse(page, "truth").rows
+    assert len(truth) == 1 + len(summary["ground_truth"]) and truth[1][1] == "rent (charged)"
+    rates = _parse(page, "rates").rows
+    assert rates[0][1].startswith(f"{summary['pre_wins']} / {summary['pre_games']} =")
+    # self-contained: nothing fetched from anywhere
+    assert not re.search(r'(src|href)="(https?:)?//', page)
+
+
+def test_a_resumed_trial_rewrites_the_page(tmp_path) -> None:
+    out = _trial(tmp_path, games=6)
+    assert _parse((out / "report.html").read_text()).dots == 6
+    out = _trial(tmp_path, games=6)  # complete: the page is written again, the same
+    assert _parse((out / "report.html").read_text()).dots == 6
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (apt-get install chromium)")
+def test_chromium_opens_the_page_from_disk_with_no_console_error(tmp_path) -> None:
+    out = _trial(tmp_path)
+    summary = json.loads((out / "summary.json").read_text())
+    proc = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                           "--enable-logging=stderr", "--v=0", "--dump-dom",
+                           (out / "report.html").as_uri()],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-500:]
+    console = [line for line in proc.stderr.splitlines() if ":CONSOLE" in line]
+    assert console == []
+    dom = _parse(proc.stdout)  # the page as the browser built it, scripts run
+    assert dom.rows == [list(r) for r in summary_rows(summary)]
+    assert dom.dots == 12
+    assert 'class="sortable"' in proc.stdout and "th class=\"sort\"" in proc.stdout
