@@ -39,6 +39,7 @@ Conventions (chosen here; every "undefined" value is None, never inf or NaN):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from numbers import Real
 from typing import Any
@@ -352,12 +353,16 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
         raise ValueError(f"need 0 <= successes <= n, got {successes}/{n}")
     if n == 0:
         return None
-    from scipy.stats import binomtest, norm
-
-    ci = binomtest(successes, n).proportion_ci(confidence_level=float(2 * norm.cdf(z) - 1),
-                                               method="wilson")
-    lo = 0.0 if successes == 0 else max(0.0, float(ci.low))
-    hi = 1.0 if successes == n else min(1.0, float(ci.high))
+    # scipy's binomtest(k, n).proportion_ci(method="wilson") is the same interval
+    # (tests/test_metrics.py checks it); the closed form spares the reports the second
+    # that importing scipy.stats takes.
+    p = successes / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == n else min(1.0, centre + half)
     return lo, hi
 
 

@@ -69,8 +69,12 @@ def write_report(out_dir: str, summary: dict[str, Any], plots: bool = True) -> N
         made = make_plots(out, records, summary.get("injected_at"))
         lines += ["", *[f"![{name}]({name})" for name in made]]
     atomic_write(out / "report.md", "\n".join(lines) + "\n")
-    from evaluation import html_report
+    from evaluation import html_report, replay
 
+    for g in replay.kept_games(out):  # the replays the report links to
+        page, log = replay.page_path(out, g), replay.log_path(out, g)
+        if not page.exists() or page.stat().st_mtime < log.stat().st_mtime:
+            replay.write(out, g)
     html_report.write(out, summary, records)
 
 

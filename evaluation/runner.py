@@ -63,6 +63,7 @@ CONFIG_FILE = "trial.json"
 STATE_FILE = "agents.pkl"
 SAVE_RATIO = 20  # play at least 20x a snapshot's cost between two snapshots
 MAX_GAMES = 100_000  # a larger trial asks for trial.allow_huge=true
+KEEP_LOGS = (True, False, "all", "novelty", "none")
 
 
 class TrialError(ValueError):
@@ -100,6 +101,10 @@ class TrialConfig:
     # "reference", "opponent1".. (1-based, in the order of `opponents`).
     isolate: list[str] = field(default_factory=list)
     isolate_budget: float = 30.0  # seconds per decision of an isolated seat
+    # Which games keep their JSON-lines log in logs/ (for `evaluation.replay`): "novelty"
+    # (the last game before the injection and the first two after; a control trial's
+    # first game), "all" (true) or "none" (false).
+    keep_logs: Any = "novelty"
 
     def validate(self) -> None:
         if not isinstance(self.games, int) or self.games <= 0:
@@ -154,6 +159,9 @@ class TrialConfig:
         if isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget <= 0:
             raise TrialError(f"trial.isolate_budget must be a positive number of seconds, "
                              f"got {budget!r}")
+        if self.keep_logs not in KEEP_LOGS:
+            raise TrialError(f"trial.keep_logs must be one of true, novelty, none (or all, "
+                             f"false), got {self.keep_logs!r}")
         lo, hi = self.window
         if not (0.0 <= lo <= hi <= 1.0):
             raise TrialError(f"trial.window must be two fractions 0 <= lo <= hi <= 1, got "
@@ -357,6 +365,7 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
               file=sys.stderr)
 
     bar = _progress(cfg, len(done))
+    keep = kept_logs(cfg, inject)
     wins = sum(1 for r in done if r.get("won"))
     started = time.perf_counter()
     played = save_cost = 0.0
@@ -371,7 +380,8 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
             t0 = time.perf_counter()
             try:
                 record = _play_one(cfg, g, agent, opponents, reference, schema, hooks, active,
-                                   shown if active else None)
+                                   shown if active else None,
+                                   out / "logs" / f"game-{g}.jsonl" if g in keep else None)
             except (Exception, HookTimeout, SystemExit) as exc:  # noqa: BLE001 - named, and
                 # the trial stays resumable (sys.exit in a plugin too; not Ctrl-C)
                 if bar is not None:
@@ -596,7 +606,7 @@ def redact(params: dict[str, Any]) -> dict[str, Any]:
 
 def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     data = asdict(cfg)
-    for key in ("progress", "allow_huge", "hook_budget"):  # they do not change the games
+    for key in ("progress", "allow_huge", "hook_budget", "keep_logs"):  # not the games
         data.pop(key)
     data["agent_params"] = redact(cfg.agent_params)
     if cfg.remote:
@@ -631,12 +641,29 @@ def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
         atomic_write(path, text)
 
 
+def kept_logs(cfg: TrialConfig, inject: int | None) -> frozenset[int]:
+    """The games whose log the trial keeps (`TrialConfig.keep_logs`)."""
+    keep = cfg.keep_logs
+    if keep in (True, "all"):
+        return frozenset(range(cfg.games))
+    if keep in (False, "none"):
+        return frozenset()
+    around = (0,) if inject is None else (inject - 1, inject, inject + 1)
+    return frozenset(g for g in around if 0 <= g < cfg.games)
+
+
 def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], reference: Any,
               schema: GameSchema, hooks: Hooks, active: bool,
-              shown: GameSchema | None = None) -> dict[str, Any]:
+              shown: GameSchema | None = None, log_to: Path | None = None) -> dict[str, Any]:
     seed = game_seed(cfg.seed, g)
     players = [agent, *opponents]
-    result = play_game(schema, players, seed=seed, hooks=hooks, shown=shown)
+    if log_to is None:
+        result = play_game(schema, players, seed=seed, hooks=hooks, shown=shown)
+    else:  # the replay's log: written whole, then renamed (a kill leaves none or all of it)
+        log = io.StringIO()
+        result = play_game(schema, players, seed=seed, hooks=hooks, shown=shown, log=log)
+        log_to.parent.mkdir(exist_ok=True)
+        atomic_write(log_to, log.getvalue())
     report, report_fault = _safe_report(agent)
     names = [cfg.agent, *cfg.opponents]
     record: dict[str, Any] = {

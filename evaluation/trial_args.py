@@ -34,6 +34,7 @@ MULTIRUN_FLAGS = {"--multirun", "-m"}
 DEBUG_FLAG = "--debug"
 # Keys that do not change a trial's results, so they do not name a sweep either.
 NOT_IDENTITY = ("trial.progress", "trial.plots", "trial.allow_huge", "trial.hook_budget",
+                "trial.keep_logs",
                 "hydra.", "agent.token", "remote.tokens")
 MAX_JOBS = 10_000
 
@@ -384,7 +385,8 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         rules=str(data.get("rules") or "standard"),
         remote=remote if "remote" in opponents else {}, allow_huge=allow_huge,
         hook_budget=None if hook_budget is None else float(hook_budget), isolate=isolate,
-        isolate_budget=trial.get("isolate_budget", 30.0))
+        isolate_budget=trial.get("isolate_budget", 30.0),
+        keep_logs=trial.get("keep_logs", "novelty"))
     if nname in (None, "none") and novelty.get("difficulty") is not None:
         raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
     try:

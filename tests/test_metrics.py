@@ -289,6 +289,18 @@ def test_wilson_hand_value():
     assert lo == pytest.approx(0.4901, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)
 
 
+@settings(deadline=None)  # the first call imports scipy.stats
+@given(st.integers(1, 500).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_is_scipys(kn):
+    """The one Wilson interval of the project equals scipy's (closed form: no scipy import)."""
+    from scipy.stats import binomtest
+
+    k, n = kn
+    ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    assert m.wilson_interval(k, n, z=1.959963984540054) == pytest.approx(
+        (ci.low, ci.high), abs=1e-9)
+
+
 def test_wilson_at_zero_and_n():
     # at k = 0 the upper end is (z^2/n) / (1 + z^2/n) = 0.38416 / 1.38416 = 0.277540;
     # at k = n the lower end is n / (n + z^2) = 10 / 13.8416 = 0.722460
