@@ -3,7 +3,8 @@
 Reads every `summary.json` under the given run or multirun directories, groups trials
 by (agent, novelty, difficulty), aggregates them over seeds with confidence intervals
 (Wilson for rates, bootstrap for NRP and delay) and prints a table; writes it as
-`compare.md` and `compare.csv`, with one plot (`compare.png`), into `out=DIR`
+`compare.md`, `compare.csv` and `compare.html` (the page: `evaluation.compare_html`),
+with one plot (`compare.png`), into `out=DIR`
 (default: the first directory given).
 
     python -m evaluation.compare multirun/2026-11-22_17-30-00
@@ -50,6 +51,7 @@ def find_summaries(dirs: Sequence[str]) -> list[dict[str, Any]]:
                 why = getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
                 raise SummaryError(f"{p} is not a trial summary ({why.splitlines()[0][:120]}):"
                                    " re-run its trial, or leave its folder out") from None
+            summary["_dir"] = str(p.parent)  # for the page's links to its report
             found.append(summary)
     return found
 
@@ -99,7 +101,8 @@ def table_lines(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def write_outputs(rows: list[dict[str, Any]], out: Path) -> list[Path]:
+def write_outputs(rows: list[dict[str, Any]], out: Path,
+                  summaries: Sequence[dict[str, Any]] = ()) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     md = out / "compare.md"
     atomic_write(md, "# Agents x novelties\n\nRates with 95% Wilson intervals; NRP and delay: "
@@ -114,6 +117,9 @@ def write_outputs(rows: list[dict[str, Any]], out: Path) -> list[Path]:
     plot = _plot(rows, out / "compare.png")
     if plot:
         written.append(plot)
+    from evaluation import compare_html
+
+    written.append(compare_html.write(rows, summaries, out, plot))
     return written
 
 
@@ -192,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = compare(summaries)
     print("\n".join(table_lines(rows)))
-    for p in write_outputs(rows, out):
+    for p in write_outputs(rows, out, summaries):
         print(f"wrote {p}")
     return 0
 

@@ -105,3 +105,51 @@ def test_chromium_opens_the_page_from_disk_with_no_console_error(tmp_path) -> No
     assert dom.rows == [list(r) for r in summary_rows(summary)]
     assert dom.dots == 12
     assert 'class="sortable"' in proc.stdout and "th class=\"sort\"" in proc.stdout
+
+
+def _sweep(tmp_path: Path) -> Path:
+    """12 short trials: 2 agents x 2 novelties x 3 seeds, each with its report."""
+    from evaluation.report import write_report
+
+    root = tmp_path / "sweep"
+    for agent in ("random", "passive"):
+        for novelty in ("rent_hike", "board_shuffle"):
+            for seed in range(3):
+                out = root / agent / novelty / f"seed{seed}"
+                s = run_trial(TrialConfig(agent=agent, opponents=["random"] * 3,
+                                          reference=None, progress=False, games=4, seed=seed,
+                                          novelty=novelty, inject_at=2, keep_logs="none"), out)
+                write_report(str(out), s, plots=False)
+    return root
+
+
+def test_compare_html_lists_every_trial_and_links_its_report(tmp_path) -> None:
+    from evaluation import compare
+
+    root = _sweep(tmp_path)
+    assert compare.main([str(root)]) == 0
+    page = (root / "compare.html").read_text()
+    trials = _parse(page, "trials").rows
+    assert len(trials) == 1 + 12
+    links = re.findall(r'href="([^"]+/report\.html)"', page)
+    assert len(links) == 12 and all((root / link).exists() for link in links)
+    groups = _parse(page, "groups").rows
+    assert len(groups) == 1 + 4 and all(row[4] == "3" for row in groups[1:])
+    assert len(_parse(page, "cells").rows) == 1 + 4  # agent x category x difficulty
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (apt-get install chromium)")
+def test_chromium_filters_the_sweep_page_from_its_address(tmp_path) -> None:
+    from evaluation import compare
+
+    root = _sweep(tmp_path)
+    assert compare.main([str(root)]) == 0
+    url = (root / "compare.html").as_uri() + "#agent=passive&novelty=rent_hike"
+    proc = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                           "--enable-logging=stderr", "--v=0", "--dump-dom", url],
+                          capture_output=True, text=True, timeout=120)
+    assert [ln for ln in proc.stderr.splitlines() if ":CONSOLE" in ln] == []
+    assert re.search(r'<b id="shown">3</b>', proc.stdout)
+    hidden = re.findall(r'<tr data-agent="[^"]*" data-novelty="[^"]*" data-difficulty="[^"]*" '
+                        r'style="display: none;"', proc.stdout)
+    assert len(hidden) == 9 + 3  # trials, and the other agent-novelty groups
