@@ -171,7 +171,8 @@ def trial_for(spec: dict[str, Any], out: str) -> tuple[Path, TrialConfig]:
                       novelty=spec["novelty"],
                       difficulty=spec["difficulty"] or "medium", observability=observability,
                       games=spec["games"], rules=spec.get("rules", "standard"),
-                      seed=spec["seed"], window=tuple(spec["window"]), progress=False)
+                      seed=spec["seed"], window=tuple(spec["window"]), progress=False,
+                      keep_logs="none")  # thousands of trials: no game logs
     return where, cfg
 
 
@@ -199,7 +200,11 @@ def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
     where, cfg = trial_for(spec, out)
     t0 = time.perf_counter()
     summary = run_trial(cfg, where)
-    return finish(spec, summary, where, time.perf_counter() - t0)
+    seconds = time.perf_counter() - t0
+    from evaluation.report import write_report
+
+    write_report(str(where), summary, plots=False)  # its report.html, for compare.html
+    return finish(spec, summary, where, seconds)
 
 
 def run_on_ray(specs: list[dict[str, Any]], out: str, address: str,
@@ -706,6 +711,10 @@ def _sweep(args: argparse.Namespace, out: Path, argv: list[str]) -> int:
                                                      "observability", "rules")}}
     atomic_write(out / "sweep.json", json.dumps(saved, indent=1, default=str) + "\n")
     atomic_write(out / "sweep.md", text + "\n")
+    from evaluation import compare
+
+    summaries = compare.find_summaries([str(out)])
+    compare.write_outputs(compare.compare(summaries), out, summaries)  # compare.html
     if args.write_results:
         write_results(Path(__file__).resolve().parent.parent / "docs" / "results.md", text)
     return 0
