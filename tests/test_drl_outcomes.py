@@ -60,12 +60,14 @@ def test_no_contradiction_without_a_novelty(seed: int) -> None:
     assert model.evidence()["firm_contexts"] > 50
 
 
-@pytest.mark.parametrize("novelty", ["rent_hike", "board_shuffle"])
+@pytest.mark.parametrize("novelty", ["rent_hike", "board_shuffle", "go_salary", "rent_levy"])
 def test_a_changed_rule_is_contradicted_after_calibration(novelty: str) -> None:
+    """A changed amount (rents), a moved board, a salary taken away (`go_salary` hard: no
+    payment at all) and a new payment (a levy on rents)."""
     model = OutcomeModel(calibration_games=6)
     _play(model, 6, 0)
     assert model.contradictions == 0
-    _play(model, 4, 100, world(novelty, "medium"))
+    _play(model, 4, 100, world(novelty, "hard" if novelty == "go_salary" else "medium"))
     assert model.contradictions >= model.alarm
     assert model.alarm_game is not None and 7 <= model.alarm_game <= 10
     assert combine(NoveltyReport(), model).detected

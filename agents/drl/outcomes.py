@@ -14,7 +14,8 @@ before.
                      the square (and for a building sale the level it went down to)
     card payments    the card, and the payer's houses and hotels (street repairs)
     moves            by dice: the squares moved beyond the pips rolled; by card: the
-                     card and the start square give the end square
+                     card and the start square give the end square; the GO salary a
+                     move pays (0 if none), by how it moved and whether it wrapped
     dice             how many dice; a face value never seen before
     start            a seat's opening cash
     actions          a plugin action or a building refusal never offered before
@@ -75,6 +76,7 @@ class OutcomeModel:
         self.card: list[Hashable] = [None] * len(obs.cash)  # each seat's last card drawn
         self.drawer = 0  # who drew the last card
         self.drawer_buildings = (0, 0)  # their houses and hotels at the draw
+        self.salary: tuple[Hashable, int] | None = None  # a move waiting for its GO salary
         self.sale: tuple[int, int] | None = None  # a building sale's (square, amount)
         self.game_contradictions = 0
         self.unknown: dict[Hashable, int] = {}  # this game's sightings of kinds new since calibration
@@ -116,6 +118,14 @@ class OutcomeModel:
     def _event(self, e: Any) -> None:
         kind = e.kind
         self._kind(("event", kind))
+        if self.salary is not None:  # the move before paid no salary unless this is it
+            context, seat = self.salary
+            if kind == "payment" and e.reason == "go_salary" and e.payee == seat:
+                self._see(context, e.amount)
+                self.salary = None
+                return
+            self._see(context, 0)
+            self.salary = None
         if kind == "payment":
             self._payment(e)
         elif kind == "dice_rolled":
@@ -124,6 +134,10 @@ class OutcomeModel:
             for face in e.dice:
                 self._new_kind(("die_face", face))
         elif kind == "moved":
+            # the salary a move pays (none, when a rule takes it away), by how it moved
+            # and whether it passed the end of the board
+            self.salary = (("salary", e.reason, e.end < e.start,
+                            self.card[e.seat] if e.reason == "card" else None), e.seat)
             if e.reason == "dice":
                 self.arrival[e.seat] = "dice"
                 self._see(("move_dice",), (e.end - e.start) % self.rules.n - self.pips[e.seat])
