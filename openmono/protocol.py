@@ -207,10 +207,13 @@ class BeginGame(_Model):
 
 
 class Decide(_Model):
-    """A decision: answer with `action` and the same `id` within `budget_ms`."""
+    """A decision: answer with `action` and the same `id` within `budget_ms`. `default`
+    is the phase's default action: what the harness plays for a late, illegal or missing
+    answer (and a fault is counted)."""
     type: Literal["decide"] = "decide"
     id: int
     budget_ms: float | None
+    default: WireAction | None = None
     rules_id: int
     rules: dict[str, Any] | None = None
     deck_names: list[str] | None = None

@@ -4,10 +4,13 @@ command-line client and the standard-library example client."""
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from openmono.protocol import PROTOCOL_VERSION, schema_text, shipped_schema_text
 
@@ -150,6 +153,25 @@ def test_example_client_uses_the_standard_library_only(tmp_path: Path) -> None:
     assert all(r["remote_faults"] == {} for r in records)
 
 
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node here (apt-get install nodejs)")
+def test_the_node_client_plays_ten_games_without_a_fault(tmp_path: Path) -> None:
+    """examples/node_client.js, written from docs/protocol.md and the JSON Schema."""
+    port = free_port()
+    proc = subprocess.Popen(["node", "examples/node_client.js", "--port", str(port),
+                             "--token", "seat-secret"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        _, records = run_with(trial_cfg(port, games=10, budget=5.0), tmp_path, [])
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0 and "played 10 games" in err, err
+    assert len(records) == 10
+    assert all(r["remote_faults"] == {} and r["faults"] == 0 for r in records)
+
+
 def test_bench_tournament_and_detection_sweep_seat_remote_agents(tmp_path: Path) -> None:
     from evaluation import bench, detection_sweep, tournament
     from evaluation.cli import parse_overrides
@@ -194,11 +216,22 @@ def test_the_examples_of_docs_protocol_are_valid_messages() -> None:
     blocks = re.findall(r"```json\n(.*?)```", text, re.S)
     seen = set()
     for block in blocks:
-        for line in block.strip().splitlines():
-            msg = json.loads(line)
+        lines = block.strip().splitlines()
+        try:  # one message per line, or one message spread over the block
+            messages = [json.loads(line) for line in lines]
+        except json.JSONDecodeError:
+            messages = [json.loads(block)]
+        for msg in messages:
             adapter = CLIENT_ADAPTER if msg["type"] in CLIENT_TYPES else SERVER_ADAPTER
             adapter.validate_python(msg)
             seen.add(msg["type"])
+            if msg["type"] == "decide" and "legal_actions" in msg["observation"]:
+                whole = msg  # the full example: every field of an observation is there
+    from openmono.observation import Observation
+
+    wire = set(whole["observation"])
+    assert wire == set(Observation._fields) - {"rules"} | {"legal_actions"}
+    assert whole["default"] in whole["observation"]["legal_actions"]
     assert seen >= {"hello", "action", "report", "welcome", "refused", "begin_game",
                     "decide", "end_game", "report_request", "bye"}
 

@@ -246,8 +246,11 @@ class RemoteAgent:
             return _agent_fault("absent: no client connected")
         self._ids += 1
         rid, rules, decks = self._rules(obs)
+        default = DEFAULT_ACTION.get(obs.phase)
         msg = Decide.model_construct(type="decide", id=self._ids,
-                                     budget_ms=round(self.budget * 1000, 3), rules_id=rid,
+                                     budget_ms=round(self.budget * 1000, 3),
+                                     default=None if default is None else default.to_json(),
+                                     rules_id=rid,
                                      rules=rules, deck_names=decks,
                                      observation=obs.to_json(with_rules=False))
         if not self._send(msg):
