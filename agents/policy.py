@@ -13,7 +13,7 @@ here decision for decision as it played there:
 - an index outside the mask is refused as the engine refuses any illegal action: the
   phase's default action is played and a `Fault` is recorded.
 
-`decision_mask`, `auto_action` and `answer` are shared with the environments, so the
+`auto_action` and `answer` are shared with the environments, so the
 two can never drift apart.
 """
 
@@ -26,31 +26,21 @@ import numpy as np
 
 from agents.base import Agent
 from agents.drl import encoding as E
+from agents.drl.routing import FORCED, NETWORK, route, routed_action
 from openmono.engine import AgentFault
 
 Policy = Callable[[np.ndarray, np.ndarray], Any]
 
 
-def decision_mask(obs: Any, enc: E.Encoder, out: np.ndarray) -> int:
-    """Fill `out` (int8, 2922) with the legal indices of this decision; return how many
-    there are (0 outside the encoded phases)."""
-    if obs.phase not in E.NETWORK_PHASES:
-        out[:] = 0
-        return 0
-    legal = enc.legal_mask(obs)
-    np.copyto(out, legal, casting="unsafe")  # (one pass: True -> 1, False -> 0)
-    return int(np.count_nonzero(legal))
-
-
 def auto_action(obs: Any, enc: E.Encoder, mask: np.ndarray, skip_forced: bool) -> Any:
     """The action taken without asking the policy, or None when the policy decides
-    (then `mask` holds this decision's legal indices)."""
-    legal = decision_mask(obs, enc, mask)
-    if legal == 0:
-        return E.fallback_action(obs)
-    if legal == 1 and skip_forced:
-        return enc.action_of(int(np.flatnonzero(mask)[0]), obs)
-    return None
+    (then `mask`, int8, holds this decision's legal indices). The routing is the DRL
+    agents' (`agents.drl.routing`), without the hybrid's rules."""
+    how, idx = route(obs, enc, enc.mask, hybrid=False)
+    if how == NETWORK or (how == FORCED and not skip_forced):
+        np.copyto(mask, enc.mask, casting="unsafe")  # (one pass: True -> 1)
+        return None
+    return routed_action(obs, how, idx, enc)
 
 
 def as_index(action: Any) -> int:

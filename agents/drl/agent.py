@@ -1,9 +1,8 @@
 """The DRL agents: PPO or DDQN, standard or hybrid, playing through `agents.base.Agent`.
 
-Per decision: phases the network cannot express go to `encoding.fallback_action`; the
-hybrid variant answers *buy* and *trade_response* with its fixed policy (`hybrid.py`)
-and never offers the network the buy and accept actions; a decision with one legal
-action takes it without the network. Otherwise the network chooses among the legal
+Per decision, `routing.route` says who decides: the fallback rules, the hybrid's fixed
+policy (*buy* and *trade_response*, whose network never sees the buy and accept
+actions), the one legal action, or the network, which chooses among the legal
 actions of the 2922-dim space (PPO: sampled from the masked softmax, or its most likely
 action with `greedy=True`; DDQN: the best legal Q-value, epsilon-greedy while training).
 
@@ -23,7 +22,7 @@ from agents.drl import encoding as E
 from agents.drl import ddqn as ddqn_mod
 from agents.drl import ppo as ppo_mod
 from agents.drl.ddqn import DDQN
-from agents.drl.hybrid import accept_decision, buy_decision
+from agents.drl.routing import NETWORK, route, routed_action
 from agents.drl.outcomes import combine
 from agents.drl.ppo import PPO
 from agents.drl.reward import SHAPINGS, ShareDelta, dense_reward, net_worths, terminal_reward
@@ -171,22 +170,10 @@ class DRLAgent(Agent):
         self.decisions += 1
         if self.outcomes is not None:
             self.outcomes.observe(obs)
-        phase = obs.phase
-        if phase not in E.NETWORK_PHASES:
-            return E.fallback_action(obs)
-        if self.hybrid:
-            if phase == "buy":
-                return buy_decision(obs)
-            if phase == "trade_response":
-                return accept_decision(obs)
-        mask = self.enc.legal_mask(obs, self.mask)
-        if self.hybrid:
-            mask[E.BUY] = mask[E.ACCEPT] = False
-        idx = np.flatnonzero(mask)
-        if len(idx) == 0:
-            return E.fallback_action(obs)
-        if len(idx) == 1:
-            return self.enc.action_of(int(idx[0]), obs)
+        how, idx = route(obs, self.enc, self.mask, self.hybrid)
+        if how != NETWORK:
+            return routed_action(obs, how, idx, self.enc)
+        mask = self.mask
         self.network_decisions += 1
         x = self.enc.encode(obs, self.state, self.offers_in_a_row)
         learner = self.learner

@@ -53,7 +53,7 @@ from openmono.play import play_game
 from agents.base import Agent
 from agents.drl.agent import VARIANTS
 from agents.drl import encoding as E
-from agents.drl.hybrid import accept_decision, buy_decision
+from agents.drl.routing import FORCED, NETWORK, route, routed_action
 from agents.drl.nn import Adam, masked_log_softmax, masked_softmax, save_npz
 from agents.drl.ppo import PPO, PPOConfig, value_loss
 from agents.drl.reward import net_worths, share, terminal_reward
@@ -140,25 +140,14 @@ class Recorder(Agent):
 
     def act(self, obs: Any) -> Any:
         a = self.teacher.act(obs)  # always asked, so the teacher sees every observation
-        phase = obs.phase
-        if phase not in E.NETWORK_PHASES:
-            self.counts.other += 1
-            return E.fallback_action(obs) if self.deploy_rules else a
-        if self.hybrid and phase in ("buy", "trade_response"):
-            self.counts.other += 1
-            if not self.deploy_rules:
-                return a
-            return buy_decision(obs) if phase == "buy" else accept_decision(obs)
-        mask = self.enc.legal_mask(obs, self.mask)
-        if self.hybrid:
-            mask[E.BUY] = mask[E.ACCEPT] = False
-        idx = np.flatnonzero(mask)
-        if len(idx) == 0:
-            self.counts.other += 1
-            return E.fallback_action(obs) if self.deploy_rules else a
-        if len(idx) == 1:
-            self.counts.single += 1
-            return self.enc.action_of(int(idx[0]), obs) if self.deploy_rules else a
+        how, idx = route(obs, self.enc, self.mask, self.hybrid)
+        if how != NETWORK:
+            if how == FORCED:
+                self.counts.single += 1
+            else:
+                self.counts.other += 1
+            return routed_action(obs, how, idx, self.enc) if self.deploy_rules else a
+        mask = self.mask
         self.counts.network += 1
         s = share(obs, nw=net_worths(obs, self.cfg.lone_bonus))
         i = self.enc.index_of(a, obs)
