@@ -334,36 +334,14 @@ def _run_locked(cfg: TrialConfig, out: Path,
 def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], reference: Any,
          base: GameSchema, novelty: Applied | None, inject: int | None, shown: Any,
          on_game: Callable[[dict[str, Any]], None] | None) -> dict[str, Any]:
-
+    """Play the trial's missing games, appending each record as it finishes."""
     _check_same_trial(cfg, out)
     path = out / GAMES_FILE
-    try:
-        found = games_file.load(path, _trial_identity(cfg))
-    except games_file.RecordsError as exc:
-        raise TrialError(str(exc)) from None
+    found = _recorded(cfg, path)
     done = found.records
-    if len(done) > cfg.games:
-        raise TrialError(f"{path} already holds {len(done)} games, more than trial.games="
-                         f"{cfg.games}; use a new output directory")
-    if found.repairs:
-        # Atomically (temp file, fsync, rename): a kill now leaves the old file or the new.
-        atomic_write(path, found.data())
-        print(f"repaired {path}: {'; '.join(found.repairs)}", file=sys.stderr)
-    if found.legacy:
-        print(f"warning: {path} has no digests (written by an older openmono): its records "
-              "are used as they are, unchecked, and new ones are added without digests",
-              file=sys.stderr)
-    start = 0
-    if done:
-        restored = _load_agents(out, len(done))
-        if restored is not None:
-            start, (agent, opponents, reference) = restored
-        how = (f"agents restored after game {start}" if start == len(done) else
-               f"agents restored after game {start}, re-playing {len(done) - start} games"
-               if start else "re-playing them to rebuild the agents' state")
-        print(f"resuming: found {len(done)} of {cfg.games} games in {out} ({how})",
-              file=sys.stderr)
-
+    start, restored = _resume(cfg, out, len(done))
+    if restored is not None:
+        agent, opponents, reference = restored
     bar = _progress(cfg, len(done))
     keep = kept_logs(cfg, inject)
     wins = sum(1 for r in done if r.get("won"))
@@ -412,12 +390,55 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
         os.fsync(fh.fileno())
     if bar is not None:
         bar.close()
+    return _finish(cfg, out, records, inject, novelty, head, time.perf_counter() - started,
+                   [agent, *opponents])
+
+
+def _recorded(cfg: TrialConfig, path: Path) -> Any:
+    """The trial's games.jsonl, checked and repaired (`evaluation.records`)."""
+    try:
+        found = games_file.load(path, _trial_identity(cfg))
+    except games_file.RecordsError as exc:
+        raise TrialError(str(exc)) from None
+    if len(found.records) > cfg.games:
+        raise TrialError(f"{path} already holds {len(found.records)} games, more than "
+                         f"trial.games={cfg.games}; use a new output directory")
+    if found.repairs:
+        # Atomically (temp file, fsync, rename): a kill now leaves the old file or the new.
+        atomic_write(path, found.data())
+        print(f"repaired {path}: {'; '.join(found.repairs)}", file=sys.stderr)
+    if found.legacy:
+        print(f"warning: {path} has no digests (written by an older openmono): its records "
+              "are used as they are, unchecked, and new ones are added without digests",
+              file=sys.stderr)
+    return found
+
+
+def _resume(cfg: TrialConfig, out: Path, done: int) -> tuple[int, Any]:
+    """(first game to play, the agents restored after it or None), and the message."""
+    if not done:
+        return 0, None
+    start, agents = 0, None
+    restored = _load_agents(out, done)
+    if restored is not None:
+        start, agents = restored
+    how = (f"agents restored after game {start}" if start == done else
+           f"agents restored after game {start}, re-playing {done - start} games"
+           if start else "re-playing them to rebuild the agents' state")
+    print(f"resuming: found {done} of {cfg.games} games in {out} ({how})", file=sys.stderr)
+    return start, agents
+
+
+def _finish(cfg: TrialConfig, out: Path, records: list[dict[str, Any]], inject: int | None,
+            novelty: Applied | None, head: str | None, seconds: float,
+            seats: list[Any]) -> dict[str, Any]:
+    """The trial's summary, written atomically beside its records."""
     summary = summarize(cfg, records, inject, novelty)
     if head is not None:  # ties the summary to the very lines it counts (evaluation.verify)
         summary["games_digest"] = head
-    summary["seconds"] = round(time.perf_counter() - started, 3)
+    summary["seconds"] = round(seconds, 3)
     refusals: dict[str, int] = {}
-    for seat in [agent, *opponents]:
+    for seat in seats:
         for kind, n in (seat.refusals() if hasattr(seat, "refusals") else {}).items():
             refusals[kind] = max(refusals.get(kind, 0), n)  # one server counts for all
     if refusals:
