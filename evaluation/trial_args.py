@@ -312,9 +312,6 @@ def _names(value: Any, key: str, example: str = "[baseline,baseline]") -> list[s
 
 def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
     """The TrialConfig of a composed configuration, every value type- and range-checked."""
-    from agents.registry import AGENTS
-    from evaluation.config_store import agent_defaults
-
     _restore_secrets(data)
     trial = data["trial"]
     games = _int(trial["games"], "trial.games", 1)
@@ -345,32 +342,8 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
     then = _names(data.get("then") or [], "then", "[dice_weights,go_salary:hard]")
     detection = data["detection"]
     name = agent.pop("name")
-    defaults = agent_defaults(AGENTS[name]) if name in AGENTS else {}
-    for key, value in agent.items():
-        want = defaults.get(key)
-        ok = (value is None or want is None or type(value) is type(want)
-              or (isinstance(want, float) and isinstance(value, int)
-                  and not isinstance(value, bool)))
-        if not ok:
-            raise CommandError(f"agent.{key} must be {type(want).__name__} like {want!r}, "
-                               f"got {value!r}")
-    remote = dict(data.get("remote") or {})
-    for key in ("tokens", "token_files"):
-        values = remote.get(key)
-        if values is not None and (not isinstance(values, list) or not all(
-                isinstance(t, (str, int)) and not isinstance(t, bool) for t in values)):
-            raise CommandError(f"remote.{key} must be a list like [s1,s2], got {values!r}")
-    if "remote" in opponents:  # the secrets, from wherever they were given (agents.remote.tokens)
-        try:
-            remote["tokens"] = seat_tokens(remote.get("tokens"), remote.get("token_files"))
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-    remote.pop("token_files", None)
-    if name == "remote":
-        try:
-            agent["token"] = seat_token(agent.get("token"), agent.pop("token_file", ""))
-        except ValueError as exc:
-            raise CommandError(f"agent.{exc}") from None
+    _check_agent_options(name, agent)
+    remote = _remote_options(data, name, agent, opponents)
     novelty = dict(data["novelty"])
     nname = novelty.get("name")
     params = {k: v for k, v in (novelty.get("params") or {}).items() if v is not None}
@@ -394,6 +367,45 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
     except TrialError as exc:
         raise CommandError(str(exc)) from None
     return cfg, plots
+
+
+def _check_agent_options(name: str, agent: dict[str, Any]) -> None:
+    """Each `agent.KEY=value` has the type of that option's default."""
+    from agents.registry import AGENTS
+    from evaluation.config_store import agent_defaults
+
+    defaults = agent_defaults(AGENTS[name]) if name in AGENTS else {}
+    for key, value in agent.items():
+        want = defaults.get(key)
+        ok = (value is None or want is None or type(value) is type(want)
+              or (isinstance(want, float) and isinstance(value, int)
+                  and not isinstance(value, bool)))
+        if not ok:
+            raise CommandError(f"agent.{key} must be {type(want).__name__} like {want!r}, "
+                               f"got {value!r}")
+
+
+def _remote_options(data: dict[str, Any], name: str, agent: dict[str, Any],
+                    opponents: list[str]) -> dict[str, Any]:
+    """The remote seats' options with their tokens read (`agent` gets its own)."""
+    remote = dict(data.get("remote") or {})
+    for key in ("tokens", "token_files"):
+        values = remote.get(key)
+        if values is not None and (not isinstance(values, list) or not all(
+                isinstance(t, (str, int)) and not isinstance(t, bool) for t in values)):
+            raise CommandError(f"remote.{key} must be a list like [s1,s2], got {values!r}")
+    if "remote" in opponents:  # the secrets, from wherever they were given (agents.remote.tokens)
+        try:
+            remote["tokens"] = seat_tokens(remote.get("tokens"), remote.get("token_files"))
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+    remote.pop("token_files", None)
+    if name == "remote":
+        try:
+            agent["token"] = seat_token(agent.get("token"), agent.pop("token_file", ""))
+        except ValueError as exc:
+            raise CommandError(f"agent.{exc}") from None
+    return remote
 
 
 def _isolation(trial: dict[str, Any], agent: dict[str, Any], opponents: list[str],

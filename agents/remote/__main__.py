@@ -21,7 +21,7 @@ def _value(text: str) -> object:
         return text
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m agents.remote",
                                 description="Play an agent for a remote seat of the harness.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -49,7 +49,11 @@ def main(argv: list[str] | None = None) -> int:
                                      "builds; 2: one line saying why not)")
     c.add_argument("agent")
     c.add_argument("options", nargs="*", metavar="KEY=VALUE")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     if args.command == "serve" and args.token_file:
         from agents.remote.tokens import read_token_file
 
