@@ -255,13 +255,9 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
 
     options = options or RayOptions()
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
-    outcome: dict[Path, str] = {}
-    todo = []
-    for trial in trials:
-        if complete_summary(trial.config, trial.out_dir) is not None:
-            outcome[trial.out_dir] = "complete"
-        else:
-            todo.append(trial)
+    outcome = {t.out_dir: "complete" for t in trials
+               if complete_summary(t.config, t.out_dir) is not None}
+    todo = [t for t in trials if t.out_dir not in outcome]
     if not todo:
         return outcome
     t0 = time.perf_counter()
@@ -310,22 +306,12 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
                     continue
                 except RayError as exc:  # the worker or its node is gone
                     del running[id(gen)]
-                    if attempt >= options.max_resubmits:
-                        outcome[trial.out_dir] = f"error: lost {attempt + 1} times"
-                        say(f"error: {trial.out_dir}: worker lost ({_one_line(exc)}), "
-                            f"{attempt + 1} times; re-run the sweep to resume it")
-                        continue
-                    note = (f"worker lost ({type(exc).__name__}); resubmitted, resuming from "
-                            f"{home.games()} of {trial.config.games} games at home")
-                    home.receive({"files": {LOG_FILE: f"{note}\n".encode()}})
-                    say(f"{trial.out_dir}: {note}")
-                    submit(trial, attempt + 1)
+                    _lost(trial, attempt, exc, home, options, say, outcome, submit)
                     continue
                 home.receive(chunk)
                 busy += time.perf_counter() - t1
                 traffic[0] += 1
-                traffic[1] += len(chunk.get("lines", b"")) + sum(
-                    len(v) for v in chunk.get("files", {}).values())
+                traffic[1] += _size(chunk)
                 if "error" in chunk:
                     outcome[trial.out_dir] = f"error: {chunk['error']}"
                     say(f"error: {trial.out_dir}: {chunk['error']}")
@@ -338,6 +324,28 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
     finally:
         if started:
             ray.shutdown()
+
+
+def _lost(trial: RemoteTrial, attempt: int, exc: Exception, home: "HomeFolder",
+          options: RayOptions, say: Callable[[str], None], outcome: dict[Path, str],
+          submit: Callable[[RemoteTrial, int], None]) -> None:
+    """A worker or its node died: submit the trial again (it resumes from what came
+    home), up to `options.max_resubmits` times."""
+    if attempt >= options.max_resubmits:
+        outcome[trial.out_dir] = f"error: lost {attempt + 1} times"
+        say(f"error: {trial.out_dir}: worker lost ({_one_line(exc)}), "
+            f"{attempt + 1} times; re-run the sweep to resume it")
+        return
+    note = (f"worker lost ({type(exc).__name__}); resubmitted, resuming from "
+            f"{home.games()} of {trial.config.games} games at home")
+    home.receive({"files": {LOG_FILE: f"{note}\n".encode()}})
+    say(f"{trial.out_dir}: {note}")
+    submit(trial, attempt + 1)
+
+
+def _size(chunk: dict[str, Any]) -> int:
+    """The bytes a chunk brought home (its new lines and files)."""
+    return len(chunk.get("lines", b"")) + sum(len(v) for v in chunk.get("files", {}).values())
 
 
 def summary_at_home(out_dir: Path) -> dict[str, Any] | None:
