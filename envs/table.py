@@ -25,7 +25,7 @@ from agents.policy import answer, as_index, auto_action
 from openmono.actions import Action
 from openmono.engine import AgentFault, Decision, Game
 from openmono.hooks import NO_HOOKS, Hooks
-from openmono.play import GameResult, _fixed_answers, _safe_call, seat_order
+from openmono.play import GameResult, call_hook, declared_answers, seat_order
 from openmono.schema import GameSchema
 
 
@@ -45,7 +45,7 @@ class Table:
         self.encoders = [E.Encoder() for _ in range(n)]
         self.mask = np.zeros(E.ACTION_DIM, dtype=np.int8)
         self.state = np.zeros(E.STATE_DIM, dtype=np.float32)
-        self.fixed = [None if a is None else _fixed_answers(a) for a in self.by_seat]
+        self.fixed = [None if a is None else declared_answers(a) for a in self.by_seat]
         self.obs: Any = None  # the observation of the outside seat to decide
         self.seat = -1  # that seat (-1: the game is over)
         self.result: GameResult | None = None
@@ -55,8 +55,8 @@ class Table:
             if agent is None:
                 game.observe(s, begin)  # what play_game's begin_game call consumes
                 continue
-            _safe_call(agent, "seed", game.seeds[f"agent{s}"])
-            _safe_call(agent, "begin_game", s, game.observe(s, begin))
+            call_hook(agent, "seed", game.seeds[f"agent{s}"])
+            call_hook(agent, "begin_game", s, game.observe(s, begin))
         self._gen = game.run()
         try:
             self._pending: tuple[int, Decision] | None = next(self._gen)
@@ -142,4 +142,4 @@ class Table:
             agent_faults=list(self.faults))
         for agent in self.by_seat:
             if agent is not None:
-                _safe_call(agent, "end_game", self.result)
+                call_hook(agent, "end_game", self.result)

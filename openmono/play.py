@@ -86,8 +86,8 @@ def play_game(
         _write(log, header)
     begin = Decision("begin_game")
     for s, agent in enumerate(by_seat):
-        _safe_call(agent, "seed", game.seeds[f"agent{s}"])
-        _safe_call(agent, "begin_game", s, game.observe(s, begin))
+        call_hook(agent, "seed", game.seeds[f"agent{s}"])
+        call_hook(agent, "begin_game", s, game.observe(s, begin))
     # A game allocates many small tuples (events, observations) and makes no reference
     # cycles, so the cyclic collector only costs time here: run it rarely while playing.
     thresholds = gc.get_threshold()
@@ -105,7 +105,7 @@ def play_game(
             _log_step(log, game.events, logged, None, None, None)
             _write(log, {"type": "result", "result": result.to_json(), "state": st.snapshot()})
         for agent in by_seat:
-            _safe_call(agent, "end_game", result)
+            call_hook(agent, "end_game", result)
     finally:
         # Let the game die by reference counting before the collector runs again, so
         # its objects are not scanned as survivors.
@@ -132,7 +132,7 @@ def _drive(game: Game, by_seat: list[Any], seats: list[int], faults: list[int],
         def on_decision(seat: int, phase: str, action: Any) -> None:
             logged[0] = _log_step(log, events, logged[0], seat, phase, action)
 
-    game.drive(acts, [_fixed_answers(agent) for agent in by_seat], on_fault, on_decision)
+    game.drive(acts, [declared_answers(agent) for agent in by_seat], on_fault, on_decision)
     return logged[0]
 
 
@@ -149,7 +149,7 @@ def _within_budget(act: Any, budget: float) -> Any:
     return timed
 
 
-def _fixed_answers(agent: Any) -> dict[str, Action] | None:
+def declared_answers(agent: Any) -> dict[str, Action] | None:
     """The agent's `fixed_answers` (see `agents.base`), kept only if they are actions."""
     try:
         answers = getattr(agent, "fixed_answers", None)
@@ -160,7 +160,9 @@ def _fixed_answers(agent: Any) -> dict[str, Action] | None:
         return None
 
 
-def _safe_call(agent: Any, method: str, *args: Any) -> None:
+def call_hook(agent: Any, method: str, *args: Any) -> None:
+    """An agent's optional hook (`seed`, `begin_game`, `end_game`), if it has it; what
+    it raises is ignored (an optional hook must not stop a game)."""
     fn = getattr(agent, method, None)
     if fn is None:
         return
