@@ -41,7 +41,7 @@ import json
 import math
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +63,31 @@ ALGOS = ("ppo",)
 PACKED = (E.ACTION_DIM + 7) // 8
 DATA_KEYS = ("teacher", "variant", "seed", "opponents", "deploy_rules", "snap_offers",
              "chunk_games", "ppo")
+
+
+@dataclass(frozen=True)
+class FitConfig:
+    """Every hyperparameter of the fit, with its value (conf/imitate.yaml only overrides)."""
+
+    epochs: int = 4
+    minibatch_size: int = 256
+    lr: float = 3e-4
+    max_grad_norm: float = 1.0
+    holdout: float = 0.1  # fraction of *games* held out for the reported accuracy
+    critic: bool = True  # fit the critic to the returns of the learner's dense reward
+    seed: int = 0  # initial weights (PPO(seed)) and the minibatch order
+    max_samples: int = 0  # 0 = all; else a random subset of the training samples
+
+    @classmethod
+    def of(cls, given: Any) -> "FitConfig":
+        """From a mapping of options (None: the default); one-line error for a bad key."""
+        given = {k: v for k, v in dict(given or {}).items() if v is not None}
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(given) - names)
+        if unknown:
+            raise ImitateError(f"unknown fit option(s) {unknown}; valid: {sorted(names)}")
+        defaults = cls()
+        return cls(**{k: type(getattr(defaults, k))(v) for k, v in given.items()})
 
 
 class ImitateError(ValueError):
@@ -337,25 +362,25 @@ def accuracy(learner: PPO, x: np.ndarray, packed: np.ndarray, actions: np.ndarra
             "nll": round(nll / len(actions), 4)}
 
 
-def fit(data: dict[str, np.ndarray], ppo: PPOConfig, fit_cfg: dict[str, Any],
+def fit(data: dict[str, np.ndarray], ppo: PPOConfig, fit_cfg: FitConfig | dict[str, Any],
         progress: bool = True) -> tuple[PPO, dict[str, Any]]:
     """Fit PPO's actor (cross-entropy) and critic (returns) to the teacher's samples."""
-    rng = np.random.default_rng(int(fit_cfg["seed"]))
-    learner = PPO(ppo, seed=int(fit_cfg["seed"]))
+    fc = fit_cfg if isinstance(fit_cfg, FitConfig) else FitConfig.of(fit_cfg)
+    rng = np.random.default_rng(fc.seed)
+    learner = PPO(ppo, seed=fc.seed)
     game_ids = np.unique(data["game"])
-    n_hold = int(round(len(game_ids) * float(fit_cfg["holdout"])))
+    n_hold = int(round(len(game_ids) * fc.holdout))
     held = set(rng.choice(game_ids, size=n_hold, replace=False).tolist()) if n_hold else set()
     is_held = np.isin(data["game"], list(held))
     train_idx = np.flatnonzero(~is_held)
     hold_idx = np.flatnonzero(is_held)
-    if int(fit_cfg.get("max_samples") or 0) and len(train_idx) > int(fit_cfg["max_samples"]):
-        train_idx = np.sort(rng.choice(train_idx, size=int(fit_cfg["max_samples"]),
-                                       replace=False))
+    if fc.max_samples and len(train_idx) > fc.max_samples:
+        train_idx = np.sort(rng.choice(train_idx, size=fc.max_samples, replace=False))
     x, packed, act, ret = data["x"], data["mask"], data["action"].astype(np.int64), data["ret"]
-    lr, clip = float(fit_cfg["lr"]), float(fit_cfg["max_grad_norm"])
+    lr, clip = fc.lr, fc.max_grad_norm
     opt_a = Adam(learner.actor.params(), lr=lr, max_grad_norm=clip)
     opt_c = Adam(learner.critic.params(), lr=lr, max_grad_norm=clip)
-    mb, epochs = int(fit_cfg["minibatch_size"]), int(fit_cfg["epochs"])
+    mb, epochs = fc.minibatch_size, fc.epochs
     history = []
     bar = None
     steps_per_epoch = math.ceil(len(train_idx) / mb)
@@ -372,7 +397,7 @@ def fit(data: dict[str, np.ndarray], ppo: PPOConfig, fit_cfg: dict[str, Any],
             loss, g = cross_entropy(z, m, act[b])
             opt_a.step(learner.actor.backward(g.astype(np.float32)))
             ce += loss * len(b)
-            if fit_cfg.get("critic", True):
+            if fc.critic:
                 v = learner.critic.forward(x[b])[:, 0].astype(np.float64)
                 l2, gv = value_loss(v, ret[b].astype(np.float64), 1.0)
                 opt_c.step(learner.critic.backward(gv[:, None].astype(np.float32)))
@@ -381,7 +406,7 @@ def fit(data: dict[str, np.ndarray], ppo: PPOConfig, fit_cfg: dict[str, Any],
                 bar.update(1)
         row = {"epoch": epoch + 1, "train_ce": round(ce / len(order), 4),
                "held_out": accuracy(learner, x[hold_idx], packed[hold_idx], act[hold_idx])}
-        if fit_cfg.get("critic", True):
+        if fc.critic:
             row["train_value_loss"] = round(vl / len(order), 5)
         history.append(row)
         if bar is not None:
@@ -396,7 +421,7 @@ def fit(data: dict[str, np.ndarray], ppo: PPOConfig, fit_cfg: dict[str, Any],
               "held_out_games": len(held), "history": history,
               "train_accuracy": accuracy(learner, x[sub], packed[sub], act[sub]),
               "held_out": accuracy(learner, x[hold_idx], packed[hold_idx], act[hold_idx])}
-    if fit_cfg.get("critic", True) and len(hold_idx):
+    if fc.critic and len(hold_idx):
         v = np.concatenate([learner.critic.forward(x[hold_idx[s:s + 1024]])[:, 0]
                             for s in range(0, len(hold_idx), 1024)])
         r = ret[hold_idx]
@@ -436,7 +461,7 @@ def validate(cfg: dict[str, Any]) -> None:
     for role, name in [("teacher", cfg["teacher"])] + [("opponent", n) for n in cfg["opponents"]]:
         if not isinstance(name, str) or not is_agent(name):
             raise ImitateError(f"unknown {role} {name!r}; valid: {', '.join(available_agents())}")
-    h = float((cfg.get("fit") or {}).get("holdout", 0.1))
+    h = FitConfig.of(cfg.get("fit")).holdout
     if not 0.0 <= h < 1.0:
         raise ImitateError(f"fit.holdout must be in [0, 1), got {h}")
 
@@ -469,7 +494,7 @@ def imitate(cfg: dict[str, Any], out_dir: str | Path) -> dict[str, Any]:
         raise ImitateError(f"the teacher's games gave no network decision to imitate "
                            f"({counts.network} decisions, {counts.unmapped} unmapped)")
     t0 = time.perf_counter()
-    learner, report = fit(data, ppo, dict(cfg.get("fit") or {}), bool(cfg.get("progress", True)))
+    learner, report = fit(data, ppo, FitConfig.of(cfg.get("fit")), bool(cfg.get("progress", True)))
     fit_seconds = time.perf_counter() - t0
     save_npz(out / "weights.npz", learner.weights(), half=True)
     c = vars(counts)
