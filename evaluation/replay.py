@@ -5,7 +5,7 @@
 reads `RUN_DIR/logs/game-K.jsonl` (a trial keeps the logs of the games around the
 injection: `trial.keep_logs`) and writes `RUN_DIR/replay-K.html`, one self-contained
 page: the board drawn from the game's own schema (a novelty's board as it was played,
-and the rules' board before the novelty beside it, its changed squares marked), the
+its changed squares outlined, and a button that shows them as the rules had them), the
 players' cash, positions, holdings and buildings after every event, the event list,
 and controls to step, jump to a turn or play. `#step=N` in the address opens step N.
 
@@ -143,25 +143,34 @@ def _board_svg(schema: dict[str, Any], before: dict[str, Any] | None, players: i
     side = max(max(c) for c in cells) + 1
     size = 66
     old = before["squares"] if before and len(before["squares"]) == len(squares) else None
+    old_colour = {g["name"]: g.get("color") or "#ccc" for g in (before or {}).get("groups", [])}
     parts = []
     for i, (sq, (cx, cy)) in enumerate(zip(squares, cells)):
         x, y = cx * size, cy * size
         changed = old is not None and old[i] != sq
-        label = html.escape(sq["name"])
+        name = sq["name"]
+        label = html.escape(name)
         price = f"${sq['price']}" if sq.get("price") else ""
-        was = (f" (before the novelty: {html.escape(old[i]['name'])}"
-               f"{', $' + str(old[i]['price']) if old[i].get('price') else ''})"
-               if changed else "")
+        band = colour.get(sq.get("group"), "#fff") if sq.get("group") else "#fff"
+        was = ""
+        if changed:  # the square as the rules had it: shown by the "before" button
+            old_price = f"${old[i]['price']}" if old[i].get("price") else ""
+            old_band = (old_colour.get(old[i].get("group"), "#fff") if old[i].get("group")
+                        else "#fff")
+            was = (f' data-was-name="{html.escape(old[i]["name"])}" '
+                   f'data-was-price="{html.escape(old_price)}" data-was-band="{old_band}"')
         parts.append(
-            f'<g class="square{" changed" if changed else ""}" id="sq{i}" data-name="{label}">'
-            f'<title>{i}: {label} {price}{html.escape(was)}</title>'
+            f'<g class="square{" changed" if changed else ""}" id="sq{i}" data-name="{label}"'
+            f' data-price="{html.escape(price)}" data-band="{band}"{was}>'
+            f'<title>{i}: {label} {price}</title>'
             f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="#fff" '
             f'stroke="{"#d33" if changed else "#999"}" stroke-width="{2 if changed else 1}"/>'
-            f'<rect x="{x}" y="{y}" width="{size}" height="9" '
-            f'fill="{colour.get(sq.get("group"), "#fff") if sq.get("group") else "#fff"}"/>'
-            f'<text x="{x + 3}" y="{y + 20}" font-size="8.5">{label[:16]}</text>'
-            f'<text x="{x + 3}" y="{y + 30}" font-size="8.5">{label[16:32]}</text>'
-            f'<text x="{x + 3}" y="{y + 40}" font-size="8.5" fill="#555">{price}</text>'
+            f'<rect class="band" x="{x}" y="{y}" width="{size}" height="9" fill="{band}"/>'
+            f'<text class="t1" x="{x + 3}" y="{y + 20}" font-size="8.5">'
+            f'{html.escape(name[:16])}</text>'
+            f'<text class="t2" x="{x + 3}" y="{y + 30}" font-size="8.5">'
+            f'{html.escape(name[16:32])}</text>'
+            f'<text class="tp" x="{x + 3}" y="{y + 40}" font-size="8.5" fill="#555">{price}</text>'
             f'<rect class="own" x="{x + 2}" y="{y + size - 12}" width="{size - 4}" height="9" '
             f'fill="none"/><text class="lvl" x="{x + size - 4}" y="{y + 40}" font-size="9" '
             f'text-anchor="end"></text></g>')
@@ -243,7 +252,7 @@ _JS = r"""
     document.getElementById('step').textContent = step;
     document.getElementById('turn').textContent = D.turn[step];
     document.getElementById('slider').value = step;
-    history.replaceState(null, '', '#step=' + step);
+    history.replaceState(null, '', '#step=' + step + (before ? '&before=1' : ''));
   }
   function play() {
     if (timer) { clearInterval(timer); timer = null; return; }
@@ -265,7 +274,24 @@ _JS = r"""
   for (var i = 0; i < items.length; i++) {
     items[i].onclick = (function (k) { return function () { show(k + 1); }; })(i);
   }
+  var before = false, btn = document.getElementById('before');
+  function board(was) {  // the squares a novelty changed, as played or as the rules had them
+    before = was;
+    document.querySelectorAll('.square.changed').forEach(function (g) {
+      var name = was ? g.dataset.wasName : g.dataset.name;
+      var price = was ? g.dataset.wasPrice : g.dataset.price;
+      g.querySelector('.t1').textContent = name.slice(0, 16);
+      g.querySelector('.t2').textContent = name.slice(16, 32);
+      g.querySelector('.tp').textContent = price;
+      g.querySelector('.band').setAttribute('fill', was ? g.dataset.wasBand : g.dataset.band);
+      g.querySelector('title').textContent = name + ' ' + price;
+      g.setAttribute('data-shown', name);
+    });
+    if (btn) btn.textContent = was ? 'the board in this game' : 'the board before the novelty';
+  }
+  if (btn) btn.onclick = function () { board(!before); };
   var m = /step=(\d+)/.exec(location.hash);
+  board(/before=1/.test(location.hash));
   show(m ? +m[1] : 0);
 })();
 """
@@ -315,7 +341,8 @@ def render(header: dict[str, Any], events: Sequence[dict[str, Any]],
 <button id=back title="one event back">&lt;</button><button id=play>play</button>
 <button id=fwd title="one event on">&gt;</button><button id=end title="the end">&gt;|</button>
 <input id=slider type=range min=0 value=0> step <b id=step>0</b> · turn <b id=turn>0</b>
-<form id=goturn style="display:inline"> · go to turn <input id=turnbox size=4></form></div>
+<form id=goturn style="display:inline"> · go to turn <input id=turnbox size=4></form>
+{'<button id=before>the board before the novelty</button>' if before else ''}</div>
 <div class=wrap><div>{_board_svg(schema, before, n)}
 <table id=players><thead><tr><th>player</th><th>cash</th><th>square</th><th></th>
 <th>properties</th></tr></thead><tbody>{rows}</tbody></table></div>

@@ -149,3 +149,26 @@ def test_chromium_shows_the_state_of_the_step_in_the_address(tmp_path) -> None:
         assert names == [s["name"] for s in header["schema"]["squares"]]
     assert shown[k - 1] == states["cash"][k - 1] and shown[k] == states["cash"][k]
     assert shown[k - 1] != shown[k]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (apt-get install chromium)")
+def test_the_injection_games_replay_shows_the_board_before_and_after(tmp_path) -> None:
+    out = _trial(tmp_path)  # board_shuffle hard, injected before game 4
+    header, _, _ = replay.read_log(replay.log_path(out, 4))
+    after = [s["name"] for s in header["schema"]["squares"]]
+    before = [s.name for s in openmono.standard_schema().squares]
+    assert after != before
+    shown = {}
+    for hash_ in ("#step=0", "#step=0&before=1"):
+        proc = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                               "--enable-logging=stderr", "--v=0", "--dump-dom",
+                               (out / "replay-4.html").as_uri() + hash_],
+                              capture_output=True, text=True, timeout=120)
+        assert [ln for ln in proc.stderr.splitlines() if ":CONSOLE" in ln] == []
+        squares = re.findall(r'<g class="square[^"]*" id="sq\d+" ([^>]*)>', proc.stdout)
+        names = []
+        for attrs in squares:
+            got = dict(re.findall(r'(data-[a-z-]+)="([^"]*)"', attrs))
+            names.append(html.unescape(got.get("data-shown", got["data-name"])))
+        shown[hash_] = names
+    assert shown["#step=0"] == after and shown["#step=0&before=1"] == before
