@@ -119,19 +119,23 @@ def test_street_repairs_are_assessed_on_the_buildings_at_the_draw() -> None:
     assert model.table[("sell_building", 39)] == [100.0, 1]
 
 
-def test_a_new_payment_reason_is_surprising_when_it_recurs_in_a_game() -> None:
-    """A rule's new payment (a levy on rents, say) shows over and over; a rare reason the
-    calibration missed shows once or twice: only the first counts."""
+def test_a_new_payment_reason_is_surprising_when_it_recurs_turn_after_turn() -> None:
+    """A rule's new payment (a levy on rents, say) shows turn after turn; a rare reason
+    the calibration missed shows in a turn or two, perhaps in a burst (the transfer fees
+    of one bankruptcy): only the first counts, once per game."""
     model = OutcomeModel(calibration_games=1)
     model.begin_game(_obs())
-    model.observe(_obs([E.Payment(0, E.BANK, 200, "tax", 4)]))
+    model.observe(_obs([E.TurnStarted(0, 1), E.Payment(0, E.BANK, 200, "tax", 4)]))
     model.end_game()
     for game in range(2):
         model.begin_game(_obs())
-        model.observe(_obs([E.Payment(1, E.BANK, 50, "building_auction", 3)] * 2))
-        assert model.contradictions == game
-        model.observe(_obs([E.Payment(0, 1, 3 + k, "levy", 4) for k in range(5)]))
-        assert model.contradictions == game + 1  # once per game, at the third sighting
+        burst = [E.TurnStarted(0, 1)] + [E.Payment(1, E.BANK, 5, "transfer_fee", 3)] * 6
+        model.observe(_obs(burst + [E.TurnStarted(1, 2), E.Payment(1, E.BANK, 5,
+                                                                    "transfer_fee", 3)]))
+        assert model.contradictions == game  # two turns: not yet
+        for turn in range(3, 6):
+            model.observe(_obs([E.TurnStarted(0, turn), E.Payment(0, 1, 3 + turn, "levy", 4)]))
+        assert model.contradictions == game + 1  # once per game, in its third turn
         model.end_game()
     assert model.alarm_game == 3
 

@@ -19,8 +19,9 @@ before.
     dice             how many dice; a face value never seen before
     start            a seat's opening cash
     actions          a plugin action or a building refusal never offered before
-    kinds            an event kind or payment reason never seen while calibrating, seen
-                     `NEW_KIND` times in one game (a rule's new payment, say)
+    kinds            a payment reason never seen while calibrating, seen in `NEW_KIND`
+                     turns of one game (a rule's new payment, say; the engine's rarer
+                     event kinds, a card or a shortage auction, are not counted)
 
 A context seen at least `FIRM` times with one outcome is *firm*; another outcome there
 later is a *contradiction*, the model's surprise. A context that gives two outcomes
@@ -39,7 +40,7 @@ from agents.base import NoveltyReport
 from openmono.events import BANK
 
 FIRM = 2  # sightings with one outcome before a context is trusted
-NEW_KIND = 3  # sightings in one game of an event kind or payment reason never seen in calibration
+NEW_KIND = 3  # turns of one game showing a payment reason never seen in calibration
 ALARM = 2  # contradictions after calibration that raise the alarm
 CALIBRATION_GAMES = 15
 # payments whose amount is a bargain between players, not a rule
@@ -55,8 +56,9 @@ class OutcomeModel:
                  alarm: int = ALARM) -> None:
         self.calibration_games, self.firm, self.alarm = calibration_games, firm, alarm
         self.table: dict[Hashable, list] = {}  # context -> [outcome, sightings]; None: dropped
-        self.kinds: set[Hashable] = set()  # event kinds and payment reasons seen in calibration
-        self.unknown: dict[Hashable, int] = {}
+        self.kinds: set[Hashable] = set()  # payment reasons seen in calibration
+        self.unknown: dict[Hashable, set[int]] = {}
+        self.turn = 0
         self.games = 0
         self.contradictions = 0  # after calibration, over the trial
         self.game_contradictions = 0
@@ -79,7 +81,9 @@ class OutcomeModel:
         self.salary: tuple[Hashable, int] | None = None  # a move waiting for its GO salary
         self.sale: tuple[int, int] | None = None  # a building sale's (square, amount)
         self.game_contradictions = 0
-        self.unknown: dict[Hashable, int] = {}  # this game's sightings of kinds new since calibration
+        # this game's turns with a kind new since calibration, by kind
+        self.unknown: dict[Hashable, set[int]] = {}
+        self.turn = 0
         self._fresh = True
 
     def observe(self, obs: Any) -> None:
@@ -117,7 +121,8 @@ class OutcomeModel:
     # -- what each event teaches -----------------------------------------------------------
     def _event(self, e: Any) -> None:
         kind = e.kind
-        self._kind(("event", kind))
+        if kind == "turn_started":
+            self.turn = e.turn
         if self.salary is not None:  # the move before paid no salary unless this is it
             context, seat = self.salary
             if kind == "payment" and e.reason == "go_salary" and e.payee == seat:
@@ -210,19 +215,22 @@ class OutcomeModel:
             self.table[context] = None  # depends on something the context does not hold
 
     def _kind(self, kind: Hashable) -> None:
-        """An event kind or payment reason: learned while calibrating; after it, one
-        never seen is a contradiction in each game where it shows `NEW_KIND` times (a
-        rare one the calibration missed shows once or twice, a new rule over and over)."""
+        """A payment reason: learned while calibrating; after it, one
+        never seen is a contradiction in each game where it shows in `NEW_KIND` turns (a
+        rare one the calibration missed shows in a turn or two, often in a burst: the
+        transfer fees of one bankruptcy; a new rule turn after turn)."""
         known = self.kinds
         if kind in known:
             return
         if self.learning:
             known.add(kind)
             return
-        n = self.unknown.get(kind, 0) + 1
-        self.unknown[kind] = n
-        if n == NEW_KIND:
-            self._contradiction(kind, None, n)
+        turns = self.unknown.setdefault(kind, set())
+        if self.turn in turns:
+            return
+        turns.add(self.turn)
+        if len(turns) == NEW_KIND:
+            self._contradiction(kind, None, len(turns))
 
     def _new_kind(self, context: Hashable) -> None:
         """Something offered or shown that was never seen: surprising once calibrated."""
