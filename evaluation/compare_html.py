@@ -10,7 +10,6 @@ the address sets them). Drawn in Python; the script only sorts and filters.
 from __future__ import annotations
 
 import base64
-import html
 import os
 from collections import defaultdict
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any, Sequence
 
 from evaluation import metrics
 from evaluation.atomic import atomic_write
+from evaluation.html_report import SORT_JS, esc
 
 PAGE = "compare.html"
 
@@ -54,28 +54,8 @@ _JS = r"""
     if (el && p.length === 2) el.value = decodeURIComponent(p[1]);
   });
   apply();
-  document.querySelectorAll('table.sortable th').forEach(function (th, col) {
-    th.addEventListener('click', function () {
-      var body = th.closest('table').tBodies[0];
-      var rows = Array.prototype.slice.call(body.rows);
-      var up = th.dataset.dir !== 'up';
-      th.dataset.dir = up ? 'up' : 'down';
-      rows.sort(function (a, b) {
-        var x = a.cells[col].dataset.v || a.cells[col].textContent;
-        var y = b.cells[col].dataset.v || b.cells[col].textContent;
-        var nx = parseFloat(x), ny = parseFloat(y);
-        var c = (isNaN(nx) || isNaN(ny)) ? x.localeCompare(y) : nx - ny;
-        return up ? c : -c;
-      });
-      rows.forEach(function (r) { body.appendChild(r); });
-    });
-  });
 })();
 """
-
-
-def _e(v: Any) -> str:
-    return html.escape(str(v))
 
 
 def _num(v: Any, lo: Any = None, hi: Any = None, pct: bool = False) -> str:
@@ -87,11 +67,11 @@ def _num(v: Any, lo: Any = None, hi: Any = None, pct: bool = False) -> str:
 
 
 def _attrs(agent: str, novelty: str | None = None, difficulty: str | None = None) -> str:
-    out = f' data-agent="{_e(agent)}"'
+    out = f' data-agent="{esc(agent)}"'
     if novelty is not None:
-        out += f' data-novelty="{_e(novelty)}"'
+        out += f' data-novelty="{esc(novelty)}"'
     if difficulty is not None:
-        out += f' data-difficulty="{_e(difficulty)}"'
+        out += f' data-difficulty="{esc(difficulty)}"'
     return out
 
 
@@ -100,8 +80,8 @@ def _groups(rows: Sequence[dict[str, Any]]) -> str:
                                              "trials", "NDA %", "false pos. %", "delay",
                                              "PNWP %", "post win %", "NRP"))
     body = "".join(
-        f"<tr{_attrs(r['agent'], r['novelty'], r['difficulty'])}><td>{_e(r['agent'])}</td>"
-        f"<td>{_e(r['novelty'])}</td><td>{_e(r['difficulty'])}</td><td>{_e(r['category'])}"
+        f"<tr{_attrs(r['agent'], r['novelty'], r['difficulty'])}><td>{esc(r['agent'])}</td>"
+        f"<td>{esc(r['novelty'])}</td><td>{esc(r['difficulty'])}</td><td>{esc(r['category'])}"
         f"</td><td class=num>{r['trials']}</td>"
         + "".join(_num(r.get(c), r.get(f"{c}_lo"), r.get(f"{c}_hi"), pct=c not in (
             "detection_delay", "nrp")) for c in ("nda", "false_positive_rate",
@@ -123,7 +103,7 @@ def _by(summaries: Sequence[dict[str, Any]], key, title: str, ident: str) -> str
     for k, items in sorted(groups.items()):
         a = metrics.aggregate(items)
         body.append(f"<tr{_attrs(k[0], None, k[2] if len(k) > 2 else None)}>"
-                    + "".join(f"<td>{_e(x)}</td>" for x in k)
+                    + "".join(f"<td>{esc(x)}</td>" for x in k)
                     + f"<td class=num>{len(items)}</td>"
                     + _num(a.get("nda"), a.get("nda_lo"), a.get("nda_hi"), pct=True)
                     + _num(a.get("detection_delay"), a.get("detection_delay_lo"),
@@ -131,7 +111,7 @@ def _by(summaries: Sequence[dict[str, Any]], key, title: str, ident: str) -> str
                     + _num(a.get("nrp"), a.get("nrp_lo"), a.get("nrp_hi")) + "</tr>")
     cols = ["agent", *title.split(" x ")[1:]]
     head = "".join(f"<th>{c}</th>" for c in (*cols, "trials", "NDA %", "delay", "NRP"))
-    return (f"<h2>NDA by {_e(title)}</h2><table id={ident} class=sortable><thead><tr>{head}"
+    return (f"<h2>NDA by {esc(title)}</h2><table id={ident} class=sortable><thead><tr>{head}"
             f"</tr></thead><tbody>{''.join(body)}</tbody></table>")
 
 
@@ -153,15 +133,15 @@ def _trials(summaries: Sequence[dict[str, Any]], out: Path) -> str:
         link = ""
         if where and (Path(where) / "report.html").exists():
             rel = os.path.relpath(Path(where) / "report.html", out)
-            link = f'<a href="{_e(Path(rel).as_posix())}">report</a>'
+            link = f'<a href="{esc(Path(rel).as_posix())}">report</a>'
         body.append(
             f"<tr{_attrs(agent, s.get('novelty', 'none'), s.get('difficulty') or '-')}>"
-            f"<td>{_e(agent)}</td><td>{_e(s.get('novelty', 'none'))}</td>"
-            f"<td>{_e(s.get('difficulty') or '-')}</td><td class=num>{_e(s.get('seed'))}</td>"
-            f"<td class=num>{_e(s.get('games'))}</td><td class=num>"
-            f"{_e('-' if s.get('injected_at') is None else s['injected_at'])}</td>"
-            f"<td>{_e('-' if s.get('nda') is None else s['nda'])}</td>"
-            f"<td class=num>{_e('-' if s.get('first_detection') is None else s['first_detection'])}"
+            f"<td>{esc(agent)}</td><td>{esc(s.get('novelty', 'none'))}</td>"
+            f"<td>{esc(s.get('difficulty') or '-')}</td><td class=num>{esc(s.get('seed'))}</td>"
+            f"<td class=num>{esc(s.get('games'))}</td><td class=num>"
+            f"{esc('-' if s.get('injected_at') is None else s['injected_at'])}</td>"
+            f"<td>{esc('-' if s.get('nda') is None else s['nda'])}</td>"
+            f"<td class=num>{esc('-' if s.get('first_detection') is None else s['first_detection'])}"
             f"</td>{_num(s.get('pnwp'))}{_num(s.get('post_win_rate'))}<td>{link}</td></tr>")
     head = "".join(f"<th>{h}</th>" for h in ("agent", "novelty", "difficulty", "seed", "games",
                                              "injected", "NDA", "first report", "PNWP",
@@ -171,7 +151,7 @@ def _trials(summaries: Sequence[dict[str, Any]], out: Path) -> str:
 
 
 def _select(name: str, values: Sequence[str]) -> str:
-    opts = "".join(f'<option value="{_e(v)}">{_e(v)}</option>' for v in sorted(set(values)))
+    opts = "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in sorted(set(values)))
     return f'{name} <select id="f-{name}"><option value="">all</option>{opts}</select>'
 
 
@@ -198,7 +178,7 @@ def render(rows: Sequence[dict[str, Any]], summaries: Sequence[dict[str, Any]], 
 {by_cell}{by_band}{img}
 <h2>Every trial</h2>{_trials(summaries, out)}"""
     return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>openmono sweep"
-            f"</title><style>{_CSS}</style></head><body>{body}<script>{_JS}</script>"
+            f"</title><style>{_CSS}</style></head><body>{body}<script>{_JS}{SORT_JS}</script>"
             "</body></html>\n")
 
 

@@ -38,7 +38,9 @@ th.sort{cursor:pointer} .ci{color:#777} svg{background:#fcfcfc;border:1px solid 
 pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:12px}
 """
 
-_SORT_JS = """
+# Sorts any table.sortable by the clicked column (numbers by their data-v); the sweep
+# page (compare_html) uses it too.
+SORT_JS = """
 document.querySelectorAll('table.sortable th').forEach(function (th, col) {
   th.classList.add('sort');
   th.addEventListener('click', function () {
@@ -66,7 +68,7 @@ RATES = (  # (label, successes key, trials key)
 )
 
 
-def _e(value: Any) -> str:
+def esc(value: Any) -> str:
     return html.escape(str(value))
 
 
@@ -75,7 +77,7 @@ def _rates(summary: dict[str, Any]) -> str:
     for label, k, n in RATES:
         if summary.get(n):
             ci = wilson_interval(int(summary[k]), int(summary[n]))
-            rows.append(f"<tr><td>{_e(label)}</td><td class=num>{summary[k]} / {summary[n]} = "
+            rows.append(f"<tr><td>{esc(label)}</td><td class=num>{summary[k]} / {summary[n]} = "
                         f"{summary[k] / summary[n]:.3f}</td><td class=ci>Wilson 95% "
                         f"{ci[0]:.3f}–{ci[1]:.3f}</td></tr>")
     return "<table id=rates>" + "".join(rows) + "</table>" if rows else ""
@@ -152,12 +154,12 @@ def _axis(games: int, top: int, bottom: int) -> str:
 
 def _changes(title: str, changes: Sequence[dict[str, Any]], ident: str) -> str:
     if not changes:
-        return f"<p id={ident}>{_e(title)}: none.</p>"
+        return f"<p id={ident}>{esc(title)}: none.</p>"
     rows = "".join(
-        f"<tr><td>{_e(c.get('entity'))}</td><td>{_e(c.get('attribute'))}</td>"
-        f"<td>{_e(json.dumps(c.get('old_value', c.get('old'))))}</td>"
-        f"<td>{_e(json.dumps(c.get('new_value', c.get('new'))))}</td></tr>" for c in changes)
-    return (f"<table id={ident}><caption>{_e(title)}</caption><tr><th>entity</th>"
+        f"<tr><td>{esc(c.get('entity'))}</td><td>{esc(c.get('attribute'))}</td>"
+        f"<td>{esc(json.dumps(c.get('old_value', c.get('old'))))}</td>"
+        f"<td>{esc(json.dumps(c.get('new_value', c.get('new'))))}</td></tr>" for c in changes)
+    return (f"<table id={ident}><caption>{esc(title)}</caption><tr><th>entity</th>"
             f"<th>attribute</th><th>before</th><th>after</th></tr>{rows}</table>")
 
 
@@ -171,7 +173,7 @@ def _games_table(records: Sequence[dict[str, Any]], out: Path) -> str:
         rows.append(
             f"<tr><td class=num>{k}</td><td class=num>{r.get('seed')}</td>"
             f"<td class=num>{r.get('agent_seat')}</td><td>{'yes' if r.get('won') else 'no'}</td>"
-            f"<td class=num>{r.get('turns')}</td><td>{_e(r.get('end_reason'))}</td>"
+            f"<td class=num>{r.get('turns')}</td><td>{esc(r.get('end_reason'))}</td>"
             f"<td>{'yes' if r.get('novelty_active') else ''}</td>"
             f"<td>{'yes' if rep.get('detected') else ''}</td>"
             f"<td class=num>{float(rep.get('confidence', 0.0)):.2f}</td>"
@@ -192,15 +194,15 @@ def render(summary: dict[str, Any], records: Sequence[dict[str, Any]],
            + (f" ({summary.get('difficulty')}, {summary.get('category')}, "
               f"{summary.get('observability')})" if summary.get("difficulty") else "")
            + f" · trial seed {summary.get('seed')}")
-    measures = "".join(f"<tr><td>{_e(label)}</td><td class=num>{_e(value)}</td></tr>"
+    measures = "".join(f"<tr><td>{esc(label)}</td><td class=num>{esc(value)}</td></tr>"
                        for label, value in summary_rows(summary))
     last = (records[-1].get("report") or {}) if records else {}
     faults = [r for r in records if r.get("faults") or r.get("opponent_faults")]
     fault_text = (f"{len(faults)} games with faults: " + ", ".join(
         f"game {r['game']} ({r.get('faults', 0)} agent, {r.get('opponent_faults', 0)} "
         "opponents)" for r in faults[:20]) if faults else "No faults.")
-    body = f"""<h1>Trial: {_e(summary.get('agent_label') or summary.get('agent'))}</h1>
-<p class=sub>{_e(sub)}</p>
+    body = f"""<h1>Trial: {esc(summary.get('agent_label') or summary.get('agent'))}</h1>
+<p class=sub>{esc(sub)}</p>
 <h2>Measures</h2>
 <table id=summary>{measures}</table>
 {_rates(summary)}
@@ -212,14 +214,14 @@ def render(summary: dict[str, Any], records: Sequence[dict[str, Any]],
 {_changes('What the novelty changed (ground truth)', summary.get('ground_truth') or [], 'truth')}
 {_changes("What the agent's last report said changed", last.get('changes') or [], 'said')}
 <h2>Faults</h2>
-<p id=faults>{_e(fault_text)}</p>
+<p id=faults>{esc(fault_text)}</p>
 <h2>Every game</h2>
 {_games_table(records, out)}
 <h2>Configuration</h2>
-<pre id=config>{_e(json.dumps(config, indent=2, sort_keys=True))}</pre>"""
+<pre id=config>{esc(json.dumps(config, indent=2, sort_keys=True))}</pre>"""
     title = f"{summary.get('agent')} / {novelty} - openmono trial"
-    return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{_e(title)}"
-            f"</title><style>{_CSS}</style></head><body>{body}<script>{_SORT_JS}</script>"
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{esc(title)}"
+            f"</title><style>{_CSS}</style></head><body>{body}<script>{SORT_JS}</script>"
             "</body></html>\n")
 
 

@@ -19,6 +19,16 @@ from evaluation.runner import GAMES_FILE, TrialConfig, read_records, run_trial
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+def browser_dom(url: str) -> tuple[int, str, list[str]]:
+    """Headless Chromium opens `url` and runs its scripts: (exit code, the DOM it built,
+    the console's lines)."""
+    proc = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                           "--enable-logging=stderr", "--v=0", "--dump-dom", url],
+                          capture_output=True, text=True, timeout=120)
+    console = [line for line in proc.stderr.splitlines() if ":CONSOLE" in line]
+    return proc.returncode, proc.stdout, console
+
+
 class _Cells(HTMLParser):
     """Text of each row of the table with the given id, and the SVG's game dots."""
 
@@ -94,17 +104,13 @@ def test_a_resumed_trial_rewrites_the_page(tmp_path) -> None:
 def test_chromium_opens_the_page_from_disk_with_no_console_error(tmp_path) -> None:
     out = _trial(tmp_path)
     summary = json.loads((out / "summary.json").read_text())
-    proc = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-                           "--enable-logging=stderr", "--v=0", "--dump-dom",
-                           (out / "report.html").as_uri()],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr[-500:]
-    console = [line for line in proc.stderr.splitlines() if ":CONSOLE" in line]
+    code, page, console = browser_dom((out / "report.html").as_uri())
+    assert code == 0
     assert console == []
-    dom = _parse(proc.stdout)  # the page as the browser built it, scripts run
+    dom = _parse(page)  # the page as the browser built it, scripts run
     assert dom.rows == [list(r) for r in summary_rows(summary)]
     assert dom.dots == 12
-    assert 'class="sortable"' in proc.stdout and "th class=\"sort\"" in proc.stdout
+    assert 'class="sortable"' in page and "th class=\"sort\"" in page
 
 
 def _sweep(tmp_path: Path) -> Path:
@@ -145,11 +151,9 @@ def test_chromium_filters_the_sweep_page_from_its_address(tmp_path) -> None:
     root = _sweep(tmp_path)
     assert compare.main([str(root)]) == 0
     url = (root / "compare.html").as_uri() + "#agent=passive&novelty=rent_hike"
-    proc = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-                           "--enable-logging=stderr", "--v=0", "--dump-dom", url],
-                          capture_output=True, text=True, timeout=120)
-    assert [ln for ln in proc.stderr.splitlines() if ":CONSOLE" in ln] == []
-    assert re.search(r'<b id="shown">3</b>', proc.stdout)
+    _, page, console = browser_dom(url)
+    assert console == []
+    assert re.search(r'<b id="shown">3</b>', page)
     hidden = re.findall(r'<tr data-agent="[^"]*" data-novelty="[^"]*" data-difficulty="[^"]*" '
-                        r'style="display: none;"', proc.stdout)
+                        r'style="display: none;"', page)
     assert len(hidden) == 9 + 3  # trials, and the other agent-novelty groups

@@ -119,18 +119,18 @@ def test_remote_opponents_and_the_client_library(tmp_path: Path) -> None:
 
 
 def _trial_with_subprocess_client(tmp_path: Path, argv: list[str], port: int,
-                                  ) -> list[dict]:
+                                  games: int = 2) -> list[dict]:
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     try:
-        _, records = run_with(trial_cfg(port, games=2, budget=5.0), tmp_path, [])
+        _, records = run_with(trial_cfg(port, games=games, budget=5.0), tmp_path, [])
         out, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
     assert proc.returncode == 0, err
-    assert "played 2 games" in err
+    assert f"played {games} games" in err
     return records
 
 
@@ -157,17 +157,9 @@ def test_example_client_uses_the_standard_library_only(tmp_path: Path) -> None:
 def test_the_node_client_plays_ten_games_without_a_fault(tmp_path: Path) -> None:
     """examples/node_client.js, written from docs/protocol.md and the JSON Schema."""
     port = free_port()
-    proc = subprocess.Popen(["node", "examples/node_client.js", "--port", str(port),
-                             "--token", "seat-secret"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        _, records = run_with(trial_cfg(port, games=10, budget=5.0), tmp_path, [])
-        _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 0 and "played 10 games" in err, err
+    records = _trial_with_subprocess_client(tmp_path, [
+        "node", "examples/node_client.js", "--port", str(port), "--token", "seat-secret"],
+        port, games=10)
     assert len(records) == 10
     assert all(r["remote_faults"] == {} and r["faults"] == 0 for r in records)
 

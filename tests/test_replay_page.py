@@ -8,11 +8,9 @@ import html
 import io
 import json
 import re
-import shutil
-import subprocess
 
 import pytest
-from test_html_report import _Cells
+from test_html_report import CHROMIUM, _Cells, browser_dom
 
 import openmono
 from agents.baseline import BaselineAgent
@@ -24,7 +22,6 @@ from openmono.engine import Game
 from openmono.play import AgentFault
 from openmono.schema import GameSchema
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def _logged_game(schema, seed: int) -> list[str]:
@@ -138,14 +135,12 @@ def test_chromium_shows_the_state_of_the_step_in_the_address(tmp_path) -> None:
     shown = {}
     for step in (k - 1, k):
         url = (out / "replay-4.html").as_uri() + f"#step={step}"
-        proc = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-                               "--enable-logging=stderr", "--v=0", "--dump-dom", url],
-                              capture_output=True, text=True, timeout=120)
-        assert [ln for ln in proc.stderr.splitlines() if ":CONSOLE" in ln] == []
+        _, page, console = browser_dom(url)
+        assert console == []
         table = _Cells("players")
-        table.feed(proc.stdout)
+        table.feed(page)
         shown[step] = [int(row[1]) for row in table.rows[1:]]
-        names = [html.unescape(n) for n in re.findall(r'data-name="([^"]*)"', proc.stdout)]
+        names = [html.unescape(n) for n in re.findall(r'data-name="([^"]*)"', page)]
         assert names == [s["name"] for s in header["schema"]["squares"]]
     assert shown[k - 1] == states["cash"][k - 1] and shown[k] == states["cash"][k]
     assert shown[k - 1] != shown[k]
@@ -160,12 +155,9 @@ def test_the_injection_games_replay_shows_the_board_before_and_after(tmp_path) -
     assert after != before
     shown = {}
     for hash_ in ("#step=0", "#step=0&before=1"):
-        proc = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-                               "--enable-logging=stderr", "--v=0", "--dump-dom",
-                               (out / "replay-4.html").as_uri() + hash_],
-                              capture_output=True, text=True, timeout=120)
-        assert [ln for ln in proc.stderr.splitlines() if ":CONSOLE" in ln] == []
-        squares = re.findall(r'<g class="square[^"]*" id="sq\d+" ([^>]*)>', proc.stdout)
+        _, page, console = browser_dom((out / "replay-4.html").as_uri() + hash_)
+        assert console == []
+        squares = re.findall(r'<g class="square[^"]*" id="sq\d+" ([^>]*)>', page)
         names = []
         for attrs in squares:
             got = dict(re.findall(r'(data-[a-z-]+)="([^"]*)"', attrs))
