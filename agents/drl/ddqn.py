@@ -307,7 +307,9 @@ class DDQN:
         """Each row's legal action with the highest Q (V(s) shifts a row alike)."""
         if not self.factored:
             return masked_argmax(out[:, :ACTION_DIM], mask)
-        r, a = np.nonzero(mask)  # row-major: each row's actions in one run
+        # row-major: each row's actions in one run. Why flatnonzero: 2-D nonzero on the
+        # (batch, 2922) mask took 0.6 ms, an eighth of an update; this takes 0.1
+        r, a = np.divmod(np.flatnonzero(mask), mask.shape[1])
         q = out[r[:, None], FACTORED_COLS[a]].sum(axis=1)
         starts = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
         top = np.repeat(np.maximum.reduceat(q, starts), np.diff(np.r_[starts, len(r)]))
