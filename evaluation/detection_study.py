@@ -73,11 +73,11 @@ def band_rows(sweeps: list[dict[str, Any]], cells: dict) -> str:
 
 
 def study_text(sweeps: list[dict[str, Any]], cells: dict, preface: str = "",
-               renamed: int = 0) -> str:
+               renamed: int = 0, title: bool = True) -> str:
     """The whole section: title, preface, summary, bands, then each sweep's report
-    (`renamed`: how many trials are shown under their parameters' preset name of today)."""
-    parts = ["## Novelty detection (issue 14: sealed observation, both observability levels)",
-             ""]
+    (`renamed`: how many trials are shown under their parameters' preset name of today;
+    no title when the results page supplies its own)."""
+    parts = ["## Novelty detection", ""] if title else []
     if preface:
         parts += [preface.rstrip(), ""]
     if renamed:
