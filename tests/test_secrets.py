@@ -146,3 +146,13 @@ def test_tokens_from_files_and_the_environment(tmp_path: Path, monkeypatch) -> N
         checked_tokens({"tokens": ["a", "a"]}, 2)
     with pytest.raises(ValueError, match=r"remote.token_files\[1\]"):
         checked_tokens({"token_files": [files[0], str(tmp_path / "missing")]}, 2)
+
+
+def test_serve_takes_agent_options_after_its_flags():
+    """docs/agents.md writes `serve cautious --port 7300 --token s3cret max_price=150`."""
+    from agents.remote.__main__ import parse
+
+    args = parse(["serve", "cautious", "--port", "7300", "--token", "s", "max_price=150"])
+    assert args.agent == "cautious" and args.port == 7300 and args.options == ["max_price=150"]
+    with pytest.raises(SystemExit):
+        parse(["serve", "cautious", "--port", "7300", "stray"])

@@ -52,8 +52,21 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line, with the agent's KEY=VALUE options anywhere after its name (as
+    the docs write `serve cautious --port 7300 max_price=150`: argparse alone stops
+    collecting positionals at the first option)."""
+    parser = _parser()
+    args, rest = parser.parse_known_args(argv)
+    stray = [r for r in rest if "=" not in r or r.startswith("-")]
+    if stray:
+        parser.error(f"unrecognized arguments: {' '.join(stray)}")
+    args.options = [*getattr(args, "options", []), *rest]
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = parse(argv)
     if args.command == "serve" and args.token_file:
         from agents.remote.tokens import read_token_file
 
