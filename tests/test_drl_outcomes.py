@@ -60,14 +60,17 @@ def test_no_contradiction_without_a_novelty(seed: int) -> None:
     assert model.evidence()["firm_contexts"] > 50
 
 
-@pytest.mark.parametrize("novelty", ["rent_hike", "board_shuffle", "go_salary", "rent_levy"])
+@pytest.mark.parametrize("novelty", ["rent_hike", "board_shuffle", "go_salary", "rent_levy",
+                                     "building_stock"])
 def test_a_changed_rule_is_contradicted_after_calibration(novelty: str) -> None:
     """A changed amount (rents), a moved board, a salary taken away (`go_salary` hard: no
-    payment at all) and a new payment (a levy on rents)."""
+    payment at all), a new payment (a levy on rents) and a smaller bank (`building_stock`
+    hard: seen only in the bank's count of houses and hotels)."""
     model = OutcomeModel(calibration_games=6)
     _play(model, 6, 0)
     assert model.contradictions == 0
-    _play(model, 4, 100, world(novelty, "hard" if novelty == "go_salary" else "medium"))
+    hard = novelty in ("go_salary", "building_stock")
+    _play(model, 4, 100, world(novelty, "hard" if hard else "medium"))
     assert model.contradictions >= model.alarm
     assert model.alarm_game is not None and 7 <= model.alarm_game <= 10
     assert combine(NoveltyReport(), model).detected
@@ -75,6 +78,7 @@ def test_a_changed_rule_is_contradicted_after_calibration(novelty: str) -> None:
 
 def _obs(events=(), cash=(1500, 1500), plugin_actions=(), refused=frozenset()):
     return SimpleNamespace(rules=STD_RULES, cash=cash, events=tuple(events),
+                           houses_left=32, hotels_left=12,
                            owner=(-1,) * 40, level=(0,) * 40, mortgaged=(False,) * 40,
                            plugin_actions=plugin_actions, refused=refused)
 

@@ -17,7 +17,8 @@ before.
                      card and the start square give the end square; the GO salary a
                      move pays (0 if none), by how it moved and whether it wrapped
     dice             how many dice; a face value never seen before
-    start            a seat's opening cash
+    start            a seat's opening cash; the bank's opening houses and hotels (its
+                     count now plus the buildings on the board)
     actions          a plugin action or a building refusal never offered before
     kinds            a payment reason never seen while calibrating, seen in `NEW_KIND`
                      turns of one game (a rule's new payment, say; the engine's rarer
@@ -98,6 +99,11 @@ class OutcomeModel:
                     if e.payee != BANK:
                         cash[e.payee] -= e.amount
             self._see(("start_cash",), tuple(cash))
+            hotel = obs.rules.hotel_level
+            on_board = [lv for lv in obs.level if lv > 0]
+            self._see(("bank_stock",),
+                      (obs.houses_left + sum(lv for lv in on_board if lv < hotel),
+                       obs.hotels_left + sum(1 for lv in on_board if lv >= hotel)))
         for e in obs.events:
             self._event(e)
         # Why: the board as shown is the truth; events replayed from it stay exact even
