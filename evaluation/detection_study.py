@@ -1,13 +1,14 @@
 """The detection study of issue 14: several saved sweeps side by side.
 
-    python -m evaluation.detection_study OUT_DIR [OUT_DIR ...] [--write-results]
+    python -m evaluation.detection_study OUT_DIR [OUT_DIR ...]
 
 Each OUT_DIR is the output of one `python -m evaluation.detection_sweep` run (its
 `sweep.json`: one agent at one observability level, or control trials only). Prints a
 summary (one row per sweep: NDA in both forms, delay, false positives, pooled NRP,
 post-novelty win rate, each with its sample size and interval), the same per
-measured-detectability band, and then each sweep's own report; with `--write-results`
-the whole text replaces the detection section of docs/results.md.
+measured-detectability band, and then each sweep's own report. The results pages render
+the same text from the sweeps saved in docs/data/detection_study/ (`{{ detection_study
+DIR ... }}` in docs/data/results/detection.md; `python -m evaluation.results --write`).
 """
 
 from __future__ import annotations
@@ -97,8 +98,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--preface", default=None, help="a markdown file to put under the title")
     p.add_argument("--measured", default=None,
                    help="measured-difficulty file (default novelties/data/measured.json)")
-    p.add_argument("--write-results", action="store_true",
-                   help="replace the detection section of docs/results.md")
     args = p.parse_args(argv)
     sweeps, renamed = [], 0
     for d in args.dirs:
@@ -114,9 +113,6 @@ def main(argv: list[str] | None = None) -> int:
     preface = Path(args.preface).read_text(encoding="utf-8") if args.preface else ""
     text = study_text(sweeps, detection_bands.load_cells(args.measured), preface, renamed)
     print(text)
-    if args.write_results:
-        detection_sweep.write_results(
-            Path(__file__).resolve().parent.parent / "docs" / "results.md", text)
     return 0
 
 

@@ -3,7 +3,7 @@
     python -m evaluation.detection_sweep                       # detector on baseline play
     python -m evaluation.detection_sweep --agent planner       # once the planner reports
     python -m evaluation.detection_sweep --per-cell 20 --controls 20 --games 30 \
-        --seed 0 --workers 2 --write-results
+        --seed 0 --workers 2
 
 For every category (class, attribute, representation) and difficulty (easy, medium,
 hard) it runs `--per-cell` short SAIL-ON trials (`evaluation.runner.run_trial`: the agent
@@ -59,7 +59,6 @@ PAPER_WIN = {
 }
 PAPER_PNWP = 76.48
 SHORT = {"class": "CN", "attribute": "AN", "representation": "RN"}
-START, END = "<!-- detection-sweep:start -->", "<!-- detection-sweep:end -->"
 MARK = ".made-by-sweep"  # in every folder a sweep made: what --fresh may delete
 SWEEP_FILES = ("sweep.json", "sweep.md")
 
@@ -329,19 +328,6 @@ def tables(results: list[dict[str, Any]]) -> tuple[str, str, dict[str, Any]]:
         per.append(f"| {name} | {SHORT[category]} | {difficulty} | {len(rs)} | "
                    f"{det}/{len(rs)} | {mean_delay} | {_pct(_accuracy(rs))} |")
     return "\n".join(rows), "\n".join(per), totals
-
-
-def write_results(path: Path, text: str) -> None:
-    """Replace (or append) the detection section of docs/results.md."""
-    old = path.read_text(encoding="utf-8") if path.exists() else "# Results\n"
-    block = f"{START}\n{text.rstrip()}\n{END}\n"
-    if START in old and END in old:
-        head, rest = old.split(START, 1)
-        tail = rest.split(END, 1)[1].lstrip("\n")
-        new = head + block + ("\n" + tail if tail else "")
-    else:
-        new = old.rstrip("\n") + "\n\n" + block
-    atomic_write(path, new)
 
 
 # --- what the sweep made, and --fresh ---------------------------------------------------------
@@ -628,8 +614,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--remote-host", default="127.0.0.1", help="--agent remote: the address")
     p.add_argument("--out", default=None, help="output directory")
     p.add_argument("--fresh", action="store_true", help="delete the output directory first")
-    p.add_argument("--write-results", action="store_true",
-                   help="write the table into docs/results.md")
     p.add_argument("--render", action="store_true",
                    help="only re-render the tables from the output directory's sweep.json")
     args = p.parse_args(argv)
@@ -667,8 +651,6 @@ def main(argv: list[str] | None = None) -> int:
                   f"wrote ({type(exc).__name__}); run the sweep again", file=sys.stderr)
             return 2
         print(text)
-        if args.write_results:
-            write_results(Path(__file__).resolve().parent.parent / "docs" / "results.md", text)
         return 0
     try:
         with folder_lock(out, "detection sweep", reentrant=False):
@@ -715,8 +697,6 @@ def _sweep(args: argparse.Namespace, out: Path, argv: list[str]) -> int:
 
     summaries = compare.find_summaries([str(out)])
     compare.write_outputs(compare.compare(summaries), out, summaries)  # compare.html
-    if args.write_results:
-        write_results(Path(__file__).resolve().parent.parent / "docs" / "results.md", text)
     return 0
 
 
