@@ -1,7 +1,7 @@
 """`baseline_v0`: our first reading of the SAIL-ON "simple baseline agent", from the
 papers' description (before issue 15 made `baseline` follow GNOME-p3's
 `background_agent_v3_1` decision by decision). Kept because it is fast, trades from its
-own pre-roll under the standard rules, and the earlier results in docs/results.md used it.
+own pre-roll under the standard rules, and some tables of docs/results/agents.md were measured against it.
 
 Its rules (from the agent the SAIL-ON evaluators used, as described in the papers and
 the issue), with the Go salary `S` read from the public bank rules (200 by default):

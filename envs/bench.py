@@ -1,4 +1,4 @@
-"""Environment steps per second with random legal actions (figures in docs/results.md).
+"""Environment steps per second with random legal actions (figures in docs/results/speed.md).
 
     python -m envs.bench --env aec --steps 20000 --seed 0
     python -m envs.bench --env gym --opponents baseline --steps 20000 --seed 0

@@ -29,7 +29,7 @@ later is a *contradiction*, the model's surprise. A context that gives two outco
 while it is not yet firm (the model does not capture everything the outcome depends
 on) is dropped for good. The first `calibration_games` games of a trial (before the
 earliest injection the harness draws) only teach. Alarm: `ALARM` contradictions after
-them. The false-alarm rate on control trials is what `docs/results.md` reports, with
+them. The false-alarm rate on control trials is what `docs/results/detection.md` reports, with
 the command that measured it.
 """
 

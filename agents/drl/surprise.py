@@ -21,7 +21,7 @@ false-alarm rate is the same for every shape. k = 1 and h = 5 were chosen by sim
 games, 85 monitored games, three CUSUMs on two independent statistics, 20,000 simulated
 trials): 1.2% of trials raise a false alarm; a shift that puts every game above the
 calibration range is found in 6 games. The measured false-positive rate in real trials
-is what docs/results.md reports.
+is what docs/results/detection.md reports.
 
 The report's confidence rises with the evidence: 0.5 * S_max / h before an alarm
 (capped below 0.5) and 0.5 + 0.5 * (1 - h / S_max) after it.

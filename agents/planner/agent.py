@@ -33,7 +33,7 @@ candidate. Per phase:
   `max_offers_per_turn` offers a turn.
 
 The paper fixes V and the pruning conditions but not these thresholds; the defaults
-come from paired-seed tuning against `baseline` (docs/results.md, planner section).
+come from paired-seed tuning against `baseline` (docs/results/agents.md, "Where the strength comes from").
 `adapt` switches novelty adaptation on or off: the detector (`agents/planner/detect.py`)
 always watches and reports; with `adapt` the agent also values the game by the rules
 the detector now believes (`set_believed_schema`), without it by the standard rules.
