@@ -266,8 +266,11 @@ SERVER_TYPES = ("welcome", "refused", "begin_game", "decide", "end_game", "repor
 
 
 def encode(message: BaseModel) -> bytes:
-    """One message as one line of UTF-8 JSON."""
-    return message.model_dump_json(exclude_none=False).encode() + b"\n"
+    """One message as one line of UTF-8 JSON. (`warnings=False`: the harness builds its
+    per-decision messages with `model_construct`, holding an action already in its wire
+    form as a plain dict where the field is typed as the action's model; pydantic writes
+    it as it is but warns.)"""
+    return message.model_dump_json(exclude_none=False, warnings=False).encode() + b"\n"
 
 
 def version_problem(version: Any) -> str | None:
