@@ -376,11 +376,13 @@ def detector_text(agent: str) -> str:
     """What detects for `agent`: the DRL agents' own surprise test, else the planner's."""
     if agent in DRL_AGENTS:
         return (
-            f"`{agent}` reports with its own detector (`agents/drl/surprise.py`): one-sided "
-            "CUSUMs on its model's per-game prediction error and on its mean dense reward, "
-            "calibrated on its first 15 games of the trial (false-alarm budget 5% per "
-            "100-game trial); before game 15 it cannot report, so trials need to be long "
-            "enough for the injection to come after the calibration.")
+            f"`{agent}` reports with its own detectors (`detector=model`, the default): a "
+            "model of what the table shows (`agents/drl/outcomes.py`: each outcome it "
+            "observes filed by its context, learned in play; two contradictions raise the "
+            "alarm) and, beside it, one-sided CUSUMs on its network's per-game prediction "
+            "error and mean dense reward (`agents/drl/surprise.py`). Both calibrate on the "
+            "trial's first 15 games, so trials need to be long enough for the injection to "
+            "come after the calibration.")
     return (
         "The detector (`agents/planner/detect.py`) compares the believed rules with the "
         "public rules shown (a visible change is reported at the first decision of the "
