@@ -264,9 +264,16 @@ def test_blocks_of_the_action_space() -> None:
 
 
 def test_timing_counts_every_network_choice_by_block() -> None:
-    from agents.drl.timing import time_agent
+    from evaluation.timing import time_agent
 
     row = time_agent("hybrid_ddqn", games=1, seed=2)
     assert row["network_decisions"] > 0
     assert sum(row["choices"].values()) == row["network_decisions"]
     assert "buy" not in row["choices"] and "accept" not in row["choices"]  # the hybrid's rules
+
+
+def test_timing_times_any_agent() -> None:
+    from evaluation.timing import time_agent
+
+    row = time_agent("planner", games=1, seed=0, opponents=("baseline",) * 3)
+    assert row["decisions"] > 0 and row["median_us"] > 0 and "choices" not in row
