@@ -92,6 +92,21 @@ def study_text(sweeps: list[dict[str, Any]], cells: dict, preface: str = "",
     return "\n".join(parts)
 
 
+def load_sweeps(dirs: list[Path]) -> tuple[list[dict[str, Any]], int]:
+    """The saved sweeps of `dirs` with their trials under today's preset names, and how
+    many trials were renamed; FileNotFoundError names a folder without a sweep.json."""
+    sweeps, renamed = [], 0
+    for d in dirs:
+        path = Path(d) / "sweep.json"
+        if not path.exists():
+            raise FileNotFoundError(str(path))
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        trials, moved = detection_bands.with_current_presets(saved["trials"])
+        sweeps.append({**saved, "trials": trials})
+        renamed += moved
+    return sweeps, renamed
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("dirs", nargs="+", help="detection_sweep output directories")
@@ -99,17 +114,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--measured", default=None,
                    help="measured-difficulty file (default novelties/data/measured.json)")
     args = p.parse_args(argv)
-    sweeps, renamed = [], 0
-    for d in args.dirs:
-        path = Path(d) / "sweep.json"
-        if not path.exists():
-            print(f"error: no sweep.json in {d!r} (run python -m evaluation.detection_sweep "
-                  f"--out {d} first)", file=sys.stderr)
-            return 2
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        trials, moved = detection_bands.with_current_presets(saved["trials"])
-        sweeps.append({**saved, "trials": trials})
-        renamed += moved
+    try:
+        sweeps, renamed = load_sweeps([Path(d) for d in args.dirs])
+    except FileNotFoundError as exc:
+        d = Path(str(exc)).parent
+        print(f"error: no sweep.json in {str(d)!r} (run python -m evaluation.detection_sweep "
+              f"--out {d} first)", file=sys.stderr)
+        return 2
     preface = Path(args.preface).read_text(encoding="utf-8") if args.preface else ""
     text = study_text(sweeps, detection_bands.load_cells(args.measured), preface, renamed)
     print(text)

@@ -175,15 +175,10 @@ def _lint(line: str, where: str) -> None:
 
 def _study(dirs: list[str], where: str) -> str:
     from evaluation import detection_bands, detection_study
-    sweeps, renamed = [], 0
-    for d in dirs:
-        path = STUDY / d / "sweep.json"
-        if not path.exists():
-            raise ResultsError(f"{where}: no saved sweep {path.relative_to(ROOT)}")
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        trials, moved = detection_bands.with_current_presets(saved["trials"])
-        sweeps.append({**saved, "trials": trials})
-        renamed += moved
+    try:
+        sweeps, renamed = detection_study.load_sweeps([STUDY / d for d in dirs])
+    except FileNotFoundError as exc:
+        raise ResultsError(f"{where}: no saved sweep {Path(str(exc)).relative_to(ROOT)}") from None
     return detection_study.study_text(sweeps, detection_bands.load_cells(None), "",
                                       renamed, title=False).rstrip()
 
