@@ -113,7 +113,8 @@ class MonopolyEnv(gym.Env):
     def _info(self, invalid: bool = False) -> dict[str, Any]:
         table = self.table
         assert table is not None
-        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8),
+        mask = self.action_masks().astype(np.int8) if table.over else table.mask.copy()
+        info: dict[str, Any] = {"action_mask": mask,
                                 "seat": table.seat_of(0), "episode_index": self.episodes.episode}
         if table.over:
             info.update(winner=table.result.winner, won=table.result.winner == 0,

@@ -277,3 +277,26 @@ def test_timing_times_any_agent() -> None:
 
     row = time_agent("planner", games=1, seed=0, opponents=("baseline",) * 3)
     assert row["decisions"] > 0 and row["median_us"] > 0 and "choices" not in row
+
+
+def test_the_last_decision_is_kept_only_for_immutable_observations() -> None:
+    """The encoder keeps the last mask and state for a decision on the same position; an
+    observation holding lists (a hand-made one) is computed afresh each time, so a list
+    changed in place is seen."""
+    from openmono.engine import Game
+
+    game = Game(STD, players=4, seed=3)
+    seat, decision = next(game.run())
+    obs = game.observe(seat, decision)
+    enc = E.Encoder()
+    x = enc.encode(obs).copy()
+    m = enc.legal_mask(obs).copy()
+    assert np.array_equal(enc.encode(obs), x) and np.array_equal(enc.legal_mask(obs), m)
+    cash = list(obs.cash)
+    listed = obs._replace(cash=cash)
+    assert np.array_equal(enc.encode(listed), x)
+    cash[seat] = 0  # in place: no money, so no unmortgage, no buy offers
+    fresh = E.Encoder()
+    assert np.array_equal(enc.encode(listed), fresh.encode(listed))
+    assert enc.encode(listed)[1] == 0.0
+    assert np.array_equal(enc.legal_mask(listed), fresh.legal_mask(listed))

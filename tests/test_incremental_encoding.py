@@ -7,10 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from agents.drl import encoding as E
-from agents.drl.encoding import (BUY_OFFER, EXCHANGE, N_OPP, N_SLOTS, SELL_OFFER,
-                                 _OFF_DIAGONAL)
+from agents.drl.encoding import BUY_OFFER, EXCHANGE, N_OPP, N_SLOTS, SELL_OFFER
 from agents.drl import reward as R
 from envs.gym_env import MonopolyEnv
+
+
+_OFF_DIAGONAL = ~np.eye(N_SLOTS, dtype=bool)
 
 
 def reference_trade_mask(obs, lay, m: np.ndarray) -> None:
@@ -20,7 +22,7 @@ def reference_trade_mask(obs, lay, m: np.ndarray) -> None:
     cash = obs.cash[me]
     if cash < 0:
         return
-    mine, own, tradeable, fee = E.Encoder._tradeable(obs, lay, me)  # what is tradeable
+    mine, own, tradeable, fee, _ = E.Encoder._tradeable(obs, lay, me)  # what is tradeable
     n_ex = N_SLOTS * (N_SLOTS - 1)
     for opp in range(N_OPP):
         if opp + 1 >= players:
@@ -68,6 +70,7 @@ def test_cached_encoding_mask_and_reward_equal_fresh_ones() -> None:
                     trades += 1
                 cached = R.net_worths(obs)
                 R._LAST_BOARD[:] = [(), (), (), ()]
+                R._LAST_WORTHS[:] = [(), []]
                 assert cached == R.net_worths(obs)
             mask = info["action_mask"]
             _, _, over, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))

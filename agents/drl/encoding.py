@@ -39,6 +39,7 @@ import numpy as np
 
 import openmono
 from openmono import actions as A
+from openmono.observation import PublicRules
 
 STATE_DIM = 240
 FEATURES = ("paper", "extended")
@@ -110,7 +111,6 @@ STREET_SLOT_OF = {PROPERTY_NAMES.index(n): i for i, n in enumerate(STREET_NAMES)
 assert len(PROPERTY_NAMES) == N_SLOTS and len(STREET_NAMES) == N_STREET_SLOTS
 
 
-_OFF_DIAGONAL = ~np.eye(N_SLOTS, dtype=bool)
 
 
 def _exchange_index(opp: int, give: int, get: int) -> int:
@@ -196,6 +196,24 @@ def _immutable_board(obs: Any) -> bool:
     return type(obs.owner) is type(obs.level) is type(obs.mortgaged) is tuple
 
 
+# Types whose values cannot change under a kept key (the engine's observations hold only
+# these; one holding a list, say a hand-made one, is encoded afresh every time).
+_IMMUTABLE = frozenset((tuple, int, str, float, bool, type(None), frozenset, PublicRules,
+                        A.TradeTerms))
+
+
+def _memo_key(obs: Any, extra: tuple = ()) -> tuple:
+    """What the mask and the state of a decision depend on: the observation without its
+    turn, current player, events, pending offer and offer count (then `extra`). A key is
+    kept only when `_memo_safe` says its parts cannot change under it."""
+    return obs[:3] + obs[5:17] + obs[18:19] + obs[26:] + extra
+
+
+def _memo_safe(key: tuple) -> bool:
+    """Whether every part of `key` is immutable (a list could change after it was kept)."""
+    return _IMMUTABLE.issuperset(map(type, key))
+
+
 class Encoder:
     """Encodes observations and maps actions for one agent; rebuilds its layout when the
     rules change (a novelty injected mid-game)."""
@@ -216,6 +234,12 @@ class Encoder:
         self._trade = np.zeros(IMPROVE, dtype=bool)
         self._board_key: tuple = ()
         self._board: tuple = ()
+        # The last decision's mask and state, with what they depend on (`_memo_key`):
+        # a learner's rejected offers leave it deciding again on the same position.
+        self._mask_key: tuple = ()
+        self._mask_memo = np.zeros(ACTION_DIM, dtype=bool)
+        self._state_key: tuple = ()
+        self._state_memo = np.zeros(self.dim, dtype=np.float32)
 
     def layout_for(self, rules: Any) -> Layout:
         lay = self.layout
@@ -233,23 +257,29 @@ class Encoder:
                ) -> np.ndarray:
         """The state of `obs` for the deciding seat (written into `out`): the paper's 240
         floats, then the extended features if this encoder has them."""
-        lay = self.layout_for(obs.rules)
         x = self.state if out is None else out
-        x[:] = 0.0
+        memo = _memo_key(obs, (obs.offer, offers_in_a_row))
+        if memo == self._state_key:
+            x[:] = self._state_memo
+            return x
+        lay = self.layout_for(obs.rules)
         if self.features == "extended":
+            x[STATE_DIM:] = 0.0
             self._extra(obs, lay, x[STATE_DIM:], offers_in_a_row)
         me = obs.seat
         players = len(obs.cash)
+        head = [0.0] * 16  # (filled as a list and written at once: fewer numpy item writes)
         for r in range(min(N_REL, players)):
             s = (me + r) % players
             if not obs.active[s]:
                 continue
             b = 4 * r
-            x[b] = obs.position[s] / lay.n
-            x[b + 1] = min(CASH_CLIP, max(-CASH_CLIP, obs.cash[s] / CASH_SCALE))
-            x[b + 2] = 1.0 if obs.in_jail[s] else 0.0
+            head[b] = obs.position[s] / lay.n
+            head[b + 1] = min(CASH_CLIP, max(-CASH_CLIP, obs.cash[s] / CASH_SCALE))
+            head[b + 2] = 1.0 if obs.in_jail[s] else 0.0
             jc = obs.jail_cards[s]
-            x[b + 3] = 1.0 if (jc if isinstance(jc, int) else len(jc)) else 0.0
+            head[b + 3] = 1.0 if (jc if isinstance(jc, int) else len(jc)) else 0.0
+        x[:16] = head
         key = self._props_key
         if not (key and key[0] is lay and key[1] is obs.owner and key[2] is obs.level
                 and key[3] is obs.mortgaged and key[4] == me and key[5] == players):
@@ -263,6 +293,8 @@ class Encoder:
             self._props_key = ((lay, obs.owner, obs.level, obs.mortgaged, me, players)
                                if _immutable_board(obs) else ())
         x[16:STATE_DIM] = self._props
+        self._state_key = memo if _memo_safe(memo) else ()
+        self._state_memo[:] = x
         return x
 
     @staticmethod
@@ -333,9 +365,17 @@ class Encoder:
     # -- actions ---------------------------------------------------------------------
     def index_of(self, action: Any, obs: Any) -> int | None:
         """The index of an engine action in this decision, or None if not expressible."""
-        lay = self.layout_for(obs.rules)
+        return self._index(action, obs, self.layout_for(obs.rules))
+
+    def _index(self, action: Any, obs: Any, lay: Layout) -> int | None:
+        """`index_of` on this decision's layout (the most frequent kinds tested first)."""
         phase = obs.phase
         t = type(action)
+        if t is A.Mortgage or t is A.Unmortgage:
+            j = lay.slot_of.get(action.square)
+            if j is None:
+                return None
+            return (MORTGAGE if t is A.Mortgage else FREE_MORTGAGE) + j
         if t is A.Conclude:
             if phase in ("pre_roll", "post_roll"):
                 return CONCLUDE
@@ -360,11 +400,6 @@ class Encoder:
             hotel = (lv + 1 if t is A.Build else lv) == lay.hotel_level
             return (IMPROVE if t is A.Build else SELL_BUILDING) + k + (
                 N_STREET_SLOTS if hotel else 0)
-        if t is A.Mortgage or t is A.Unmortgage:
-            j = lay.slot_of.get(action.square)
-            if j is None:
-                return None
-            return (MORTGAGE if t is A.Mortgage else FREE_MORTGAGE) + j
         if t is A.OfferTrade:
             return self._offer_index(action, obs, lay)
         return None
@@ -435,15 +470,22 @@ class Encoder:
         """True for every index whose action the engine accepts now (all False outside
         the network's phases)."""
         m = self.mask if out is None else out
-        m[:] = False
         if obs.phase not in NETWORK_PHASES:
+            m[:] = False
             return m
+        can_offer = obs.phase in TRADE_PHASES and obs.can_offer_trade
+        memo = _memo_key(obs, (can_offer,))
+        if memo == self._mask_key:
+            m[:] = self._mask_memo
+            return m
+        m[:] = False
         lay = self.layout_for(obs.rules)
+        index = self._index
         for a in obs.legal_actions():
-            i = self.index_of(a, obs)
+            i = index(a, obs, lay)
             if i is not None:
                 m[i] = True
-        if obs.phase in TRADE_PHASES and obs.can_offer_trade:
+        if can_offer:
             me = obs.seat
             key = self._trade_key
             if not (key and key[0] is lay and key[1] is obs.owner and key[2] is obs.level
@@ -456,11 +498,14 @@ class Encoder:
                 trade[:] = False
                 self._trade_mask(obs, lay, trade)
             m[:IMPROVE] = self._trade  # the offers' blocks come first (EXCHANGE..BUY_OFFER)
+        self._mask_key = memo if _memo_safe(memo) else ()
+        self._mask_memo[:] = m
         return m
 
     def _trade_mask(self, obs: Any, lay: Layout, m: np.ndarray) -> None:
-        """The offer blocks (exchange, sell, buy) for every opponent at once; what
-        depends on the board alone is kept while the board stays the same."""
+        """The offer blocks (exchange, sell, buy) for every opponent at once, written into
+        their (opponent, ...) views of `m`; what depends on the board alone is kept while
+        the board stays the same."""
         me = obs.seat
         players = len(obs.cash)
         cash = obs.cash[me]
@@ -472,32 +517,33 @@ class Encoder:
             self._board_key = ((lay, obs.owner, obs.level, obs.mortgaged, me)
                                if _immutable_board(obs) else ())
             self._board = self._tradeable(obs, lay, me)
-        mine, own, tradeable, fee = self._board
-        opps = [opp for opp in range(min(N_OPP, players - 1))
-                if obs.active[(me + opp + 1) % players]]
-        if not opps:
+        mine, own, tradeable, fee, buy_price = self._board
+        seats = [(me + opp + 1) % players if opp < players - 1 else -3 for opp in range(N_OPP)]
+        seats = [s if s >= 0 and obs.active[s] else -3 for s in seats]  # -3: nobody's seat
+        if max(seats) < 0:
             return
-        seats = np.array([(me + opp + 1) % players for opp in opps])
-        theirs = tradeable[None, :] & (own[None, :] == seats[:, None])  # (opponents, 28)
-        # exchange: give j (mine), get q (theirs), pay q's mortgage fee
-        get_ok = theirs & (fee <= cash)[None, :]
-        grid = mine[None, :, None] & get_ok[:, None, :]  # mine, theirs disjoint: no diagonal
-        exchange = grid[:, _OFF_DIAGONAL]  # (opponents, 28 x 27)
-        sell = np.repeat(mine, 3)  # give j (mine) for cash
-        # buy: get q (theirs) for cash level + fee
-        buy = (theirs[:, :, None] & (lay.levels + fee[:, None] <= cash)[None, :, :])
-        n_ex = N_SLOTS * (N_SLOTS - 1)
-        n_cash = N_SLOTS * 3
-        for k, opp in enumerate(opps):
-            m[EXCHANGE + opp * n_ex: EXCHANGE + (opp + 1) * n_ex] = exchange[k]
-            m[SELL_OFFER + opp * n_cash: SELL_OFFER + (opp + 1) * n_cash] = sell
-            m[BUY_OFFER + opp * n_cash: BUY_OFFER + (opp + 1) * n_cash] = buy[k].ravel()
+        theirs = tradeable & (own == np.array(seats)[:, None])  # (opponents, 28)
+        # exchange: give j (mine), get q (theirs), pay q's mortgage fee. The 28 x 28 grid
+        # has a False diagonal (mine and theirs are disjoint); its off-diagonal entries in
+        # row order, which is the block's order, are the grid's flat entries from the
+        # second on, taken 28 of every 29.
+        grid = (mine[None, :, None] & (theirs & (fee <= cash))[:, None, :]).reshape(N_OPP, -1)
+        m[EXCHANGE:SELL_OFFER].reshape(N_OPP, N_SLOTS - 1, N_SLOTS)[:] = (
+            grid[:, 1:].reshape(N_OPP, N_SLOTS - 1, N_SLOTS + 1)[:, :, :N_SLOTS])
+        # sell: give j (mine) for cash, to any opponent still playing
+        active = np.array(seats) >= 0
+        m[SELL_OFFER:BUY_OFFER].reshape(N_OPP, N_SLOTS, 3)[:] = (
+            active[:, None, None] & mine[None, :, None])
+        # buy: get q (theirs) for a cash level plus its fee
+        np.logical_and(theirs[:, :, None], buy_price <= cash,
+                       out=m[BUY_OFFER:IMPROVE].reshape(N_OPP, N_SLOTS, 3))
 
     @staticmethod
     def _tradeable(obs: Any, lay: Layout, me: int) -> tuple:
-        """(mine, owner per slot, tradeable, transfer fee per slot): a property is
-        tradeable by its owner when its group carries none of the owner's buildings
-        (and, if mortgaged, the rules allow trading mortgaged property)."""
+        """(mine, owner per slot, tradeable, transfer fee per slot, the cash a buy offer
+        pays per slot and cash level): a property is tradeable by its owner when its
+        group carries none of the owner's buildings (and, if mortgaged, the rules allow
+        trading mortgaged property)."""
         owner = np.array(obs.owner)
         level = np.array(obs.level)
         sq = lay.safe_sq
@@ -508,7 +554,7 @@ class Encoder:
         built = ((owner[gs] == own[:, None]) & (level[gs] > 0)).any(axis=1)
         tradeable = ~built & (lay.trade_mortgaged | ~mort)
         fee = np.where(mort, lay.fee, 0)
-        return tradeable & (own == me), own, tradeable, fee
+        return tradeable & (own == me), own, tradeable, fee, lay.levels + fee[:, None]
 
 
 # -- the fallback policy -------------------------------------------------------------------

@@ -52,13 +52,28 @@ def _monopoly_owner(rules: Any, owner: tuple[int, ...]) -> dict[int, int]:
     return out
 
 
+# The last net worths: [key, values]. A learner deciding again on the same position (a
+# rejected offer) reads the same tuples, so the same objects give the same worths.
+_LAST_WORTHS: list = [(), []]
+
+
 def net_worths(obs: Any, bonus: float = BONUS) -> list[float]:
     """Eq. 2-3 for every seat (inactive seats included, as their last values); `bonus` is
     b outside a complete set (the paper's 1.5; the learners' `lone_bonus` option)."""
-    nw = [float(c) for c in obs.cash]
+    key = _LAST_WORTHS[0]
+    cash = obs.cash
+    if (key and key[0] is cash and key[1] is obs.owner and key[2] is obs.level
+            and key[3] is obs.mortgaged and key[4] is obs.rules and key[5] == bonus):
+        return list(_LAST_WORTHS[1])
+    nw = [float(c) for c in cash]
     for o, value in _property_values(obs, bonus, len(nw)):
         nw[o] += value
-    return nw
+    # (Only immutable tuples can stand for their contents.)
+    _LAST_WORTHS[0] = ((cash, obs.owner, obs.level, obs.mortgaged, obs.rules, bonus)
+                       if type(cash) is type(obs.owner) is type(obs.level)
+                       is type(obs.mortgaged) is tuple else ())
+    _LAST_WORTHS[1] = nw
+    return list(nw)
 
 
 # The last board valued: [key, (owner, value) pairs, their bonuses, their squares].
