@@ -76,9 +76,25 @@ def test_a_changed_rule_is_contradicted_after_calibration(novelty: str) -> None:
     assert combine(NoveltyReport(), model).detected
 
 
+@pytest.mark.parametrize("novelty,difficulty", [
+    ("reworded_cards", "hard"), ("hidden_opponent_jail", "hard"),
+    ("hidden_opponent_jail", "easy"), ("hidden_hotels", "medium")])
+def test_what_the_table_shows_is_contradicted(novelty: str, difficulty: str) -> None:
+    """Representation novelties: a card reads otherwise at the same index; an opponent
+    moved to jail is not jailed, or is shown free while its events jailed it (and pays
+    a jail fine while shown free); a hotel shown as four houses leaves the bank's
+    buildings plus the board's more houses and fewer hotels than the bank started with."""
+    model = OutcomeModel(calibration_games=6)
+    _play(model, 6, 0)
+    assert model.contradictions == 0
+    _play(model, 8, 100, world(novelty, difficulty))
+    assert model.alarm_game is not None and 7 <= model.alarm_game <= 14, model.first
+
+
 def _obs(events=(), cash=(1500, 1500), plugin_actions=(), refused=frozenset()):
     return SimpleNamespace(rules=STD_RULES, cash=cash, events=tuple(events),
-                           houses_left=32, hotels_left=12,
+                           houses_left=32, hotels_left=12, in_jail=(False,) * len(cash),
+                           active=(True,) * len(cash),
                            owner=(-1,) * 40, level=(0,) * 40, mortgaged=(False,) * 40,
                            plugin_actions=plugin_actions, refused=refused)
 

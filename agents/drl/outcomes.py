@@ -17,8 +17,13 @@ before.
                      card and the start square give the end square; the GO salary a
                      move pays (0 if none), by how it moved and whether it wrapped
     dice             how many dice; a face value never seen before
-    start            a seat's opening cash; the bank's opening houses and hotels (its
-                     count now plus the buildings on the board)
+    start            a seat's opening cash
+    bank stock       at every decision, the bank's houses and hotels plus those on the
+                     board (a building is always in one of the two places)
+    cards            the text of each card (deck and index)
+    jail             at every decision, whether the board shows each seat in jail as its
+                     jailings and releases say; whether a move to jail is followed by
+                     the jailing; whether a jail fine is paid by a jailed player
     actions          a plugin action or a building refusal never offered before
     kinds            a payment reason never seen while calibrating, seen in `NEW_KIND`
                      turns of one game (a rule's new payment, say; the engine's rarer
@@ -81,6 +86,8 @@ class OutcomeModel:
         self.drawer_buildings = (0, 0)  # their houses and hotels at the draw
         self.salary: tuple[Hashable, int] | None = None  # a move waiting for its GO salary
         self.sale: tuple[int, int] | None = None  # a building sale's (square, amount)
+        self.jailed = list(obs.in_jail)  # each seat's jail, by its jailings and releases
+        self.jail_move: int | None = None  # a seat moved to jail, its jailing to come
         self.game_contradictions = 0
         # this game's turns with a kind new since calibration, by kind
         self.unknown: dict[Hashable, set[int]] = {}
@@ -99,13 +106,22 @@ class OutcomeModel:
                     if e.payee != BANK:
                         cash[e.payee] -= e.amount
             self._see(("start_cash",), tuple(cash))
-            hotel = obs.rules.hotel_level
-            on_board = [lv for lv in obs.level if lv > 0]
-            self._see(("bank_stock",),
-                      (obs.houses_left + sum(lv for lv in on_board if lv < hotel),
-                       obs.hotels_left + sum(1 for lv in on_board if lv >= hotel)))
         for e in obs.events:
             self._event(e)
+        hotel = obs.rules.hotel_level
+        houses = hotels = 0
+        for lv in obs.level:
+            if lv:
+                if lv >= hotel:
+                    hotels += 1
+                else:
+                    houses += lv
+        self._see(("bank_stock",), (obs.houses_left + houses, obs.hotels_left + hotels))
+        jailed = self.jailed
+        for s, shown in enumerate(obs.in_jail):
+            if obs.active[s]:
+                self._see(("jail_shown",), bool(shown) == jailed[s])
+        self.jailed = [bool(j) for j in obs.in_jail]
         # Why: the board as shown is the truth; events replayed from it stay exact even
         # where an event is not shown (a plugin's doing, another observability level)
         self.owner, self.level = list(obs.owner), list(obs.level)
@@ -129,6 +145,13 @@ class OutcomeModel:
         kind = e.kind
         if kind == "turn_started":
             self.turn = e.turn
+        if self.jail_move is not None:  # a move to jail is followed by the jailing
+            self._see(("sent_to_jail",), kind == "jailed" and e.seat == self.jail_move)
+            self.jail_move = None
+        if kind == "jailed":
+            self.jailed[e.seat] = True
+        elif kind == "released":
+            self.jailed[e.seat] = False
         if self.salary is not None:  # the move before paid no salary unless this is it
             context, seat = self.salary
             if kind == "payment" and e.reason == "go_salary" and e.payee == seat:
@@ -158,8 +181,11 @@ class OutcomeModel:
             else:
                 self.arrival[e.seat] = e.reason
                 self._see(("move", e.reason), e.end)
+                if e.reason == "jail":
+                    self.jail_move = e.seat
         elif kind == "card_drawn":
             self.card[e.seat] = (e.deck, e.card)
+            self._see(("card_text", e.deck, e.card), e.text)
             self.drawer = e.seat
             # street repairs are assessed on the buildings at the draw (a sale to pay
             # them comes before the payment)
@@ -203,6 +229,8 @@ class OutcomeModel:
                        e.payee == self.drawer, *self.drawer_buildings), e.amount)
         else:  # go_salary, jail_fine and whatever a plugin names
             self._see(("payment", reason, s), e.amount)
+            if reason == "jail_fine" and 0 <= e.payer < len(self.jailed):
+                self._see(("fine_while_jailed",), self.jailed[e.payer])
 
     # -- the table ---------------------------------------------------------------------------
     def _see(self, context: Hashable, outcome: Any) -> None:
