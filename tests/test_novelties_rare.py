@@ -33,6 +33,25 @@ def test_rich_salary_easy_pays_nothing_to_the_rich() -> None:
     assert game.state.cash[0] == 1501
 
 
+def test_railroad_salary_pays_more_only_to_a_holder_of_every_railroad() -> None:
+    rails = ("Reading Railroad", "Pennsylvania Railroad", "B. & O. Railroad", "Short Line")
+    for held, salary in ((4, 250), (3, 200)):
+        game, _ = novelty_game("railroad_salary", "hard", [(1, 3)], position={0: 39},
+                               owner={r: 0 for r in rails[:held]})
+        play(game)
+        assert [p[2] for p in payments(game, "go_salary")] == [salary], held
+
+
+def test_wealth_tax_hard_taxes_only_a_net_worth_above_its_level() -> None:
+    for cash, tax in ((9500, True), (8700, None)):  # + the salary of 200 at the end of the turn
+        game, _ = novelty_game("wealth_tax", "hard", [(1, 2)], position={0: 38},
+                               cash={0: cash})
+        play(game)
+        paid = payments(game, "wealth_tax")
+        assert paid == ([] if tax is None else [(0, BANK, int((cash + 200) * 0.1),
+                                                  "wealth_tax", 0)]), cash
+
+
 def _build_once(name: str, difficulty: str, streets: tuple[str, ...], start: int):
     owner = {s: 0 for s in streets}
     game, _ = novelty_game(name, difficulty, [(1, 2)], owner=owner,
@@ -108,7 +127,74 @@ def test_hidden_hotels_leaves_other_groups_alone() -> None:
     assert seats[1].seen[-1].level[STD.index_of("Pacific Avenue")] == 5
 
 
+RAILROADS = ("Reading Railroad", "Pennsylvania Railroad", "B. & O. Railroad",
+             "Short Line")
+
+
+def test_hidden_railroad_set_shows_an_opponents_fourth_railroad_unowned() -> None:
+    for held in (4, 3, 2):
+        owner = {r: 1 for r in RAILROADS[:held]}
+        game, _ = novelty_game("hidden_railroad_set", "hard", [(1, 2), (1, 2)], turns=2,
+                               owner=owner, mortgaged={RAILROADS[held - 1]: True})
+        seats = {s: Scripted() for s in range(2)}
+        play(game, seats)
+        rails = [STD.index_of(r) for r in RAILROADS]
+        seen = seats[0].seen[0]
+        if held == 4:  # the last one on the board is shown unowned, and unmortgaged
+            assert tuple(seen.owner[r] for r in rails) == (1, 1, 1, -1)
+            assert not seen.mortgaged[rails[3]]
+        else:  # fewer than four: shown as they are
+            assert tuple(seen.owner[r] for r in rails) == tuple(
+                1 if i < held else -1 for i in range(4)), held
+        assert tuple(seats[1].seen[0].owner[r] for r in rails)[:held] == (1,) * held  # its own
+        assert game.state.owner[rails[held - 1]] == 1  # the game itself is unchanged
+
+
+def test_late_hidden_cards_leaves_out_opponents_draws_from_its_turn_on() -> None:
+    p = apply_novelty("late_hidden_cards", STD, "hard")
+    game = openmono.Game(STD, 4, seed=3)
+    seat, decision = next(game.run())
+    obs = game.observe(seat, decision)
+    from openmono.events import CardDrawn, TurnStarted
+    other = (seat + 1) % 4
+    draws = (TurnStarted(other, 199), CardDrawn(other, "chance", 3, "text"),
+             CardDrawn(seat, "chance", 4, "mine"))
+    early = obs._replace(turn=199, events=draws)
+    assert p.hooks.observation(early) is early
+    late = obs._replace(turn=200, events=draws)
+    assert p.hooks.observation(late).events == (draws[0], draws[2])  # its own draw stays
+    quiet = obs._replace(turn=250, events=draws[:1])
+    assert p.hooks.observation(quiet) is quiet
+
+
 # --- attribute ----------------------------------------------------------------------------
+def test_repair_costs_hard_charges_more_per_hotel_only() -> None:
+    p = apply_novelty("repair_costs", STD, "hard")
+    cc = {d.name: d for d in p.schema.decks}["community_chest"]
+    old = {d.name: d for d in STD.decks}["community_chest"]
+    [(new, before)] = [(c, b) for c, b in zip(cc.cards, old.cards) if c != b]
+    assert (new.per_house, new.per_hotel, new.text) == (40, 150, before.text)
+    chance = {d.name: d for d in p.schema.decks}["chance"]
+    assert chance == {d.name: d for d in STD.decks}["chance"]
+    easy = apply_novelty("repair_costs", STD, "easy").schema
+    texts = [c.text for d in easy.decks for c in d.cards if c.kind == "repairs"]
+    assert texts == ["Make general repairs on all your property: for each house pay $50, "
+                     "for each hotel $150",
+                     "You are assessed for street repairs: $50 per house, $150 per hotel"]
+
+
+def test_repair_costs_charge_a_hotel_holder_drawing_the_card() -> None:
+    """A rigged draw of the repairs card by a seat with one hotel and two houses."""
+    streets = ("Atlantic Avenue", "Ventnor Avenue", "Marvin Gardens")
+    for difficulty, paid in (("hard", 2 * 40 + 150), ("medium", 2 * 50 + 115),
+                             ("easy", 2 * 50 + 150)):
+        game, _ = novelty_game("repair_costs", difficulty, [(1, 2)],
+                               owner={s: 0 for s in streets},
+                               level={streets[0]: 5, streets[1]: 1, streets[2]: 1},
+                               position={0: 14}, cash={0: 2000},
+                               deck_top={"community_chest": ["You are assessed"]})
+        play(game)
+        assert [p[2] for p in payments(game, "card")] == [paid], difficulty
 def test_cash_cap_ends_the_game_after_a_turn_above_the_cap() -> None:
     for cash, reason in ((2801, "cash_cap"), (2800, "turn_limit")):
         game, p = novelty_game("cash_cap", "hard", [(1, 3), (1, 2)], turns=2,

@@ -155,12 +155,12 @@ CASES = [
     ("building_tax", "hard", 8, False),  # hidden per-building tax
     ("jail_visit_fee", "hard", 6, True),  # unknown payment on landing
     ("go_landing_bonus", "hard", 8, True),
-    ("wealth_tax", "hard", 3, True),  # unknown payment after passing Go
+    ("wealth_tax", "medium", 6, True),  # unknown payment after passing Go (above 5000)
     ("extra_die", "easy", 1, True),  # dice count
     ("fewer_dice", "easy", 1, True),
     ("more_sides", "medium", 1, True),  # new faces
     ("odd_faces", "medium", 2, True),
-    ("dice_weights", "medium", 3, False),  # statistical
+    ("dice_weights", "easy", 3, False),  # statistical
     ("card_amounts", "hard", 4, False),  # card effects
     ("card_destinations", "easy", 4, False),
     ("deck_composition", "medium", 8, True),

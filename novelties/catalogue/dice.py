@@ -26,11 +26,11 @@ class DiceWeights(Novelty):
     name = "dice_weights"
     category = "attribute"
     description = ("Hidden biased dice: `face` comes up `weight` times as often; easy is one die "
-                   "showing 6 four times as often, hard a mild bias on both (needs many rolls).")
+                   "showing 6 four times as often, hard a 10% bias on both (needs many rolls).")
     Params = _Weights
     presets = {"easy": {"dice": [0], "face": 6, "weight": 4.0},
-               "medium": {"face": 1, "weight": 2.5},
-               "hard": {"face": 4, "weight": 1.6}}
+               "medium": {"face": 4, "weight": 1.3},
+               "hard": {"face": 4, "weight": 1.1}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         chosen = set(select_dice(schema, params.dice))

@@ -48,6 +48,37 @@ class RichSalary(Novelty):
             1.0, {"threshold": t, "factor": f}),))
 
 
+class _RailroadSalary(NoveltyParams):
+    count: int = Field(ge=1, le=4)
+    bonus: int = Field(ge=1, le=5000)
+
+
+class RailroadSalary(Novelty):
+    name = "railroad_salary"
+    category = "class"
+    description = ("A player holding `count` or more railroads collects `bonus` more when it "
+                   "passes Go; hard pays 50 more to a player holding all four, which few "
+                   "games see.")
+    Params = _RailroadSalary
+    presets = {"easy": {"count": 1, "bonus": 50}, "medium": {"count": 3, "bonus": 50},
+               "hard": {"count": 4, "bonus": 50}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        need, bonus = params.count, params.bonus
+
+        def passing_go(game: Any, seat: int, amount: int) -> int:
+            rules, owner = game.rules, game.state.owner
+            held = sum(1 for sq in rules.properties
+                       if owner[sq] == seat and rules.kind_names[sq] == "railroad")
+            return amount + bonus if held >= need else amount
+
+        go = first_of_kind(schema, "go").name
+        return Applied(schema, Hooks(passing_go=passing_go), (HookChange(
+            f"square:{go}", "salary with railroads",
+            f"a player holding {need} or more railroads collects {bonus} more", False,
+            0, {"count": need, "bonus": bonus}),))
+
+
 class _Permit(NoveltyParams):
     groups: Groups = "all"
     fee: int = Field(ge=1, le=5000)

@@ -2,7 +2,8 @@
 
 The game is unchanged; an `observation` hook alters what agents are shown of their
 opponents, but only in a situation most games never reach: an opponent grown rich
-beyond a cash level, or a hotel on one of a few colour groups. Until then every
+beyond a cash level, a hotel on one of a few colour groups, one opponent holding all
+four railroads, or a game grown long. Until then every
 observation is exactly the standard one, so even an observer who knows both worlds
 needs many games to see the difference. The deciding seat's own cash and buildings are
 never altered, so what an agent may legally do stays what the engine accepts.
@@ -103,3 +104,80 @@ class HiddenHotels(Novelty):
             HookChange("observation:events", "opponents' hotel builds shown",
                        f"an opponent building a hotel on {where} is shown building a house",
                        True, "hotel", {"groups": groups, "shown": houses})))
+
+
+# --- railroads: the fourth one shown unowned ------------------------------------------------
+class _Railroads(NoveltyParams):
+    count: int = Field(ge=1, le=4)
+
+
+class HiddenRailroadSet(Novelty):
+    name = "hidden_railroad_set"
+    category = "representation"
+    description = ("An opponent holding `count` or more railroads is shown holding one fewer: "
+                   "its last railroad on the board is shown unowned (the transfer events "
+                   "are shown as they are); hard hides the fourth, which few games see one "
+                   "player gather.")
+    Params = _Railroads
+    presets = {"easy": {"count": 1}, "medium": {"count": 3}, "hard": {"count": 4}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        need = params.count
+        seen: list[Any] = [None, ()]  # (railroads found by kind: a reordered board keeps them)
+
+        def show(obs: Observation) -> Observation:
+            kinds = obs.rules.kind_names
+            if seen[0] is not kinds:
+                seen[:] = [kinds, tuple(i for i, k in enumerate(kinds) if k == "railroad")]
+            owner, me = obs.owner, obs.seat
+            held: dict[int, list[int]] = {}
+            for sq in seen[1]:
+                o = owner[sq]
+                if o >= 0 and o != me:
+                    held.setdefault(o, []).append(sq)
+            hide = [squares[-1] for squares in held.values() if len(squares) >= need]
+            if not hide:
+                return obs  # (the common case: nothing to hide, the same object)
+            shown, mortgaged = list(owner), list(obs.mortgaged)
+            for sq in hide:
+                shown[sq], mortgaged[sq] = -1, False
+            return obs._replace(owner=tuple(shown), mortgaged=tuple(mortgaged))
+
+        return Applied(schema, Hooks(observation=show), (HookChange(
+            "observation:owner", "opponents' railroads shown",
+            f"an opponent holding {need} or more railroads is shown holding one fewer", True,
+            "shown", {"count": need}),))
+
+
+# --- late in the game: opponents' card draws left out ------------------------------------
+class _AfterTurn(NoveltyParams):
+    after_turn: int = Field(ge=0, le=100_000)
+
+
+class LateHiddenCards(Novelty):
+    name = "late_hidden_cards"
+    category = "representation"
+    description = ("From turn `after_turn` on (counted over all players) the cards opponents "
+                   "draw are left out of the events (what they do is still shown); hard "
+                   "hides them from turn 200, which only long games reach.")
+    Params = _AfterTurn
+    presets = {"easy": {"after_turn": 0}, "medium": {"after_turn": 150},
+               "hard": {"after_turn": 200}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        t = params.after_turn
+
+        def show(obs: Observation) -> Observation:
+            if obs.turn < t:
+                return obs
+            me = obs.seat
+            if not any(e.kind == "card_drawn" and e.seat != me for e in obs.events):
+                return obs  # (nothing to hide, the same object)
+            return obs._replace(events=tuple(
+                e for e in obs.events if not (e.kind == "card_drawn" and e.seat != me)))
+
+        return Applied(schema, Hooks(observation=show), (HookChange(
+            "observation:events", "opponents' card draws shown",
+            f"from turn {t} opponents' card draws are left out", True, "shown",
+            {"after_turn": t}),))
+

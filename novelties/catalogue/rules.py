@@ -23,19 +23,22 @@ class _Wealth(NoveltyParams):
     rate: float = Field(gt=0, le=1)
     base: str = Field("cash", pattern="^(cash|net_worth)$")
     announced: bool = True
+    above: int = Field(0, ge=0, le=1_000_000)  # only a base above this is taxed
 
 
 class WealthTax(Novelty):
     name = "wealth_tax"
     category = "class"
     description = ("A player who passed Go during a turn pays `rate` of its cash (or net worth) "
-                   "at the end of that turn; hard taxes 10% of net worth, unannounced.")
+                   "at the end of that turn, if it is above `above`; hard taxes 10% of a net "
+                   "worth above 9000, unannounced, which few players reach.")
     Params = _Wealth
-    presets = {"easy": {"rate": 0.05}, "medium": {"rate": 0.10},
-               "hard": {"rate": 0.10, "base": "net_worth", "announced": False}}
+    presets = {"easy": {"rate": 0.05},
+               "medium": {"rate": 0.10, "base": "net_worth", "announced": False, "above": 5000},
+               "hard": {"rate": 0.10, "base": "net_worth", "announced": False, "above": 9000}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
-        rate, base = params.rate, params.base
+        rate, base, above = params.rate, params.base, params.above
 
         def end_of_turn(game: Any, seat: int) -> Any:
             passes = sum(1 for e in game.turn_events()
@@ -44,16 +47,19 @@ class WealthTax(Novelty):
                 return None
             st = game.state
             value = st.cash[seat] if base == "cash" else net_worth(game.rules, st, seat)
+            if value <= above:
+                return None
             return game.charge(seat, BANK, passes * int(value * rate), "wealth_tax",
                                game.rules.go)
 
         go = first_of_kind(schema, "go").name
-        new = (with_square_params(schema, go, wealth_tax={"rate": rate, "base": base})
-               if params.announced else schema)
+        shown = {"rate": rate, "base": base, **({"above": above} if above else {})}
+        new = (with_square_params(schema, go, wealth_tax=shown) if params.announced else schema)
+        where = f" above {above}" if above else ""
         return Applied(new, Hooks(end_of_turn=end_of_turn), () if params.announced else (
             HookChange("rule:passing_go", "wealth tax",
-                       f"passing Go costs {rate:.0%} of {base} at the end of the turn",
-                       False, 0, rate),))
+                       f"passing Go costs {rate:.0%} of {base}{where} at the end of the turn",
+                       False, 0, rate if not above else {"rate": rate, "above": above}),))
 
 
 class _PerBuilding(NoveltyParams):
@@ -296,11 +302,12 @@ class WealthVictory(Novelty):
     name = "wealth_victory"
     category = "class"
     description = ("The game ends when a player's net worth reaches `threshold` (the richest "
-                   "wins); easy ends at 3500, so a quick lead decides the game; hard at 6000.")
+                   "wins); easy ends at 3500, so a quick lead decides the game; hard at 9000, "
+                   "which few games reach.")
     Params = _Threshold
     # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
-    presets = {"easy": {"threshold": 3500}, "medium": {"threshold": 4500},
-               "hard": {"threshold": 6000}}
+    presets = {"easy": {"threshold": 3500}, "medium": {"threshold": 6000},
+               "hard": {"threshold": 9000}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         t = params.threshold

@@ -340,11 +340,11 @@ class LateRent(Novelty):
     name = "late_rent"
     category = "class"
     description = ("From turn `after_turn` on (counted over all players) rents are multiplied "
-                   "by `factor`; hard adds 10% after turn 150, the last part of most games.")
+                   "by `factor`; hard adds 10% after turn 200, which only long games reach.")
     Params = _Late
     presets = {"easy": {"after_turn": 50, "factor": 1.5},
-               "medium": {"after_turn": 100, "factor": 1.25},
-               "hard": {"after_turn": 150, "factor": 1.1}}
+               "medium": {"after_turn": 150, "factor": 1.1},
+               "hard": {"after_turn": 200, "factor": 1.1}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         t, f = params.after_turn, params.factor
@@ -361,11 +361,11 @@ class LateSalary(Novelty):
     name = "late_salary"
     category = "class"
     description = ("From turn `after_turn` on the Go salary is multiplied by `factor`; hard pays "
-                   "75% after turn 150, the last part of most games, when rent is most income.")
+                   "75% after turn 200, which only long games reach.")
     Params = _Late
     presets = {"easy": {"after_turn": 50, "factor": 0.0},
-               "medium": {"after_turn": 100, "factor": 0.5},
-               "hard": {"after_turn": 150, "factor": 0.75}}
+               "medium": {"after_turn": 150, "factor": 0.75},
+               "hard": {"after_turn": 200, "factor": 0.75}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         t, f = params.after_turn, params.factor

@@ -108,12 +108,12 @@ class LevelRent(Novelty):
     name = "level_rent"
     category = "attribute"
     description = ("Street rent at one building `level` times `factor`; hard adds 15% to the "
-                   "3rd-house rent of light blue only, unprinted (seen only at that level).")
+                   "4th-house rent of light blue only, unprinted (seen only at that level).")
     Params = _Level
     presets = {"easy": {"level": 5, "factor": 1.25},
-               "medium": {"level": 3, "factor": 1.2, "groups": ["orange", "red"],
+               "medium": {"level": 3, "factor": 1.15, "groups": ["light_blue"],
                           "printed": False},
-               "hard": {"level": 3, "factor": 1.15, "groups": ["light_blue"],
+               "hard": {"level": 4, "factor": 1.15, "groups": ["light_blue"],
                         "printed": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
@@ -316,9 +316,9 @@ class StickyDoubles(Novelty):
     name = "sticky_doubles"
     category = "attribute"
     description = ("A throw that is not a double becomes one with probability `chance` (hidden "
-                   "dice); hard uses 5%: doubles come up 21% of the time instead of 17%.")
+                   "dice); hard uses 2%: doubles come up 18.3% of the time instead of 16.7%.")
     Params = _Sticky
-    presets = {"easy": {"chance": 0.3}, "medium": {"chance": 0.15}, "hard": {"chance": 0.05}}
+    presets = {"easy": {"chance": 0.3}, "medium": {"chance": 0.05}, "hard": {"chance": 0.02}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         if len(schema.dice) < 2:
