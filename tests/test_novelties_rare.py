@@ -63,12 +63,14 @@ def _build_once(name: str, difficulty: str, streets: tuple[str, ...], start: int
 
 
 def test_hotel_permit_charges_a_hotel_on_its_group_only() -> None:
-    game = _build_once("hotel_permit", "hard", YELLOW, 4)  # a hotel on yellow
+    game = _build_once("hotel_permit", "hard", GREEN, 4)  # a hotel on green
     assert payments(game, "hotel_permit") == [(0, BANK, 25, "hotel_permit", -1)]
-    game = _build_once("hotel_permit", "hard", YELLOW, 3)  # a fourth house: no permit
+    game = _build_once("hotel_permit", "hard", GREEN, 3)  # a fourth house: no permit
     assert payments(game, "hotel_permit") == []
-    game = _build_once("hotel_permit", "hard", GREEN, 4)  # a hotel elsewhere
+    game = _build_once("hotel_permit", "hard", YELLOW, 4)  # a hotel elsewhere
     assert payments(game, "hotel_permit") == []
+    game = _build_once("hotel_permit", "medium", YELLOW, 4)  # medium: yellow
+    assert payments(game, "hotel_permit") == [(0, BANK, 25, "hotel_permit", -1)]
     game = _build_once("hotel_permit", "easy", GREEN, 4)  # easy: every group
     assert payments(game, "hotel_permit") == [(0, BANK, 100, "hotel_permit", -1)]
 
@@ -78,7 +80,7 @@ def test_rare_rules_are_hidden_and_name_their_entities() -> None:
         p = apply_novelty(name, STD, "hard")
         assert p.schema == STD and p.changes and not any(c.visible for c in p.changes)
     assert [c.entity for c in apply_novelty("hotel_permit", STD, "hard").changes] == \
-        ["group:yellow"]
+        ["group:green"]
 
 
 # --- representation -----------------------------------------------------------------------
@@ -165,6 +167,40 @@ def test_late_hidden_cards_leaves_out_opponents_draws_from_its_turn_on() -> None
     assert p.hooks.observation(late).events == (draws[0], draws[2])  # its own draw stays
     quiet = obs._replace(turn=250, events=draws[:1])
     assert p.hooks.observation(quiet) is quiet
+
+
+def test_capped_opponent_rents_shows_a_big_rent_between_opponents_smaller() -> None:
+    from openmono.events import Payment
+    p = apply_novelty("capped_opponent_rents", STD, "hard")
+    game = openmono.Game(STD, 4, seed=3)
+    seat, decision = next(game.run())
+    obs = game.observe(seat, decision)
+    a, b = (seat + 1) % 4, (seat + 2) % 4
+    events = (Payment(a, b, 1400, "rent", 39), Payment(a, seat, 1400, "rent", 37),
+              Payment(a, b, 1000, "rent", 39), Payment(a, BANK, 1400, "tax", 4))
+    shown = p.hooks.observation(obs._replace(events=events)).events
+    assert [e.amount for e in shown] == [1000, 1400, 1000, 1400]  # only between opponents
+    quiet = obs._replace(events=events[1:])
+    assert p.hooks.observation(quiet) is quiet
+
+
+def test_hidden_jail_card_pair_hides_the_second_card_of_the_next_opponent() -> None:
+    p = apply_novelty("hidden_jail_card_pair", STD, "hard")
+    game = openmono.Game(STD, 4, seed=3)
+    seat, decision = next(game.run())
+    obs = game.observe(seat, decision)
+    nxt, other = (seat + 1) % 4, (seat + 2) % 4
+    cards = [0, 0, 0, 0]
+    cards[seat], cards[nxt], cards[other] = 2, 2, 2
+    shown = p.hooks.observation(obs._replace(jail_cards=tuple(cards))).jail_cards
+    assert (shown[seat], shown[nxt], shown[other]) == (2, 1, 2)  # the next opponent only
+    cards[nxt] = 1
+    one = obs._replace(jail_cards=tuple(cards))
+    assert p.hooks.observation(one) is one
+    medium = apply_novelty("hidden_jail_card_pair", STD, "medium")
+    cards[nxt] = 2
+    shown = medium.hooks.observation(obs._replace(jail_cards=tuple(cards))).jail_cards
+    assert (shown[seat], shown[nxt], shown[other]) == (2, 1, 1)
 
 
 # --- attribute ----------------------------------------------------------------------------

@@ -88,11 +88,11 @@ class HotelPermit(Novelty):
     name = "hotel_permit"
     category = "class"
     description = ("Building a hotel on the chosen colour groups costs an extra `fee` (paid "
-                   "at the end of the turn); hard charges 25 on yellow only, where few games "
+                   "at the end of the turn); hard charges 25 on green only, where few games "
                    "see a hotel.")
     Params = _Permit
-    presets = {"easy": {"fee": 100}, "medium": {"groups": ["dark_blue"], "fee": 50},
-               "hard": {"groups": ["yellow"], "fee": 25}}
+    presets = {"easy": {"fee": 100}, "medium": {"groups": ["yellow"], "fee": 25},
+               "hard": {"groups": ["green"], "fee": 25}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         groups = select_groups(schema, params.groups, streets_only=True)

@@ -3,15 +3,17 @@
 The game is unchanged; an `observation` hook alters what agents are shown of their
 opponents, but only in a situation most games never reach: an opponent grown rich
 beyond a cash level, a hotel on one of a few colour groups, one opponent holding all
-four railroads, or a game grown long. Until then every
-observation is exactly the standard one, so even an observer who knows both worlds
-needs many games to see the difference. The deciding seat's own cash and buildings are
-never altered, so what an agent may legally do stays what the engine accepts.
+four railroads, a rent of four figures, both get-out-of-jail cards in one hand, or a
+game grown long. Until then every observation is exactly the standard one, so even an
+observer who knows both worlds needs many games to see the difference. The deciding
+seat's own cash and buildings are never altered, so what an agent may legally do stays
+what the engine accepts. (`hidden_railroad_set` shows an opponent's railroad unowned:
+the agent then cannot ask for it in a trade, which the engine would have allowed.)
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -181,3 +183,70 @@ class LateHiddenCards(Novelty):
             f"from turn {t} opponents' card draws are left out", True, "shown",
             {"after_turn": t}),))
 
+
+
+# --- big rents between opponents shown smaller ------------------------------------------------
+class _BigRent(NoveltyParams):
+    above: int = Field(ge=0, le=100_000)
+
+
+class CappedOpponentRents(Novelty):
+    name = "capped_opponent_rents"
+    category = "representation"
+    description = ("A rent one opponent pays another above `above` is shown as `above` in the "
+                   "events (the cash shown stays true); hard caps at 1000, a rent few games "
+                   "see.")
+    Params = _BigRent
+    presets = {"easy": {"above": 100}, "medium": {"above": 500}, "hard": {"above": 1000}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        top = params.above
+
+        def big(e: Any, me: int) -> bool:
+            return (e.kind == "payment" and e.reason == "rent" and e.amount > top
+                    and e.payer != me and e.payee != me)
+
+        def show(obs: Observation) -> Observation:
+            me = obs.seat
+            if not any(big(e, me) for e in obs.events):
+                return obs  # (the common case: nothing to hide, the same object)
+            return obs._replace(events=tuple(
+                e._replace(amount=top) if big(e, me) else e for e in obs.events))
+
+        return Applied(schema, Hooks(observation=show), (HookChange(
+            "observation:events", "rents between opponents shown",
+            f"a rent between opponents above {top} is shown as {top}", True, "shown",
+            {"above": top}),))
+
+
+# --- a second get-out-of-jail card ------------------------------------------------------------
+class _Cards(NoveltyParams):
+    count: int = Field(ge=1, le=10)
+    seats: Literal["all", "next"] = "all"  # "next": only the opponent seated after the agent
+
+
+class HiddenJailCardPair(Novelty):
+    name = "hidden_jail_card_pair"
+    category = "representation"
+    description = ("An opponent holding `count` or more get-out-of-jail cards is shown holding "
+                   "one fewer (the card moves are shown as they are); hard hides the second "
+                   "card of the next opponent holding both, which few games see.")
+    Params = _Cards
+    presets = {"easy": {"count": 1}, "medium": {"count": 2},
+               "hard": {"count": 2, "seats": "next"}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        need, which = params.count, params.seats
+
+        def show(obs: Observation) -> Observation:
+            me, n = obs.seat, len(obs.jail_cards)
+            hide = (lambda s: s != me) if which == "all" else (lambda s: s == (me + 1) % n)
+            if all(c < need or not hide(s) for s, c in enumerate(obs.jail_cards)):
+                return obs  # (the common case: nothing to hide, the same object)
+            return obs._replace(jail_cards=tuple(
+                c - 1 if hide(s) and c >= need else c for s, c in enumerate(obs.jail_cards)))
+
+        return Applied(schema, Hooks(observation=show), (HookChange(
+            "observation:jail_cards", "opponents' jail cards shown",
+            f"an opponent holding {need} or more jail cards is shown holding one fewer", True,
+            "shown", {"count": need}),))

@@ -332,11 +332,11 @@ class MonopolyVictory(Novelty):
     name = "monopoly_victory"
     category = "class"
     description = ("The first player holding `sets` buildable colour sets wins at once; easy "
-                   "needs a single set, so the first monopoly ends the game; hard needs three, "
-                   "which comes late if at all.")
+                   "needs a single set, so the first monopoly ends the game; hard needs seven "
+                   "of the eight, which only a player who has taken over the board holds.")
     Params = _Sets
     # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
-    presets = {"easy": {"sets": 1}, "medium": {"sets": 2}, "hard": {"sets": 3}}
+    presets = {"easy": {"sets": 1}, "medium": {"sets": 5}, "hard": {"sets": 7}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         need = params.sets
