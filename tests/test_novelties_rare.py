@@ -203,6 +203,25 @@ def test_hidden_jail_card_pair_hides_the_second_card_of_the_next_opponent() -> N
     assert (shown[seat], shown[nxt], shown[other]) == (2, 1, 1)
 
 
+def test_late_hidden_trades_leaves_out_trades_between_opponents_from_its_turn_on() -> None:
+    from openmono.actions import OfferTrade
+    from openmono.events import Payment, PropertyTransferred, TradeAnswered, TradeOffered
+    p = apply_novelty("late_hidden_trades", STD, "hard")
+    game = openmono.Game(STD, 4, seed=3)
+    seat, decision = next(game.run())
+    obs = game.observe(seat, decision)
+    a, b = (seat + 1) % 4, (seat + 2) % 4
+    theirs = OfferTrade(to=b, give=(39,), get_cash=400)
+    mine = OfferTrade(to=seat, give=(37,), get_cash=300)
+    events = (TradeOffered(theirs, a), TradeAnswered(theirs, a, True), Payment(b, a, 400, "trade"),
+              PropertyTransferred(39, a, b, "trade"), TradeOffered(mine, a),
+              Payment(a, b, 50, "rent", 39))
+    early = obs._replace(turn=129, events=events)
+    assert p.hooks.observation(early) is early
+    shown = p.hooks.observation(obs._replace(turn=130, events=events)).events
+    assert shown == events[4:]  # an offer to the agent and a rent stay
+
+
 # --- attribute ----------------------------------------------------------------------------
 def test_repair_costs_hard_charges_more_per_hotel_only() -> None:
     p = apply_novelty("repair_costs", STD, "hard")

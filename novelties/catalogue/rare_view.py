@@ -250,3 +250,41 @@ class HiddenJailCardPair(Novelty):
             "observation:jail_cards", "opponents' jail cards shown",
             f"an opponent holding {need} or more jail cards is shown holding one fewer", True,
             "shown", {"count": need}),))
+
+
+# --- late in the game: trades between opponents left out -------------------------------
+class LateHiddenTrades(Novelty):
+    name = "late_hidden_trades"
+    category = "representation"
+    description = ("From turn `after_turn` on (counted over all players) trades between two "
+                   "opponents are left out of the events (offers, answers, the cash and "
+                   "properties they move; the board shown stays true); hard hides them from "
+                   "turn 130.")
+    Params = _AfterTurn
+    presets = {"easy": {"after_turn": 0}, "medium": {"after_turn": 100},
+               "hard": {"after_turn": 130}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        t = params.after_turn
+
+        def theirs(e: Any, me: int) -> bool:
+            kind = e.kind
+            if kind in ("trade_offered", "trade_answered"):
+                return e.from_seat != me and e.offer.to != me
+            if kind == "payment":
+                return e.reason == "trade" and e.payer != me and e.payee != me
+            return (kind == "property_transferred" and e.reason == "trade"
+                    and e.from_seat != me and e.to_seat != me)
+
+        def show(obs: Observation) -> Observation:
+            if obs.turn < t:
+                return obs
+            me = obs.seat
+            if not any(theirs(e, me) for e in obs.events):
+                return obs  # (nothing to hide, the same object)
+            return obs._replace(events=tuple(e for e in obs.events if not theirs(e, me)))
+
+        return Applied(schema, Hooks(observation=show), (HookChange(
+            "observation:events", "trades between opponents shown",
+            f"from turn {t} trades between opponents are left out", True, "shown",
+            {"after_turn": t}),))
