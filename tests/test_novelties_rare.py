@@ -52,6 +52,16 @@ def test_wealth_tax_hard_taxes_only_a_net_worth_above_its_level() -> None:
                                                   "wealth_tax", 0)]), cash
 
 
+def test_hotel_upkeep_charges_a_holder_of_nine_hotels_each_turn() -> None:
+    streets = [s.name for s in STD.squares if s.kind == "street"]
+    for hotels, fee in ((9, [50]), (8, [])):
+        game, _ = novelty_game("hotel_upkeep", "hard", [(1, 2)], position={0: 0},
+                               owner={s: 0 for s in streets},
+                               level={s: 5 for s in streets[:hotels]})
+        play(game)
+        assert [p[2] for p in payments(game, "hotel_upkeep")] == fee, hotels
+
+
 def _build_once(name: str, difficulty: str, streets: tuple[str, ...], start: int):
     owner = {s: 0 for s in streets}
     game, _ = novelty_game(name, difficulty, [(1, 2)], owner=owner,

@@ -113,3 +113,37 @@ class HotelPermit(Novelty):
             f"group:{g}", "hotel permit", f"building a hotel on {g} costs an extra fee",
             False, 0, fee) for g in groups))
 
+
+class _Upkeep(NoveltyParams):
+    hotels: int = Field(ge=1, le=40)
+    fee: int = Field(ge=1, le=5000)
+
+
+class HotelUpkeep(Novelty):
+    name = "hotel_upkeep"
+    category = "class"
+    description = ("A player holding `hotels` or more hotels pays `fee` at the end of each of "
+                   "its turns; hard charges 50 from the ninth hotel, which only a player "
+                   "who has taken over the board builds.")
+    Params = _Upkeep
+    presets = {"easy": {"hotels": 1, "fee": 50}, "medium": {"hotels": 6, "fee": 50},
+               "hard": {"hotels": 9, "fee": 50}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        need, fee = params.hotels, params.fee
+
+        def end_of_turn(game: Any, seat: int) -> Any:
+            rules, st = game.rules, game.state
+            top = rules.hotel_level
+            if top <= 0:
+                return None
+            held = sum(1 for sq in rules.streets
+                       if st.owner[sq] == seat and st.level[sq] >= top)
+            if held < need:
+                return None
+            return levy(game, {seat: fee}, "hotel_upkeep")
+
+        return Applied(schema, Hooks(end_of_turn=end_of_turn), (HookChange(
+            "rule:end_of_turn", "hotel upkeep",
+            f"a player holding {need} or more hotels pays {fee} each turn", False, 0,
+            {"hotels": need, "fee": fee}),))
