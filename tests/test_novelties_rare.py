@@ -115,6 +115,20 @@ def test_capped_opponent_cash_leaves_a_quiet_observation_untouched() -> None:
     assert p.hooks.observation(rich).cash == (4000, 3000, 3000, 10)
 
 
+def test_rounded_rich_cash_rounds_only_opponents_above_the_level() -> None:
+    p = apply_novelty("rounded_rich_cash", STD, "hard")
+    game = openmono.Game(STD, 4, seed=3)
+    seat, decision = next(game.run())
+    obs = game.observe(seat, decision)
+    assert p.hooks.observation(obs) is obs
+    cash = [3050, 3050, 3000, 2999]
+    others = [s for s in range(4) if s != seat]
+    shown = p.hooks.observation(obs._replace(cash=tuple(cash))).cash
+    assert shown[seat] == cash[seat]  # its own cash: never altered
+    assert [shown[s] for s in others] == [
+        3000 if cash[s] > 3000 else cash[s] for s in others]
+
+
 def test_hidden_hotels_shows_an_opponents_hotel_as_four_houses() -> None:
     game, _ = novelty_game("hidden_hotels", "hard", [(1, 2), (1, 2)], turns=2,
                            owner={s: 0 for s in YELLOW}, level={s: 4 for s in YELLOW})

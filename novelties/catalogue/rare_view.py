@@ -2,7 +2,7 @@
 
 The game is unchanged; an `observation` hook alters what agents are shown of their
 opponents, but only in a situation most games never reach: an opponent grown rich
-beyond a cash level, a hotel on one of a few colour groups, one opponent holding all
+beyond a cash level (its cash capped or rounded), a hotel on one of a few colour groups, one opponent holding all
 four railroads, a rent of four figures, both get-out-of-jail cards in one hand, or a
 game grown long. Until then every observation is exactly the standard one, so even an
 observer who knows both worlds needs many games to see the difference. The deciding
@@ -288,3 +288,35 @@ class LateHiddenTrades(Novelty):
             "observation:events", "trades between opponents shown",
             f"from turn {t} trades between opponents are left out", True, "shown",
             {"after_turn": t}),))
+
+
+# --- a rich opponent's cash shown rounded ------------------------------------------------------
+class _Rounded(NoveltyParams):
+    above: int = Field(ge=0, le=100_000)
+    step: int = Field(ge=2, le=100_000)
+
+
+class RoundedRichCash(Novelty):
+    name = "rounded_rich_cash"
+    category = "representation"
+    description = ("An opponent holding more than `above` cash is shown holding it rounded "
+                   "down to a multiple of `step`; hard rounds to 100s above 3000, a level few "
+                   "baseline players reach.")
+    Params = _Rounded
+    presets = {"easy": {"above": 0, "step": 100}, "medium": {"above": 2000, "step": 100},
+               "hard": {"above": 3000, "step": 100}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        top, step = params.above, params.step
+
+        def show(obs: Observation) -> Observation:
+            me = obs.seat
+            if all(c <= top or c % step == 0 or s == me for s, c in enumerate(obs.cash)):
+                return obs  # (the common case: nothing to hide, the same object)
+            return obs._replace(cash=tuple(
+                c - c % step if s != me and c > top else c for s, c in enumerate(obs.cash)))
+
+        return Applied(schema, Hooks(observation=show), (HookChange(
+            "observation:cash", "opponents' cash shown",
+            f"an opponent holding more than {top} is shown holding it rounded down to "
+            f"{step}s", True, "exact", {"above": top, "step": step}),))
