@@ -50,6 +50,20 @@ def sticky_doubles(base: Dist, chance: float) -> Dist:
     return out
 
 
+def broken_double(base: Dist, face: int, chance: float) -> Dist:
+    """`broken_double`: a double of `face` becomes (face, the next lower face) with
+    probability `chance` (the hook's rule)."""
+    out: Dist = {}
+    for faces, p in base.items():
+        if len(faces) == 2 and faces == (face, face):
+            out[faces] = out.get(faces, 0.0) + p * (1 - chance)
+            broken = (face, face - 1)
+            out[broken] = out.get(broken, 0.0) + p * chance
+        else:
+            out[faces] = out.get(faces, 0.0) + p
+    return out
+
+
 def jail_dice(base: Dist, chance: float, faces: tuple[int, ...]) -> Dist:
     """`jail_dice`, for a throw from jail: a double (of the first die) with probability
     `chance`, else the throw with a double turned into a fixed non-double (the hook's rule)."""
@@ -116,9 +130,12 @@ def novel_roll_dist(name: str, params: Mapping[str, Any], base: GameSchema,
                     schema: GameSchema) -> tuple[Dist, str] | None:
     """(P1, which throws it applies to: "all" or "jail") for a novelty of the dice we can
     write out exactly, else None. Schema dice are exact; the two built-in roll hooks are
-    written out here (`sticky_doubles`, `jail_dice`)."""
+    written out here (`sticky_doubles`, `broken_double`, `jail_dice`)."""
     if name == "sticky_doubles":
         return sticky_doubles(roll_dist(schema), float(params["chance"])), "all"
+    if name == "broken_double":
+        return broken_double(roll_dist(schema), int(params["face"]),
+                             float(params["chance"])), "all"
     if name == "jail_dice":
         return jail_dice(roll_dist(schema), float(params["chance"]),
                          tuple(schema.dice[1].faces)), "jail"

@@ -90,6 +90,16 @@ def test_an_impossible_roll_proves_the_novelty_at_once():
         p0, sticky, 10_000)
 
 
+def test_a_broken_double_moves_a_share_of_one_throw_only():
+    p0 = dice_sprt.roll_dist(BASE)
+    broken = dice_sprt.broken_double(p0, 6, 0.25)
+    assert sum(broken.values()) == pytest.approx(1)
+    assert broken[(6, 6)] == pytest.approx(0.75 / 36)
+    assert broken[(6, 5)] == pytest.approx(1.25 / 36)
+    assert {k: v for k, v in broken.items() if k not in ((6, 6), (6, 5))} == {
+        k: v for k, v in p0.items() if k not in ((6, 6), (6, 5))}
+
+
 def test_first_difference_and_the_geometric_median():
     assert first_difference([1, 2, 3], [1, 2, 3]) is None
     assert first_difference([1, 2, 3], [1, 5, 3]) == 1

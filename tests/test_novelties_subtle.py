@@ -213,6 +213,16 @@ def test_sticky_doubles_turns_a_few_throws_into_doubles() -> None:
     assert abs(share - expected) < 0.022 and changed > 0
 
 
+def test_broken_double_breaks_a_share_of_double_sixes_only() -> None:
+    p = apply_novelty("broken_double", STD, "hard")
+    game = Game(p.schema, players=2, seed=5, hooks=p.hooks)
+    api = game.api
+    outs = [p.hooks.dice_roll(api, 0, (6, 6)) for _ in range(4000)]
+    assert set(outs) == {(6, 6), (6, 5)}
+    assert abs(outs.count((6, 5)) / 4000 - 0.25) < 0.021  # 3 sd on 4000 throws
+    assert all(p.hooks.dice_roll(api, 0, d) == d for d in ((5, 5), (6, 5), (1, 6)))
+
+
 def test_jail_dice_changes_doubles_only_in_jail() -> None:
     share, _ = _doubles_share("jail_dice", True)
     assert abs(share - 0.25) < 0.024  # 3 sd on 3000 throws

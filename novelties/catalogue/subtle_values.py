@@ -336,6 +336,38 @@ class StickyDoubles(Novelty):
             old, round(old + (1 - old) * c, 6)),))
 
 
+class _Broken(NoveltyParams):
+    face: int = Field(ge=2, le=100)
+    chance: float = Field(gt=0, le=1)
+
+
+class BrokenDouble(Novelty):
+    name = "broken_double"
+    category = "attribute"
+    description = ("A throw of a double `face` becomes `face` and the next lower face with "
+                   "probability `chance` (hidden dice); hard breaks a quarter of the double "
+                   "sixes, one throw in 144.")
+    Params = _Broken
+    presets = {"easy": {"face": 6, "chance": 1.0}, "medium": {"face": 6, "chance": 0.5},
+               "hard": {"face": 6, "chance": 0.25}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        if len(schema.dice) != 2:
+            raise ValueError("broken_double needs exactly two dice")
+        face, c = params.face, params.chance
+        if not all(face in d.faces and face - 1 in d.faces for d in schema.dice):
+            raise ValueError(f"both dice need faces {face} and {face - 1}")
+
+        def dice_roll(game: Any, seat: int, dice: tuple[int, ...]) -> tuple[int, ...]:
+            if dice == (face, face) and _rng(game, "broken_double").random() < c:
+                return (face, face - 1)
+            return dice
+
+        return Applied(schema, Hooks(dice_roll=dice_roll), (HookChange(
+            "dice", f"double {face}s", f"a double {face} becomes {face} and {face - 1} "
+            f"with probability {c}", False, 1.0, round(1 - c, 6)),))
+
+
 class _JailDice(NoveltyParams):
     chance: float = Field(ge=0, le=1)
 
