@@ -64,6 +64,14 @@ def broken_double(base: Dist, face: int, chance: float) -> Dist:
     return out
 
 
+def rethrown_sevens(base: Dist, chance: float) -> Dist:
+    """`rethrown_sevens`: a throw summing to 7 is thrown again, once, with probability
+    `chance` (the hook's rule)."""
+    seven = sum(p for faces, p in base.items() if sum(faces) == 7)
+    return {faces: p * (1 - chance * (sum(faces) == 7)) + chance * seven * p
+            for faces, p in base.items()}
+
+
 def jail_dice(base: Dist, chance: float, faces: tuple[int, ...]) -> Dist:
     """`jail_dice`, for a throw from jail: a double (of the first die) with probability
     `chance`, else the throw with a double turned into a fixed non-double (the hook's rule)."""
@@ -130,12 +138,14 @@ def novel_roll_dist(name: str, params: Mapping[str, Any], base: GameSchema,
                     schema: GameSchema) -> tuple[Dist, str] | None:
     """(P1, which throws it applies to: "all" or "jail") for a novelty of the dice we can
     write out exactly, else None. Schema dice are exact; the two built-in roll hooks are
-    written out here (`sticky_doubles`, `broken_double`, `jail_dice`)."""
+    written out here (`sticky_doubles`, `broken_double`, `rethrown_sevens`, `jail_dice`)."""
     if name == "sticky_doubles":
         return sticky_doubles(roll_dist(schema), float(params["chance"])), "all"
     if name == "broken_double":
         return broken_double(roll_dist(schema), int(params["face"]),
                              float(params["chance"])), "all"
+    if name == "rethrown_sevens":
+        return rethrown_sevens(roll_dist(schema), float(params["chance"])), "all"
     if name == "jail_dice":
         return jail_dice(roll_dist(schema), float(params["chance"]),
                          tuple(schema.dice[1].faces)), "jail"

@@ -100,6 +100,15 @@ def test_a_broken_double_moves_a_share_of_one_throw_only():
         k: v for k, v in p0.items() if k not in ((6, 6), (6, 5))}
 
 
+def test_rethrown_sevens_thins_the_sevens_and_keeps_the_rest_in_proportion():
+    p0 = dice_sprt.roll_dist(BASE)
+    p1 = dice_sprt.rethrown_sevens(p0, 0.15)
+    assert sum(p1.values()) == pytest.approx(1)
+    assert sum(p for k, p in p1.items() if sum(k) == 7) == pytest.approx(
+        (1 / 6) * 0.85 + 0.15 / 36)
+    assert p1[(6, 6)] / p0[(6, 6)] == pytest.approx(p1[(1, 2)] / p0[(1, 2)])
+
+
 def test_first_difference_and_the_geometric_median():
     assert first_difference([1, 2, 3], [1, 2, 3]) is None
     assert first_difference([1, 2, 3], [1, 5, 3]) == 1

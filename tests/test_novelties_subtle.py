@@ -223,6 +223,16 @@ def test_broken_double_breaks_a_share_of_double_sixes_only() -> None:
     assert all(p.hooks.dice_roll(api, 0, d) == d for d in ((5, 5), (6, 5), (1, 6)))
 
 
+def test_rethrown_sevens_throws_a_share_of_sevens_again() -> None:
+    p = apply_novelty("rethrown_sevens", STD, "hard")
+    game = Game(p.schema, players=2, seed=5, hooks=p.hooks)
+    api = game.api
+    outs = [p.hooks.dice_roll(api, 0, (3, 4)) for _ in range(4000)]
+    again = sum(o != (3, 4) for o in outs) / 4000
+    assert abs(again - 0.15 * 35 / 36) < 0.017  # (3, 4) again: 1 in 36; 3 sd on 4000
+    assert all(p.hooks.dice_roll(api, 0, d) == d for d in ((6, 6), (2, 4), (1, 5)))
+
+
 def test_jail_dice_changes_doubles_only_in_jail() -> None:
     share, _ = _doubles_share("jail_dice", True)
     assert abs(share - 0.25) < 0.024  # 3 sd on 3000 throws

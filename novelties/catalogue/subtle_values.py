@@ -368,6 +368,33 @@ class BrokenDouble(Novelty):
             f"with probability {c}", False, 1.0, round(1 - c, 6)),))
 
 
+class RethrownSevens(Novelty):
+    name = "rethrown_sevens"
+    category = "attribute"
+    description = ("A throw summing to 7 is thrown again, once, with probability `chance` "
+                   "(hidden dice); hard re-throws 15% of them, so sevens come up 14.6% of the "
+                   "time instead of 16.7%.")
+    Params = _Sticky
+    presets = {"easy": {"chance": 1.0}, "medium": {"chance": 0.3}, "hard": {"chance": 0.15}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        c = params.chance
+
+        def dice_roll(game: Any, seat: int, dice: tuple[int, ...]) -> tuple[int, ...]:
+            if sum(dice) != 7:
+                return dice
+            rng = _rng(game, "rethrown_sevens")
+            if rng.random() >= c:
+                return dice
+            return tuple(rng.choice(faces) if cum is None else
+                         rng.choices(faces, cum_weights=cum)[0]
+                         for faces, cum in game.rules.dice)
+
+        return Applied(schema, Hooks(dice_roll=dice_roll), (HookChange(
+            "dice", "sevens", f"a throw of 7 is thrown again with probability {c}", False,
+            1.0, round(1 - c, 6)),))
+
+
 class _JailDice(NoveltyParams):
     chance: float = Field(ge=0, le=1)
 
