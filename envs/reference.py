@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from evaluation.metrics import wilson_interval
+
 DEFAULTS: dict[str, Any] = {
     "games": 533, "seed": 0, "out": None, "opponents": "baseline,baseline,baseline",
     "eval_games": 300, "eval_seed": 900_000,
@@ -131,13 +133,12 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
             action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
             obs, _, done, _, info = env.step(int(action))
         wins += int(info["won"])
-    from scipy.stats import binomtest
     n = cfg["eval_games"]
-    ci = binomtest(wins, n).proportion_ci(method="wilson") if n else None
+    ci = wilson_interval(wins, n)  # the project's one Wilson interval (None when n is 0)
     summary = {"games": len(rows), "train_seconds": round(train_s, 1), "resumed": resumed,
                "eval_games": n, "eval_seeds": [cfg["eval_seed"], cfg["eval_seed"] + n - 1],
                "eval_wins": wins, "eval_win_rate": round(wins / n, 4) if n else None,
-               "wilson95": [round(ci.low, 4), round(ci.high, 4)] if ci else None,
+               "wilson95": [round(ci[0], 4), round(ci[1], 4)] if ci else None,
                "config": cfg}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
