@@ -17,6 +17,13 @@ YELLOW = ("Atlantic Avenue", "Ventnor Avenue", "Marvin Gardens")
 GREEN = ("Pacific Avenue", "North Carolina Avenue", "Pennsylvania Avenue")
 
 
+def _first_observation():
+    """(seat, observation) of the first decision of a seeded four-player game."""
+    game = openmono.Game(STD, 4, seed=3)
+    seat, decision = next(game.run())
+    return seat, game.observe(seat, decision)
+
+
 # --- class ------------------------------------------------------------------------------
 def test_rich_salary_cuts_the_salary_only_above_the_cash_level() -> None:
     for cash, salary in ((3001, 150), (3000, 200)):
@@ -107,9 +114,7 @@ def test_capped_opponent_cash_caps_only_opponents_above_the_ceiling() -> None:
 
 def test_capped_opponent_cash_leaves_a_quiet_observation_untouched() -> None:
     p = apply_novelty("capped_opponent_cash", STD, "hard")
-    game = openmono.Game(STD, 4, seed=3)
-    seat, decision = next(game.run())
-    obs = game.observe(seat, decision)
+    seat, obs = _first_observation()
     assert p.hooks.observation(obs) is obs
     rich = obs._replace(cash=(4000, 5000, 3001, 10))
     assert p.hooks.observation(rich).cash == (4000, 3000, 3000, 10)
@@ -117,9 +122,7 @@ def test_capped_opponent_cash_leaves_a_quiet_observation_untouched() -> None:
 
 def test_rounded_rich_cash_rounds_only_opponents_above_the_level() -> None:
     p = apply_novelty("rounded_rich_cash", STD, "hard")
-    game = openmono.Game(STD, 4, seed=3)
-    seat, decision = next(game.run())
-    obs = game.observe(seat, decision)
+    seat, obs = _first_observation()
     assert p.hooks.observation(obs) is obs
     cash = [3050, 3050, 3000, 2999]
     others = [s for s in range(4) if s != seat]
@@ -178,9 +181,7 @@ def test_hidden_railroad_set_shows_an_opponents_fourth_railroad_unowned() -> Non
 
 def test_late_hidden_cards_leaves_out_opponents_draws_from_its_turn_on() -> None:
     p = apply_novelty("late_hidden_cards", STD, "hard")
-    game = openmono.Game(STD, 4, seed=3)
-    seat, decision = next(game.run())
-    obs = game.observe(seat, decision)
+    seat, obs = _first_observation()
     from openmono.events import CardDrawn, TurnStarted
     other = (seat + 1) % 4
     draws = (TurnStarted(other, 199), CardDrawn(other, "chance", 3, "text"),
@@ -196,9 +197,7 @@ def test_late_hidden_cards_leaves_out_opponents_draws_from_its_turn_on() -> None
 def test_capped_opponent_rents_shows_a_big_rent_between_opponents_smaller() -> None:
     from openmono.events import Payment
     p = apply_novelty("capped_opponent_rents", STD, "hard")
-    game = openmono.Game(STD, 4, seed=3)
-    seat, decision = next(game.run())
-    obs = game.observe(seat, decision)
+    seat, obs = _first_observation()
     a, b = (seat + 1) % 4, (seat + 2) % 4
     events = (Payment(a, b, 1400, "rent", 39), Payment(a, seat, 1400, "rent", 37),
               Payment(a, b, 1000, "rent", 39), Payment(a, BANK, 1400, "tax", 4))
@@ -210,9 +209,7 @@ def test_capped_opponent_rents_shows_a_big_rent_between_opponents_smaller() -> N
 
 def test_hidden_jail_card_pair_hides_the_second_card_of_the_next_opponent() -> None:
     p = apply_novelty("hidden_jail_card_pair", STD, "hard")
-    game = openmono.Game(STD, 4, seed=3)
-    seat, decision = next(game.run())
-    obs = game.observe(seat, decision)
+    seat, obs = _first_observation()
     nxt, other = (seat + 1) % 4, (seat + 2) % 4
     cards = [0, 0, 0, 0]
     cards[seat], cards[nxt], cards[other] = 2, 2, 2
@@ -231,9 +228,7 @@ def test_late_hidden_trades_leaves_out_trades_between_opponents_from_its_turn_on
     from openmono.actions import OfferTrade
     from openmono.events import Payment, PropertyTransferred, TradeAnswered, TradeOffered
     p = apply_novelty("late_hidden_trades", STD, "hard")
-    game = openmono.Game(STD, 4, seed=3)
-    seat, decision = next(game.run())
-    obs = game.observe(seat, decision)
+    seat, obs = _first_observation()
     a, b = (seat + 1) % 4, (seat + 2) % 4
     theirs = OfferTrade(to=b, give=(39,), get_cash=400)
     mine = OfferTrade(to=seat, give=(37,), get_cash=300)

@@ -55,6 +55,18 @@ _BY_SQUARE = frozenset({"buy", "build", "mortgage", "unmortgage", "mortgage_tran
                         "tax"})
 
 
+def _buildings(levels: Any, hotel: int) -> tuple[int, int]:
+    """(houses, hotels) on squares of these building levels (a hotel is `hotel` or more)."""
+    houses = hotels = 0
+    for lv in levels:
+        if lv:
+            if lv >= hotel:
+                hotels += 1
+            else:
+                houses += lv
+    return houses, hotels
+
+
 class OutcomeModel:
     """Outcomes by context, learned from the agent's own games; counts contradictions."""
 
@@ -108,14 +120,7 @@ class OutcomeModel:
             self._see(("start_cash",), tuple(cash))
         for e in obs.events:
             self._event(e)
-        hotel = obs.rules.hotel_level
-        houses = hotels = 0
-        for lv in obs.level:
-            if lv:
-                if lv >= hotel:
-                    hotels += 1
-                else:
-                    houses += lv
+        houses, hotels = _buildings(obs.level, obs.rules.hotel_level)
         self._see(("bank_stock",), (obs.houses_left + houses, obs.hotels_left + hotels))
         jailed = self.jailed
         for s, shown in enumerate(obs.in_jail):
@@ -189,10 +194,9 @@ class OutcomeModel:
             self.drawer = e.seat
             # street repairs are assessed on the buildings at the draw (a sale to pay
             # them comes before the payment)
-            top = self.rules.hotel_level
-            mine = [lv for sq, lv in enumerate(self.level) if lv and self.owner[sq] == e.seat]
-            self.drawer_buildings = (sum(lv for lv in mine if lv < top),
-                                     sum(1 for lv in mine if lv >= top))
+            self.drawer_buildings = _buildings(
+                [lv for sq, lv in enumerate(self.level) if self.owner[sq] == e.seat],
+                self.rules.hotel_level)
         elif kind == "property_transferred":
             self.owner[e.square] = e.to_seat
         elif kind == "building_changed":

@@ -25,6 +25,29 @@ from novelties.base import Applied, HookChange, Novelty, NoveltyParams
 from novelties.catalogue._common import Groups, select_groups, street_names
 
 
+def _per_opponent(obs: Observation, field: str, shown: Any) -> Observation:
+    """`obs` with `shown(seat, value)` in place of each opponent's entry of a per-seat
+    field; the same object when nothing changes (the common case)."""
+    me, values = obs.seat, getattr(obs, field)
+    new = tuple(v if s == me else shown(s, v) for s, v in enumerate(values))
+    return obs if new == values else obs._replace(**{field: new})
+
+
+def _late_leave_out(after_turn: int, hidden: Any) -> Any:
+    """An observation hook leaving out the events `hidden(event, seat)` picks, from the
+    decision at turn `after_turn` on."""
+
+    def show(obs: Observation) -> Observation:
+        if obs.turn < after_turn:
+            return obs
+        me = obs.seat
+        if not any(hidden(e, me) for e in obs.events):
+            return obs  # (nothing to hide, the same object)
+        return obs._replace(events=tuple(e for e in obs.events if not hidden(e, me)))
+
+    return show
+
+
 class _Ceiling(NoveltyParams):
     ceiling: int = Field(ge=0, le=100_000)
 
@@ -42,11 +65,7 @@ class CappedOpponentCash(Novelty):
         top = params.ceiling
 
         def show(obs: Observation) -> Observation:
-            me = obs.seat
-            if all(c <= top for s, c in enumerate(obs.cash) if s != me):
-                return obs  # (the common case: nothing to hide, the same object)
-            return obs._replace(cash=tuple(c if s == me else min(c, top)
-                                           for s, c in enumerate(obs.cash)))
+            return _per_opponent(obs, "cash", lambda s, c: min(c, top))
 
         return Applied(schema, Hooks(observation=show), (HookChange(
             "observation:cash", "opponents' cash shown",
@@ -168,21 +187,11 @@ class LateHiddenCards(Novelty):
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         t = params.after_turn
-
-        def show(obs: Observation) -> Observation:
-            if obs.turn < t:
-                return obs
-            me = obs.seat
-            if not any(e.kind == "card_drawn" and e.seat != me for e in obs.events):
-                return obs  # (nothing to hide, the same object)
-            return obs._replace(events=tuple(
-                e for e in obs.events if not (e.kind == "card_drawn" and e.seat != me)))
-
+        show = _late_leave_out(t, lambda e, me: e.kind == "card_drawn" and e.seat != me)
         return Applied(schema, Hooks(observation=show), (HookChange(
             "observation:events", "opponents' card draws shown",
             f"from turn {t} opponents' card draws are left out", True, "shown",
             {"after_turn": t}),))
-
 
 
 # --- big rents between opponents shown smaller ------------------------------------------------
@@ -239,12 +248,9 @@ class HiddenJailCardPair(Novelty):
         need, which = params.count, params.seats
 
         def show(obs: Observation) -> Observation:
-            me, n = obs.seat, len(obs.jail_cards)
-            hide = (lambda s: s != me) if which == "all" else (lambda s: s == (me + 1) % n)
-            if all(c < need or not hide(s) for s, c in enumerate(obs.jail_cards)):
-                return obs  # (the common case: nothing to hide, the same object)
-            return obs._replace(jail_cards=tuple(
-                c - 1 if hide(s) and c >= need else c for s, c in enumerate(obs.jail_cards)))
+            nxt = (obs.seat + 1) % len(obs.jail_cards)
+            return _per_opponent(obs, "jail_cards", lambda s, c: c - 1 if c >= need and (
+                which == "all" or s == nxt) else c)
 
         return Applied(schema, Hooks(observation=show), (HookChange(
             "observation:jail_cards", "opponents' jail cards shown",
@@ -276,15 +282,7 @@ class LateHiddenTrades(Novelty):
             return (kind == "property_transferred" and e.reason == "trade"
                     and e.from_seat != me and e.to_seat != me)
 
-        def show(obs: Observation) -> Observation:
-            if obs.turn < t:
-                return obs
-            me = obs.seat
-            if not any(theirs(e, me) for e in obs.events):
-                return obs  # (nothing to hide, the same object)
-            return obs._replace(events=tuple(e for e in obs.events if not theirs(e, me)))
-
-        return Applied(schema, Hooks(observation=show), (HookChange(
+        return Applied(schema, Hooks(observation=_late_leave_out(t, theirs)), (HookChange(
             "observation:events", "trades between opponents shown",
             f"from turn {t} trades between opponents are left out", True, "shown",
             {"after_turn": t}),))
@@ -310,11 +308,7 @@ class RoundedRichCash(Novelty):
         top, step = params.above, params.step
 
         def show(obs: Observation) -> Observation:
-            me = obs.seat
-            if all(c <= top or c % step == 0 or s == me for s, c in enumerate(obs.cash)):
-                return obs  # (the common case: nothing to hide, the same object)
-            return obs._replace(cash=tuple(
-                c - c % step if s != me and c > top else c for s, c in enumerate(obs.cash)))
+            return _per_opponent(obs, "cash", lambda s, c: c - c % step if c > top else c)
 
         return Applied(schema, Hooks(observation=show), (HookChange(
             "observation:cash", "opponents' cash shown",
