@@ -180,7 +180,15 @@ class MLP:
 
 
 class Adam:
-    """Adam (Kingma & Ba) with optional global gradient-norm clipping."""
+    """Adam (Kingma & Ba) with optional global gradient-norm clipping.
+
+    Every `FLUSH_EVERY` steps (and on loading) moments below the smallest normal float
+    become zero. Why: a weight whose gradient stays zero (a dead unit, a feature never
+    set) has moments decaying through the subnormal range, where float32 arithmetic is
+    several times slower; late in a DDQN run half of a layer's moments were subnormal and
+    a step took 3.9 ms instead of 1.0. Their updates were below a weight's resolution."""
+
+    FLUSH_EVERY = 16
 
     def __init__(self, params: list[np.ndarray], lr: float = 1e-4, beta1: float = 0.9,
                  beta2: float = 0.999, eps: float = 1e-8, max_grad_norm: float | None = 0.5):
@@ -234,7 +242,17 @@ class Adam:
             np.divide(m, tmp, out=tmp)
             tmp *= lr_t
             p -= tmp
+        if self.t % self.FLUSH_EVERY == 0:
+            self._flush()
         return norm
+
+    def _flush(self) -> None:
+        """Subnormal moments to zero (see the class docstring)."""
+        for m, v, tmp in zip(self.m, self.v, self.scratch):
+            tiny = np.finfo(m.dtype).tiny if m.dtype.kind == "f" else 0
+            np.abs(m, out=tmp)
+            np.copyto(m, 0, where=tmp < tiny)
+            np.copyto(v, 0, where=v < tiny)
 
     def state_dict(self, prefix: str) -> dict[str, np.ndarray]:
         out = {f"{prefix}t": np.array(self.t)}
@@ -248,6 +266,7 @@ class Adam:
         for i, (m, v) in enumerate(zip(self.m, self.v)):
             m[...] = data[f"{prefix}m{i}"]
             v[...] = data[f"{prefix}v{i}"]
+        self._flush()
 
 
 # -- masked distributions -----------------------------------------------------------------
