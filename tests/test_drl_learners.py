@@ -339,3 +339,54 @@ def test_double_q_targets_value_the_online_choice_with_the_target_network(clippe
     q_target = t_out[dq.cols[a_star]].sum()
     q_next = min(q_target, max(online)) if clipped else q_target
     assert np.allclose(dq.targets(np.array([0, 1])), [0.5 + 0.9 * q_next, -2.0], atol=1e-4)
+
+
+@pytest.mark.parametrize("bounded", [True, False])
+def test_ddqn_targets_stay_within_what_the_delta_reward_can_still_pay(bounded: bool) -> None:
+    """From a decision at share s the delta reward pays won - s in all (discounting keeps
+    the return between the partial sums), so a bounded target lies in [-s, 1 - s] x scale
+    however inflated the networks' values are; unbounded, the inflation passes through."""
+    cfg = DDQNConfig(hidden=(8,), features="paper", n_step=1, reward_scale=30.0,
+                     learning_starts=10**9, buffer_size=64, bounded=bounded)
+    dq = DDQN(cfg, seed=0)
+    dq.q.b[-1][dq.v] = dq.target.b[-1][dq.v] = 1000.0  # V(s) far past any return
+    dq.q.sync()
+    mask = np.zeros(ACTION_DIM, dtype=bool)
+    mask[[3, 4]] = True
+    rng = np.random.default_rng(0)
+    shares = [0.6, 0.1, 0.35, 0.9]
+    for t, s in enumerate(shares):
+        if t:
+            dq.add_reward(-0.05)
+        dq.record(rng.random(STATE_DIM).astype(np.float32), mask, 3, share=s)
+    dq.end_game(0.05)
+    targets = dq.targets(np.arange(4))
+    if bounded:
+        assert list(targets[:3]) == pytest.approx([(1 - s) * 30 for s in shares[:3]])
+        assert list(dq.replay.lo[:4]) == pytest.approx([-s * 30 for s in shares])
+    else:
+        assert np.all(targets[:3] > 900)
+    assert targets[3] == pytest.approx(0.05 * 30)  # the end: the return itself, within bounds
+
+
+def test_ddqn_bounds_need_the_delta_reward_and_old_checkpoints_load_unbounded() -> None:
+    with pytest.raises(ValueError, match="bounded=true needs reward=delta"):
+        DDQN(DDQNConfig(hidden=(8,), reward="paper"))
+    paper = DDQN(DDQNConfig(hidden=(8,), reward="paper", bounded=False))
+    assert paper.cfg.bounded is False
+    dq = DDQN(DDQNConfig(hidden=(8,), features="paper", buffer_size=8), seed=0)
+    state = dq.state_dict()
+    del state["replay.lo"], state["replay.hi"]
+    dq.replay.lo[:] = 1.0
+    dq.load_state_dict(state, "old")
+    assert np.all(dq.replay.lo == 1.0)  # kept: a missing field leaves the buffer as it is
+
+
+def test_ddqn_reports_the_mean_chosen_q_since_the_last_update() -> None:
+    dq = DDQN(DDQNConfig(hidden=(8,), features="paper", learning_starts=10**9), seed=0)
+    mask = np.zeros(ACTION_DIM, dtype=bool)
+    mask[3] = True
+    for q in (1.0, 2.0, 6.0):
+        dq.record(np.zeros(STATE_DIM, np.float32), mask, 3, q=q, share=0.25)
+    assert dq.update()["q"] == pytest.approx(3.0)
+    assert np.isnan(dq.update()["q"])

@@ -185,7 +185,11 @@ class DRLAgent(Agent):
         if self.training:
             learner.add_reward(r)
             i, extra = learner.choose(x, idx, learner.rng, greedy=False)
-            learner.record(x, mask, i, extra)
+            if learner.algo == "ddqn":  # its target is bounded by what the share can still gain
+                learner.record(x, mask, i, extra,
+                               share=self._delta.last if self.shaping == "delta" else None)
+            else:
+                learner.record(x, mask, i, extra)
         else:  # playing: PPO samples its policy (or its mode if greedy); DDQN exploits
             i, extra = learner.choose(x, idx, self.rng,
                                       greedy=self.greedy or learner.algo == "ddqn")

@@ -50,6 +50,12 @@ class DDQNConfig:
     n_step: int = 1  # rewards summed before bootstrapping (Rainbow's multi-step target)
     clipped: bool = False  # bootstrap from min(online, target) at the chosen action (TD3's
     # clipped double-Q), against the max's overestimation
+    bounded: bool = True  # targets clipped to what the delta reward can still pay from the
+    # decision's share s: [-s - c, 1 - s + c] x reward_scale (c = terminal_c). Why: with
+    # gamma 0.999 the max's small overestimation compounds over ~1,000 decisions a game;
+    # unbounded, the mean chosen Q of hybrid DDQN seed 2 rose from 12 (game 500) to 41
+    # (game 5,800), past the 22.5 any game can pay, and greedy play fell into
+    # mortgage-and-redeem loops (docs/drl.md, Networks and learning)
     lazy_adam: bool = True  # Adam moves only the output columns a batch touched. Why: a
     # batch touches <= 2 x batch_size of the 2,923 outputs, and full Adam on that layer
     # was a quarter of training time
@@ -87,7 +93,7 @@ PRESETS = {
     # reward, c = 10 and a zero start; what it leaves unstated keeps the values above.
     "paper": DDQNConfig(hidden=(1024, 512), features="paper", explore="uniform",
                         reward="paper", reward_scale=0.05, lone_bonus=1.5, prior=0.0,
-                        dueling=False, head="flat", terminal_c=10.0),
+                        dueling=False, head="flat", terminal_c=10.0, bounded=False),
 }
 
 
@@ -108,7 +114,10 @@ def td_loss(q: np.ndarray, targets: np.ndarray, delta: float) -> tuple[float, np
 
 
 class Replay:
-    """A ring buffer; next-state masks are packed bits (366 bytes instead of 2922)."""
+    """A ring buffer; next-state masks are packed bits (366 bytes instead of 2922).
+    `lo`, `hi`: the bounds of each transition's target (infinite: unbounded)."""
+
+    FIELDS = ("x", "x2", "mask2", "a", "r", "disc", "lo", "hi")
 
     def __init__(self, size: int, dim: int) -> None:
         self.size = size
@@ -118,26 +127,31 @@ class Replay:
         self.a = np.zeros(size, dtype=np.int64)
         self.r = np.zeros(size, dtype=np.float32)
         self.disc = np.zeros(size, dtype=np.float32)  # gamma^k to the next decision, 0 at the end
+        self.lo = np.full(size, -np.inf, dtype=np.float32)
+        self.hi = np.full(size, np.inf, dtype=np.float32)
         self.n = 0
         self.pos = 0
 
-    def add(self, x, a, r, disc, x2, mask2) -> None:
+    def add(self, x, a, r, disc, x2, mask2, lo: float = -np.inf, hi: float = np.inf) -> None:
         i = self.pos
         self.x[i], self.a[i], self.r[i], self.disc[i] = x, a, r, disc
+        self.lo[i], self.hi[i] = lo, hi
         self.x2[i] = x2
         self.mask2[i] = mask2
         self.pos = (i + 1) % self.size
         self.n = min(self.n + 1, self.size)
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
-        out = {f"{prefix}{k}": getattr(self, k) for k in ("x", "x2", "mask2", "a", "r", "disc")}
+        out = {f"{prefix}{k}": getattr(self, k) for k in self.FIELDS}
         out[f"{prefix}n"] = np.array(self.n)
         out[f"{prefix}pos"] = np.array(self.pos)
         return out
 
     def load(self, data, prefix: str) -> None:
-        for k in ("x", "x2", "mask2", "a", "r", "disc"):
-            getattr(self, k)[...] = data[f"{prefix}{k}"]
+        """Missing bounds (a checkpoint from before they existed) load as unbounded."""
+        for k in self.FIELDS:
+            if f"{prefix}{k}" in data:
+                getattr(self, k)[...] = data[f"{prefix}{k}"]
         self.n = int(data[f"{prefix}n"])
         self.pos = int(data[f"{prefix}pos"])
 
@@ -154,6 +168,9 @@ class DDQN:
             raise ValueError(f"unknown ddqn head {self.cfg.head!r}; valid: {', '.join(Q_HEADS)}")
         if self.cfg.n_step < 1:
             raise ValueError(f"ddqn n_step must be at least 1, got {self.cfg.n_step}")
+        if self.cfg.bounded and self.cfg.reward != "delta":
+            raise ValueError("ddqn bounded=true needs reward=delta (the bounds are what the "
+                             "delta reward can still pay); set ddqn.bounded=false")
         rng = np.random.default_rng(seed)
         self.state_dim = state_dim(self.cfg.features)
         self.factored = self.cfg.head == "factored"
@@ -180,10 +197,12 @@ class DDQN:
         self._prior = policy_prior().astype(np.float64)
         self.steps = 0  # transitions recorded
         self.updates = 0
-        self.pending: tuple[np.ndarray, int, float, float] | None = None  # x, a, r, disc
+        # x, a, r, disc, share at x (None: no bound)
+        self.pending: tuple[np.ndarray, int, float, float, float | None] | None = None
         # transitions whose reward is known, waiting for the state n_step decisions on
-        self.chain: deque[tuple[np.ndarray, int, float, float]] = deque()
+        self.chain: deque[tuple[np.ndarray, int, float, float, float | None]] = deque()
         self.last_loss = float("nan")
+        self._q_sum, self._q_n = 0.0, 0  # chosen Q-values since the last `update()`
 
     @property
     def epsilon(self) -> float:
@@ -218,35 +237,48 @@ class DDQN:
             k = int(np.argmax(q))
         return int(idx[k]), float(q[k])
 
-    def record(self, x: np.ndarray, mask: np.ndarray, action: int, logp: float = 0.0) -> None:
-        """A new learning step: closes the pending transition; the oldest of the last
-        `n_step` then gets `x` as its bootstrap state."""
+    def record(self, x: np.ndarray, mask: np.ndarray, action: int, q: float = 0.0,
+               share: float | None = None) -> None:
+        """A new learning step (`q`: the chosen action's value; `share`: the player's share
+        at `x`, which bounds its target): closes the pending transition; the oldest of the
+        last `n_step` then gets `x` as its bootstrap state."""
+        self._q_sum += q
+        self._q_n += 1
         if self.pending is not None:
             self.chain.append(self.pending)
             if len(self.chain) == self.cfg.n_step:
                 self._emit(x, np.packbits(mask))
-        self.pending = (x.copy(), action, 0.0, self.cfg.gamma)
+        self.pending = (x.copy(), action, 0.0, self.cfg.gamma, share)
+
+    def _bounds(self, share: float | None) -> tuple[float, float]:
+        """The range of the return to go from a decision at this share (see `bounded`)."""
+        c = self.cfg
+        if not c.bounded or share is None:
+            return -np.inf, np.inf
+        return ((-share - c.terminal_c) * c.reward_scale,
+                (1.0 - share + c.terminal_c) * c.reward_scale)
 
     def _emit(self, x2: np.ndarray, mask2: np.ndarray, terminal: bool = False) -> None:
         """Stores the chain's oldest transition with its multi-step return."""
-        x, a = self.chain[0][0], self.chain[0][1]
+        x, a, share = self.chain[0][0], self.chain[0][1], self.chain[0][4]
         ret, disc = 0.0, 1.0
-        for _, _, r, d in self.chain:
+        for _, _, r, d, _ in self.chain:
             ret += disc * r
             disc *= d
-        self.replay.add(x, a, ret * self.cfg.reward_scale, 0.0 if terminal else disc, x2, mask2)
+        self.replay.add(x, a, ret * self.cfg.reward_scale, 0.0 if terminal else disc, x2, mask2,
+                        *self._bounds(share))
         self.chain.popleft()
         self._maybe_learn()
 
     def add_reward(self, r: float, discount: float = 1.0) -> None:
         if self.pending is not None:
-            x, a, pr, pdisc = self.pending
-            self.pending = (x, a, pr + discount * r, pdisc)
+            x, a, pr, pdisc, share = self.pending
+            self.pending = (x, a, pr + discount * r, pdisc, share)
 
     def end_game(self, final_reward: float) -> None:
         if self.pending is not None:
-            x, a, r, d = self.pending
-            self.chain.append((x, a, r + final_reward, d))
+            x, a, r, d, share = self.pending
+            self.chain.append((x, a, r + final_reward, d, share))
             self.pending = None
             none = np.zeros((ACTION_DIM + 7) // 8, dtype=np.uint8)
             while self.chain:
@@ -256,7 +288,11 @@ class DDQN:
         return False  # DDQN learns as it plays
 
     def update(self) -> dict[str, float]:
-        return {"loss": self.last_loss, "epsilon": self.epsilon}
+        """The last loss, epsilon and the mean chosen Q since the last call (a rising mean
+        past what a game can pay is the sign of overestimation)."""
+        q = self._q_sum / self._q_n if self._q_n else float("nan")
+        self._q_sum, self._q_n = 0.0, 0
+        return {"loss": self.last_loss, "epsilon": self.epsilon, "q": q}
 
     # -- learning -------------------------------------------------------------------
     def _maybe_learn(self) -> None:
@@ -280,7 +316,8 @@ class DDQN:
         if self.cfg.clipped:
             online = out2[np.arange(len(best))[:, None], self.cols[best]].sum(axis=1)
             q_next = np.minimum(q_next, online)
-        return rp.r[i] + rp.disc[i] * np.where(live, q_next, 0.0)
+        out = rp.r[i] + rp.disc[i] * np.where(live, q_next, 0.0)
+        return np.clip(out, rp.lo[i], rp.hi[i]) if self.cfg.bounded else out
 
     def learn_batch(self) -> float:
         c = self.cfg
