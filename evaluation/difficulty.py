@@ -2,6 +2,7 @@
 
     python -m evaluation.difficulty                       # the whole catalogue, resumable
     python -m evaluation.difficulty --plugin rent_hike    # one plugin (repeatable)
+    python -m evaluation.difficulty --preset hard --out F # the hard presets only, into F
     python -m evaluation.difficulty --write-docs          # and the table in docs/novelties.md
 
 Each plugin x preset is measured on `--games` seeded games (seeds `--seed`, `--seed`+1,
@@ -331,13 +332,13 @@ def save(data: dict[str, Any], path: Path) -> None:
 
 
 def todo(data: dict[str, Any], names: Sequence[str], games: int, seed: int,
-         force: bool) -> list[tuple[str, str]]:
+         force: bool, presets: Sequence[str] = DIFFICULTIES) -> list[tuple[str, str]]:
     """The cells still to measure: missing, measured on other settings or other params."""
     from novelties.registry import load_novelty
 
     out = []
     for name in names:
-        for d in DIFFICULTIES:
+        for d in presets:
             old = data["plugins"].get(name, {}).get(d)
             _, params = load_novelty(name, d)
             fresh = (old is not None and old.get("games") == games and old.get("seed") == seed
@@ -406,6 +407,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  description="Measure detectability and impact of novelties.")
     ap.add_argument("--plugin", action="append", default=[],
                     help="measure this plugin only (repeatable; default: all)")
+    ap.add_argument("--preset", action="append", default=[], choices=DIFFICULTIES,
+                    help="measure this preset only (repeatable; default: all three)")
     ap.add_argument("--games", type=int, default=200, help="games per cell (default 200)")
     ap.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--out", type=Path, default=DATA_FILE, help="the data file")
@@ -426,7 +429,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = args.plugin or sorted(plugins)
     data = load(args.out)
     try:
-        cells = todo(data, names, args.games, args.seed, args.force)
+        cells = todo(data, names, args.games, args.seed, args.force,
+                     [d for d in DIFFICULTIES if d in args.preset] or DIFFICULTIES)
     except NoveltyError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -436,7 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "beta": dice_sprt.BETA,
                         "command": f"python -m evaluation.difficulty --games {args.games} "
                                    f"--seed {args.seed}"}
-    if not args.plugin or not data["settings"]:  # the settings of the catalogue's run
+    if not (args.plugin or args.preset) or not data["settings"]:  # the catalogue run's settings
         data["settings"] = settings
     from tqdm import tqdm
 

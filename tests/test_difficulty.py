@@ -143,6 +143,16 @@ def test_the_cli_is_resumable_and_refuses_bad_input(tmp_path, capsys):
     assert "unknown novelty 'go_salry'" in capsys.readouterr().err
 
 
+def test_the_cli_measures_only_the_presets_asked_for(tmp_path, capsys):
+    out = tmp_path / "m.json"
+    assert main(["--plugin", "go_salary", "--preset", "hard", "--games", "2", "--out", str(out),
+                 "--no-progress"]) == 0
+    assert set(json.loads(out.read_text())["plugins"]["go_salary"]) == {"hard"}
+    with pytest.raises(SystemExit):
+        main(["--preset", "hardest", "--out", str(out)])
+    assert "invalid choice: 'hardest'" in capsys.readouterr().err
+
+
 def test_novelties_list_shows_measured_columns_for_the_whole_catalogue(capsys):
     assert novelties_main(["list", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
