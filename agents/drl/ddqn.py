@@ -35,7 +35,11 @@ FACTORED_COLS = np.concatenate([TYPE_OF[:, None], N_TYPES + COMPONENTS], axis=1)
 
 @dataclass(frozen=True)
 class DDQNConfig:
-    gamma: float = 0.999
+    gamma: float = 0.99  # Why not PPO's 0.999: the max's overestimation compounds through the
+    # bootstrap, ~1 / (1 - gamma) decisions deep; at 0.999 the values of hybrid DDQN seed 2
+    # rose past what a game can pay and the policy fell from 94 to ~65 wins per 100, bounded
+    # or not; at 0.99 they held at the returns (docs/drl.md, Networks and learning). The
+    # delta reward pays the share's change at every step, so a shorter horizon loses little
     lr: float = 1e-4
     max_grad_norm: float = 10.0
     buffer_size: int = 20_000
@@ -51,11 +55,10 @@ class DDQNConfig:
     clipped: bool = False  # bootstrap from min(online, target) at the chosen action (TD3's
     # clipped double-Q), against the max's overestimation
     bounded: bool = True  # targets clipped to what the delta reward can still pay from the
-    # decision's share s: [-s - c, 1 - s + c] x reward_scale (c = terminal_c). Why: with
-    # gamma 0.999 the max's small overestimation compounds over ~1,000 decisions a game;
-    # unbounded, the mean chosen Q of hybrid DDQN seed 2 rose from 12 (game 500) to 41
-    # (game 5,800), past the 22.5 any game can pay, and greedy play fell into
-    # mortgage-and-redeem loops (docs/drl.md, Networks and learning)
+    # decision's share s: [-s - c, 1 - s + c] x reward_scale (c = terminal_c). Why: a value
+    # past that range is overestimation by construction; unbounded at gamma 0.999, the
+    # values of hybrid DDQN seed 2 passed it in every probed state by game 3,000 and greedy
+    # play fell into mortgage-and-redeem loops. It slows the rise; gamma 0.99 stops it
     lazy_adam: bool = True  # Adam moves only the output columns a batch touched. Why: a
     # batch touches <= 2 x batch_size of the 2,923 outputs, and full Adam on that layer
     # was a quarter of training time
