@@ -1,0 +1,150 @@
+"""`python -m evaluation.paper_tables`: the hybrid-DRL paper's Tables II-VIII, resumable.
+
+    python -m evaluation.paper_tables out=outputs/paper_tables                  # all, 5 x 2,000
+    python -m evaluation.paper_tables out=DIR tables=[III,V] workers=2          # some, on 2 cores
+    python -m evaluation.paper_tables out=DIR games=50 runs=2 seed=0            # a quick look
+
+Each table is a layout of the paper (the learner against `fp_a, fp_b, fp_c`, both
+learners of one algorithm at one table, all four learners) played as `runs` runs of
+`games` games; `II+` to `V+` are Tables II-V against `fp_plus_a, fp_plus_b, fp_plus_c`.
+Run r of a table is exactly run r of `python -m evaluation.tournament agents=[...]
+games=G runs=R seed=S` (game seeds S + r x G + g, seats shuffled per game), played as its
+own job and written to `out/TABLE/runR.json` as soon as it ends, so a killed command run
+again plays only the missing runs. The DRL agents play their shipped weights with
+`detector=none`. Prints each finished table (wins per run, the win rate with its 95%
+Wilson interval) and writes `out/summary.json`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any, Sequence
+
+from evaluation.cli import UsageError, fail, parse_overrides
+from evaluation.metrics import wilson_interval
+
+FP = ["fp_a", "fp_b", "fp_c"]
+FP_PLUS = ["fp_plus_a", "fp_plus_b", "fp_plus_c"]
+LAYOUTS: dict[str, list[str]] = {
+    "II": ["ppo", *FP],
+    "III": ["hybrid_ppo", *FP],
+    "IV": ["ddqn", *FP],
+    "V": ["hybrid_ddqn", *FP],
+    "VI": ["fp_b", "fp_c", "ppo", "hybrid_ppo"],
+    "VII": ["fp_b", "fp_c", "ddqn", "hybrid_ddqn"],
+    "VIII": ["ddqn", "hybrid_ddqn", "ppo", "hybrid_ppo"],
+    "II+": ["ppo", *FP_PLUS],
+    "III+": ["hybrid_ppo", *FP_PLUS],
+    "IV+": ["ddqn", *FP_PLUS],
+    "V+": ["hybrid_ddqn", *FP_PLUS],
+}
+LEARNERS = ("ppo", "hybrid_ppo", "ddqn", "hybrid_ddqn")
+DEFAULTS: dict[str, Any] = {"out": None, "tables": list(LAYOUTS), "games": 2000, "runs": 5,
+                            "seed": 200_000, "workers": 1}
+
+
+def play_run(names: Sequence[str], games: int, runs: int, seed: int, run: int) -> dict[str, Any]:
+    """Run `run` of the tournament `names` x `runs` x `games` from `seed` (one process)."""
+    from evaluation.tournament import run_tournament
+
+    options = {n: {"detector": None} for n in dict.fromkeys(names) if n in LEARNERS}
+    summary = run_tournament(list(names), games=games, runs=1, seed=seed + run * games,
+                             options=options)
+    return {"agents": list(names), "run": run, "games": games,
+            "seed": seed + run * games, "wins": summary["wins"],
+            "trades_per_game": summary["trades_per_game"],
+            "turns_per_game": summary["turns_per_game"],
+            "turn_limit_share": summary["turn_limit_share"],
+            "cpu_seconds": summary["cpu_seconds"]}
+
+
+def table_summary(table: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The paper's layout for one table: wins per run, and each seat's win rate over all
+    runs with its 95% Wilson interval."""
+    names = rows[0]["agents"]
+    games = sum(r["games"] for r in rows)
+    totals = [sum(r["wins"][i] for r in rows) for i in range(len(names))]
+    rates = []
+    for k in totals:
+        lo, hi = wilson_interval(k, games) or (0.0, 1.0)
+        rates.append({"wins": k, "rate": round(k / games, 4), "lo": round(lo, 4),
+                      "hi": round(hi, 4)})
+    return {"table": table, "agents": names, "games": games, "runs": len(rows),
+            "wins_per_run": [r["wins"] for r in sorted(rows, key=lambda r: r["run"])],
+            "seats": rates}
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    width = max(len(n) for n in s["agents"]) + 2
+    lines = [f"Table {s['table']}: {s['runs']} run(s), {s['games']} games"]
+    lines.append("run".ljust(6) + "".join(n.rjust(width) for n in s["agents"]))
+    for i, wins in enumerate(s["wins_per_run"]):
+        lines.append(str(i).ljust(6) + "".join(str(w).rjust(width) for w in wins))
+    lines.append("rate".ljust(6) + "".join(f"{r['rate']:.2%}".rjust(width) for r in s["seats"]))
+    lines.append("95%".ljust(6) + "".join(f"{r['lo']:.1%}-{r['hi']:.1%}".rjust(width)
+                                          for r in s["seats"]))
+    return "\n".join(lines)
+
+
+def run_tables(cfg: dict[str, Any]) -> dict[str, Any]:
+    """Play every missing run of the chosen tables; returns the summaries of the tables
+    whose runs are all done."""
+    out = Path(str(cfg["out"]))
+    tables = [str(t) for t in cfg["tables"]]
+    games, runs, seed, workers = (int(cfg[k]) for k in ("games", "runs", "seed", "workers"))
+    todo = []
+    for t in tables:
+        (out / t).mkdir(parents=True, exist_ok=True)
+        for r in range(runs):
+            path = out / t / f"run{r}.json"
+            if path.is_file():
+                done = json.loads(path.read_text())
+                if (done["games"], done["agents"]) == (games, LAYOUTS[t]) and \
+                        done["seed"] == seed + r * games:
+                    continue
+                raise UsageError(f"{path} holds another setting (games {done['games']}, seed "
+                                 f"{done['seed']}); use another out=")
+            todo.append((t, r))
+    if todo:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            jobs = {pool.submit(play_run, LAYOUTS[t], games, runs, seed, r): (t, r)
+                    for t, r in todo}
+            for job in as_completed(jobs):
+                t, r = jobs[job]
+                row = job.result()
+                tmp = out / t / f"run{r}.json.tmp"
+                tmp.write_text(json.dumps(row) + "\n")
+                tmp.replace(out / t / f"run{r}.json")
+                print(f"table {t} run {r}: wins {row['wins']}", file=sys.stderr)
+    summaries = {}
+    for t in tables:
+        rows = [json.loads((out / t / f"run{r}.json").read_text()) for r in range(runs)]
+        summaries[t] = table_summary(t, rows)
+    (out / "summary.json").write_text(json.dumps(summaries, indent=1) + "\n")
+    return summaries
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        cfg = parse_overrides(sys.argv[1:] if argv is None else argv, DEFAULTS)
+        if not cfg["out"]:
+            raise UsageError("out= is required: the folder that keeps each run (resumable)")
+        unknown = [t for t in cfg["tables"] if str(t) not in LAYOUTS]
+        if unknown:
+            raise UsageError(f"unknown table {unknown[0]!r}; valid: {', '.join(LAYOUTS)}")
+        for key in ("games", "runs", "workers"):
+            if int(cfg[key]) < 1:
+                raise UsageError(f"{key} must be at least 1, got {cfg[key]}")
+        summaries = run_tables(cfg)
+    except UsageError as exc:
+        fail(str(exc))
+    for s in summaries.values():
+        print(format_summary(s) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,41 @@
+"""The paper's tables as resumable runs: each run is the tournament's run of that index."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evaluation.paper_tables import LAYOUTS, main
+from evaluation.tournament import run_tournament
+
+
+def test_each_run_is_the_tournaments_run_and_a_second_call_plays_nothing(tmp_path, capsys):
+    out = tmp_path / "t"
+    assert main([f"out={out}", "tables=[VI]", "games=2", "runs=2", "seed=11"]) == 0
+    printed = capsys.readouterr().out
+    assert "Table VI: 2 run(s), 4 games" in printed
+    runs = [json.loads((out / "VI" / f"run{r}.json").read_text()) for r in range(2)]
+    options = {n: {"detector": None} for n in ("ppo", "hybrid_ppo")}
+    whole = run_tournament(LAYOUTS["VI"], games=2, runs=2, seed=11, options=options)
+    assert [r["wins"] for r in runs] == whole["wins_per_run"]
+    summary = json.loads((out / "summary.json").read_text())["VI"]
+    assert [s["wins"] for s in summary["seats"]] == whole["wins"]
+    stamps = [(out / "VI" / f"run{r}.json").stat().st_mtime_ns for r in range(2)]
+    assert main([f"out={out}", "tables=[VI]", "games=2", "runs=2", "seed=11"]) == 0
+    assert stamps == [(out / "VI" / f"run{r}.json").stat().st_mtime_ns for r in range(2)]
+
+
+def test_bad_input_is_one_clear_line(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["tables=[VI]"])
+    assert "out= is required" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([f"out={tmp_path}", "tables=[IX]"])
+    assert "unknown table 'IX'; valid: II, III, IV, V, VI, VII, VIII, II+" in capsys.readouterr().err
+    (tmp_path / "VI").mkdir()
+    (tmp_path / "VI" / "run0.json").write_text(json.dumps(
+        {"games": 5, "agents": LAYOUTS["VI"], "seed": 0}))
+    with pytest.raises(SystemExit):
+        main([f"out={tmp_path}", "tables=[VI]", "games=2", "runs=1", "seed=0"])
+    assert "holds another setting" in capsys.readouterr().err
