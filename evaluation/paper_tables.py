@@ -78,7 +78,7 @@ def table_summary(table: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def format_summary(s: dict[str, Any]) -> str:
-    width = max(len(n) for n in s["agents"]) + 2
+    width = max(12, *(len(n) for n in s["agents"])) + 2  # an interval is 11 wide
     lines = [f"Table {s['table']}: {s['runs']} run(s), {s['games']} games"]
     lines.append("run".ljust(6) + "".join(n.rjust(width) for n in s["agents"]))
     for i, wins in enumerate(s["wins_per_run"]):
