@@ -17,6 +17,7 @@ Wilson interval) and writes `out/summary.json`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -46,6 +47,15 @@ DEFAULTS: dict[str, Any] = {"out": None, "tables": list(LAYOUTS), "games": 2000,
                             "seed": 200_000, "workers": 1}
 
 
+def weights_digest(names: Sequence[str]) -> dict[str, str]:
+    """The first 16 hex digits of each learner's shipped weights: a run played with other
+    weights is not resumed into the same table."""
+    from agents.drl.agent import WEIGHTS_DIR
+
+    return {n: hashlib.sha256((WEIGHTS_DIR / f"{n}.npz").read_bytes()).hexdigest()[:16]
+            for n in dict.fromkeys(names) if n in LEARNERS}
+
+
 def play_run(names: Sequence[str], games: int, runs: int, seed: int, run: int) -> dict[str, Any]:
     """Run `run` of the tournament `names` x `runs` x `games` from `seed` (one process)."""
     from evaluation.tournament import run_tournament
@@ -55,6 +65,7 @@ def play_run(names: Sequence[str], games: int, runs: int, seed: int, run: int) -
                              options=options)
     return {"agents": list(names), "run": run, "games": games,
             "seed": seed + run * games, "wins": summary["wins"],
+            "weights": weights_digest(names),
             "trades_per_game": summary["trades_per_game"],
             "turns_per_game": summary["turns_per_game"],
             "turn_limit_share": summary["turn_limit_share"],
@@ -104,6 +115,9 @@ def run_tables(cfg: dict[str, Any]) -> dict[str, Any]:
                 done = json.loads(path.read_text())
                 if (done["games"], done["agents"]) == (games, LAYOUTS[t]) and \
                         done["seed"] == seed + r * games:
+                    if done.get("weights") != weights_digest(LAYOUTS[t]):
+                        raise UsageError(f"{path} was played with other shipped weights; "
+                                         "use another out=")
                     continue
                 raise UsageError(f"{path} holds another setting (games {done['games']}, seed "
                                  f"{done['seed']}); use another out=")

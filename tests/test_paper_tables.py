@@ -39,3 +39,16 @@ def test_bad_input_is_one_clear_line(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main([f"out={tmp_path}", "tables=[VI]", "games=2", "runs=1", "seed=0"])
     assert "holds another setting" in capsys.readouterr().err
+
+
+def test_a_run_played_with_other_weights_is_not_resumed(tmp_path, capsys):
+    out = tmp_path / "t"
+    assert main([f"out={out}", "tables=[VI]", "games=1", "runs=1", "seed=3"]) == 0
+    path = out / "VI" / "run0.json"
+    run = json.loads(path.read_text())
+    assert set(run["weights"]) == {"ppo", "hybrid_ppo"}
+    run["weights"]["ppo"] = "0" * 16
+    path.write_text(json.dumps(run))
+    with pytest.raises(SystemExit):
+        main([f"out={out}", "tables=[VI]", "games=1", "runs=1", "seed=3"])
+    assert "played with other shipped weights" in capsys.readouterr().err
