@@ -1,0 +1,103 @@
+"""`python -m evaluation.select_checkpoint RUN AGENT`: choose a training run's checkpoint
+on validation games.
+
+    python -m evaluation.select_checkpoint outputs/train/hybrid_ddqn/none-medium/seed2 hybrid_ddqn \
+        every=500 games=100 seed=400000
+
+Each checkpoint `RUN/weights/gNNNNNN.npz` whose game count is a multiple of `every`
+plays `games` games as AGENT (`detector=none`) against `fp_a, fp_b, fp_c` from game seed
+`seed`, the same games for every checkpoint; its result is written to
+`RUN/validation/gNNNNNN.json` at once, so a second call plays only new checkpoints. The
+choice is the checkpoint with the most wins, ties going to the later one (more training
+for the same evidence). Validate on a seed range that neither training nor the held-out
+score uses; the validation wins of the chosen checkpoint are the best of many noisy
+draws and overstate it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from evaluation.cli import UsageError, fail, parse_overrides
+
+OPPONENTS = ["fp_a", "fp_b", "fp_c"]
+DEFAULTS: dict[str, Any] = {"every": 500, "games": 100, "seed": 400_000}
+
+
+def checkpoints(run: Path, every: int) -> list[tuple[int, Path]]:
+    """(game, path) of the run's checkpoints at multiples of `every`, in order."""
+    out = []
+    for path in sorted((run / "weights").glob("g*.npz")):
+        try:
+            game = int(path.stem[1:])
+        except ValueError:
+            continue
+        if game % every == 0:
+            out.append((game, path))
+    return out
+
+
+def validate(run: Path, agent: str, every: int, games: int, seed: int) -> list[dict[str, Any]]:
+    """Play every checkpoint not yet validated with these settings; returns all rows."""
+    from evaluation.tournament import run_tournament
+
+    rows = []
+    (run / "validation").mkdir(exist_ok=True)
+    for game, path in checkpoints(run, every):
+        out = run / "validation" / f"{path.stem}.json"
+        if out.is_file():
+            done = json.loads(out.read_text())
+            if (done.get("games"), done.get("seed"), done.get("agents", [None])[0]) == \
+                    (games, seed, agent):
+                rows.append({"game": game, "wins": done["wins"][0], "games": games})
+                continue
+        summary = run_tournament([agent, *OPPONENTS], games=games, runs=1, seed=seed,
+                                 options={agent: {"weights": str(path), "detector": None}})
+        tmp = out.with_suffix(".tmp")
+        tmp.write_text(json.dumps(summary) + "\n")
+        tmp.replace(out)
+        rows.append({"game": game, "wins": summary["wins"][0], "games": games})
+        print(f"game {game}: {summary['wins'][0]} of {games}", file=sys.stderr)
+    return rows
+
+
+def best(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The most wins; ties: the later checkpoint."""
+    return max(rows, key=lambda r: (r["wins"], r["game"]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        positional = [a for a in args if "=" not in a]
+        if len(positional) != 2:
+            raise UsageError("usage: python -m evaluation.select_checkpoint RUN AGENT "
+                             "[every=500] [games=100] [seed=400000]")
+        run, agent = Path(positional[0]), positional[1]
+        cfg = parse_overrides([a for a in args if "=" in a], DEFAULTS)
+        if not (run / "weights").is_dir():
+            raise UsageError(f"{run} has no weights/ folder: not a training run's out_dir")
+        for key in ("every", "games"):
+            if cfg[key] < 1:
+                raise UsageError(f"{key} must be at least 1, got {cfg[key]}")
+        rows = validate(run, agent, cfg["every"], cfg["games"], cfg["seed"])
+        if not rows:
+            raise UsageError(f"{run}/weights holds no checkpoint at a multiple of "
+                             f"{cfg['every']} games")
+    except UsageError as exc:
+        fail(str(exc))
+    chosen = best(rows)
+    for r in rows:
+        mark = "  <- chosen" if r is chosen else ""
+        print(f"g{r['game']:06d}  {r['wins']:>4} of {r['games']}{mark}")
+    print(json.dumps({"chosen": str(run / "weights" / f"g{chosen['game']:06d}.npz"),
+                      "game": chosen["game"], "wins": chosen["wins"],
+                      "games": chosen["games"], "checkpoints": len(rows)}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
