@@ -24,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Sequence
 
+from evaluation.atomic import atomic_write
 from evaluation.cli import UsageError, fail, parse_overrides
 from evaluation.metrics import wilson_interval
 
@@ -129,9 +130,7 @@ def run_tables(cfg: dict[str, Any]) -> dict[str, Any]:
             for job in as_completed(jobs):
                 t, r = jobs[job]
                 row = job.result()
-                tmp = out / t / f"run{r}.json.tmp"
-                tmp.write_text(json.dumps(row) + "\n")
-                tmp.replace(out / t / f"run{r}.json")
+                atomic_write(out / t / f"run{r}.json", json.dumps(row) + "\n")
                 print(f"table {t} run {r}: wins {row['wins']}", file=sys.stderr)
     summaries = {}
     for t in tables:

@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from evaluation.atomic import atomic_write
 from evaluation.cli import UsageError, fail, parse_overrides
-
-OPPONENTS = ["fp_a", "fp_b", "fp_c"]
+from evaluation.paper_tables import FP as OPPONENTS  # the paper's fixed policies
 DEFAULTS: dict[str, Any] = {"every": 500, "games": 100, "seed": 400_000}
 
 
@@ -56,9 +56,7 @@ def validate(run: Path, agent: str, every: int, games: int, seed: int) -> list[d
                 continue
         summary = run_tournament([agent, *OPPONENTS], games=games, runs=1, seed=seed,
                                  options={agent: {"weights": str(path), "detector": None}})
-        tmp = out.with_suffix(".tmp")
-        tmp.write_text(json.dumps(summary) + "\n")
-        tmp.replace(out)
+        atomic_write(out, json.dumps(summary) + "\n")
         rows.append({"game": game, "wins": summary["wins"][0], "games": games})
         print(f"game {game}: {summary['wins'][0]} of {games}", file=sys.stderr)
     return rows

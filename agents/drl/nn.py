@@ -249,7 +249,7 @@ class Adam:
     def _flush(self) -> None:
         """Subnormal moments to zero (see the class docstring)."""
         for m, v, tmp in zip(self.m, self.v, self.scratch):
-            tiny = np.finfo(m.dtype).tiny if m.dtype.kind == "f" else 0
+            tiny = np.finfo(m.dtype).tiny
             np.abs(m, out=tmp)
             np.copyto(m, 0, where=tmp < tiny)
             np.copyto(v, 0, where=v < tiny)
