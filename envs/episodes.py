@@ -2,7 +2,7 @@
 
 An environment is a trial that never ends. `reset(seed=S)` starts it (episode 0);
 every `reset()` without a seed plays the next episode. Episode e is game e of a trial
-with `trial.seed=S`: seed `evaluation.runner.game_seed(S, e)`, seats shuffled by that
+with `trial.seed=S`: seed `openmono.seeding.game_seed(S, e)`, seats shuffled by that
 seed. A novelty set through `reset(options={"novelty": ..., "difficulty": ...,
 "at_episode": K})` is applied to every episode from K on, as `trial.inject_at=K` does
 (the counter counts from the last seeded reset). Options stay in force until another
@@ -16,9 +16,9 @@ import warnings
 from typing import Any, Mapping
 
 from evaluation.novelty_setup import Applied, NoveltyError, prepare_novelty
-from evaluation.runner import game_seed
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.schema import RULE_SETS, GameSchema, rules_schema
+from openmono.seeding import game_seed
 
 OPTIONS = ("novelty", "difficulty", "params", "at_episode", "observability", "then")
 

@@ -39,7 +39,6 @@ Conventions (chosen here; every "undefined" value is None, never inf or NaN):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from numbers import Real
 from typing import Any
@@ -343,8 +342,9 @@ def summarize_trial(
 # ------------------------------------------------------------------- intervals
 
 
-def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float] | None:
-    """Wilson score interval for a binomial proportion; None when n == 0.
+def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float, float] | None:
+    """Wilson score interval for a binomial proportion (scipy's `binomtest`); None when
+    n == 0.
 
     Preferred to the normal interval because it stays inside [0, 1] and is not
     degenerate at 0 or n successes, which small trials hit often.
@@ -353,16 +353,11 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
         raise ValueError(f"need 0 <= successes <= n, got {successes}/{n}")
     if n == 0:
         return None
-    # scipy's binomtest(k, n).proportion_ci(method="wilson") is the same interval
-    # (tests/test_metrics.py checks it); the closed form spares the reports the second
-    # that importing scipy.stats takes.
-    p = successes / n
-    z2 = z * z
-    denom = 1.0 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    lo = 0.0 if successes == 0 else max(0.0, centre - half)
-    hi = 1.0 if successes == n else min(1.0, centre + half)
+    from scipy.stats import binomtest  # (importing scipy.stats costs a second: on first use)
+
+    ci = binomtest(successes, n).proportion_ci(confidence_level=level, method="wilson")
+    lo = 0.0 if successes == 0 else max(0.0, float(ci.low))
+    hi = 1.0 if successes == n else min(1.0, float(ci.high))
     return lo, hi
 
 
@@ -373,19 +368,23 @@ def bootstrap_ci(
     seed: int = 0,
     level: float = 0.95,
 ) -> tuple[float, float] | None:
-    """Percentile bootstrap interval of `stat`; deterministic for a given seed.
+    """Percentile bootstrap interval of `stat` (scipy.stats.bootstrap); deterministic
+    for a given seed.
 
-    None for no values; a single value gives a zero-width interval.
+    None for no values; a single value gives a zero-width interval (scipy needs two).
+    `stat` takes an array and an `axis`, as numpy's reductions do.
     """
     data = np.asarray([float(v) for v in values], dtype=float)
     if data.size == 0:
         return None
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, data.size, size=(n_boot, data.size))
-    stats = np.array([stat(data[row]) for row in idx], dtype=float)
-    tail = (1.0 - level) / 2 * 100
-    lo, hi = np.percentile(stats, [tail, 100 - tail])
-    return float(lo), float(hi)
+    if data.size == 1 or np.all(data == data[0]):
+        return float(data[0]), float(data[0])
+    from scipy.stats import bootstrap  # (importing scipy.stats costs a second: on first use)
+
+    ci = bootstrap((data,), stat, n_resamples=n_boot, confidence_level=level,
+                   method="percentile", rng=np.random.default_rng(seed),
+                   vectorized=True).confidence_interval
+    return float(ci.low), float(ci.high)
 
 
 # ------------------------------------------------------------------- over trials
@@ -429,6 +428,8 @@ def _pooled_nrp(out: dict[str, Any], summaries: Sequence[Mapping[str, Any]], see
     if trials and out["nrp"] is not None:
         arr = np.array([[t["post_wins"], t["post_games"], t["ref_pre_wins"], t["ref_pre_games"]]
                         for t in trials], dtype=float)
+        # By hand, not scipy.stats.bootstrap: a resample whose reference never won has no
+        # ratio, and scipy's percentiles would turn the whole interval into NaN.
         idx = np.random.default_rng(seed).integers(0, len(trials), size=(n_boot, len(trials)))
         sums = arr[idx].sum(axis=1)  # (n_boot, 4)
         ok = (sums[:, 1] > 0) & (sums[:, 2] > 0) & (sums[:, 3] > 0)

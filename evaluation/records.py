@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from openmono.seeding import game_seed
+
 CHAIN_TAG = "openmono games.jsonl v1\n"
 
 
@@ -39,13 +41,6 @@ def canonical(value: Any) -> str:
 
 
 CHAIN_START = hashlib.sha256(CHAIN_TAG.encode()).hexdigest()
-
-
-def game_seed(trial_seed: int, game: int) -> int:
-    """The seed of game `game` of a trial (evaluation.runner.game_seed)."""
-    from numpy.random import SeedSequence
-
-    return int(SeedSequence([trial_seed, game]).generate_state(1)[0])
 
 
 def digest(previous: str, record: dict[str, Any]) -> str:

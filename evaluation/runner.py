@@ -39,12 +39,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterator
 
-from numpy.random import SeedSequence
 
 
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.play import play_game
 from openmono.schema import RULE_SETS, GameSchema, rules_schema
+from openmono.seeding import game_seed
 
 from agents.registry import UnknownAgentError, resolve, told_rules
 from evaluation import metrics, records as games_file
@@ -173,11 +173,6 @@ class TrialConfig:
                              f"(games 0..{self.games - 1})")
 
 
-def game_seed(trial_seed: int, game: int) -> int:
-    """The seed of game `game` of a trial: independent streams, stable under resume."""
-    return games_file.game_seed(trial_seed, game)
-
-
 def injection_game(cfg: TrialConfig) -> int | None:
     """The first game played with the novelty (None for a control trial)."""
     if cfg.novelty is None:
@@ -186,7 +181,7 @@ def injection_game(cfg: TrialConfig) -> int | None:
         return cfg.inject_at
     lo = int(cfg.window[0] * cfg.games)
     hi = max(lo, min(cfg.games - 1, int(cfg.window[1] * cfg.games)))
-    draw = int(SeedSequence([cfg.seed, 2**31 - 1]).generate_state(1)[0])
+    draw = game_seed(cfg.seed, 2**31 - 1)  # a stream no game of the trial uses
     return lo + draw % (hi - lo + 1)
 
 

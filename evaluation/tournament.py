@@ -43,19 +43,17 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def game_seed(seed: int, run: int, game: int, games: int) -> int:
-    """The seed of game `game` of run `run` (both 0-based)."""
-    return seed + run * games + game
-
-
 def _play_run(agents: list[Any], schema: Any, hooks: Any, seed: int, run: int, games: int,
               bar: Any = None) -> dict[str, Any]:
-    """One run's tallies (the unit a Ray task plays with `ray=`)."""
+    """One run's tallies (the unit a Ray task plays with `ray=`). A tournament names its
+    engine seeds directly: run r plays seeds seed + r * games onward, so `seed=200000
+    games=1000` is the held-out range 200,000 to 200,999 whatever the runs."""
+    first = seed + run * games
     row = [0] * len(agents)
     ends: dict[str, int] = {}
     trades = auctions = turns = faults = 0
     for g in range(games):
-        res = play_game(schema, agents, seed=game_seed(seed, run, g, games), hooks=hooks)
+        res = play_game(schema, agents, seed=first + g, hooks=hooks)
         row[res.winner] += 1
         ends[res.end_reason] = ends.get(res.end_reason, 0) + 1
         trades += res.stats.get("trades", 0)

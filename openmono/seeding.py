@@ -21,8 +21,8 @@ _MIX_R = 0x4973F715
 _POOL = 4
 
 
-def seed_sequence_words(seed: int, count: int) -> list[int]:
-    """`SeedSequence(seed).generate_state(count)` (uint32 words) as a list of ints."""
+def _words(seed: int) -> list[int]:
+    """`seed` as little-endian 32-bit words (0 is one word), as numpy coerces it."""
     if type(seed) is not int:
         try:
             seed = index(seed)  # numpy integers and the like
@@ -30,12 +30,45 @@ def seed_sequence_words(seed: int, count: int) -> list[int]:
             raise TypeError(f"a game seed must be an int, got {seed!r}") from None
     if seed < 0:
         raise ValueError(f"a game seed must be non-negative, got {seed}")
-    entropy = []
-    while True:  # little-endian 32-bit words; 0 is one word
-        entropy.append(seed & _MASK)
+    words = []
+    while True:
+        words.append(seed & _MASK)
         seed >>= 32
         if not seed:
-            break
+            return words
+
+
+def game_seed(series: int, game: int) -> int:
+    """The engine seed of game `game` of a series (a trial, an environment's episodes):
+    `SeedSequence([series, game])`'s first word, so series 0, 1, 2 ... are independent
+    streams and a resumed series replays its games exactly.
+
+    >>> game_seed(0, 0) == game_seed(0, 0) != game_seed(1, 0)
+    True
+    """
+    return seed_sequence_words((series, game), 1)[0]
+
+
+TRAINING_BLOCK = 1_000_000
+
+
+def training_seed(seed: int, game: int) -> int:
+    """The engine seed of game `game` of a training run with seed `seed` (>= 1): a range of
+    engine seeds, `seed * 1,000,000 + game`, rather than a hashed stream, so that no
+    training game can be an evaluation game (evaluation ranges lie below 1,000,000,
+    tournaments name their engine seeds directly: `seed=200000 games=1000` plays seeds
+    200,000 to 200,999).
+
+    >>> training_seed(2, 17)
+    2000017
+    """
+    return seed * TRAINING_BLOCK + game
+
+
+def seed_sequence_words(seed: int | tuple[int, ...], count: int) -> list[int]:
+    """`SeedSequence(seed).generate_state(count)` (uint32 words) as a list of ints; `seed`
+    an int or a tuple of ints (their words in order, as numpy reads a list)."""
+    entropy = _words(seed) if not isinstance(seed, tuple) else [w for s in seed for w in _words(s)]
     entropy += [0] * (_POOL - len(entropy))
     # hashmix(value): value ^= h; h *= MULT_A; value *= h; value ^= value >> 16 (mod 2**32)
     h = _INIT_A

@@ -291,21 +291,22 @@ def test_wilson_hand_value():
 
 @settings(deadline=None)  # the first call imports scipy.stats
 @given(st.integers(1, 500).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
-def test_wilson_is_scipys(kn):
-    """The one Wilson interval of the project equals scipy's (closed form: no scipy import)."""
-    from scipy.stats import binomtest
-
+def test_wilson_is_the_closed_form(kn):
+    """The project's one Wilson interval (scipy's) is the textbook score interval."""
     k, n = kn
-    ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
-    assert m.wilson_interval(k, n, z=1.959963984540054) == pytest.approx(
-        (ci.low, ci.high), abs=1e-9)
+    z = 1.959963984540054
+    p, z2 = k / n, z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    assert m.wilson_interval(k, n) == pytest.approx((max(0.0, centre - half),
+                                                     min(1.0, centre + half)), abs=1e-9)
 
 
 def test_wilson_at_zero_and_n():
-    # at k = 0 the upper end is (z^2/n) / (1 + z^2/n) = 0.38416 / 1.38416 = 0.277540;
-    # at k = n the lower end is n / (n + z^2) = 10 / 13.8416 = 0.722460
-    assert m.wilson_interval(0, 10) == pytest.approx((0.0, 0.277540), abs=1e-6)
-    assert m.wilson_interval(10, 10) == pytest.approx((0.722460, 1.0), abs=1e-6)
+    # at k = 0 the upper end is (z^2/n) / (1 + z^2/n) = 0.384146 / 1.384146 = 0.277533;
+    # at k = n the lower end is n / (n + z^2) = 10 / 13.841459 = 0.722467 (z = 1.959964)
+    assert m.wilson_interval(0, 10) == pytest.approx((0.0, 0.277533), abs=1e-6)
+    assert m.wilson_interval(10, 10) == pytest.approx((0.722467, 1.0), abs=1e-6)
     assert m.wilson_interval(0, 10)[0] == 0.0 and m.wilson_interval(10, 10)[1] == 1.0
 
 
@@ -323,7 +324,7 @@ def test_wilson_contains_the_estimate_and_stays_in_unit_interval(n, data):
     k = data.draw(st.integers(0, n))
     lo, hi = m.wilson_interval(k, n)
     assert 0.0 <= lo <= k / n <= hi <= 1.0
-    wider = m.wilson_interval(k, n, z=2.58)
+    wider = m.wilson_interval(k, n, level=0.99)
     assert wider[0] <= lo + 1e-12 and wider[1] >= hi - 1e-12
 
 

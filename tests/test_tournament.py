@@ -12,9 +12,13 @@ from evaluation import tournament as T
 from evaluation.cli import UsageError
 
 
-def test_game_seeds_are_distinct_across_runs():
-    seeds = [T.game_seed(7, r, g, 3) for r in range(2) for g in range(3)]
-    assert seeds == [7, 8, 9, 10, 11, 12]
+def test_runs_play_consecutive_engine_seeds(monkeypatch):
+    played = []
+    real = T.play_game
+    monkeypatch.setattr(T, "play_game",
+                        lambda *a, seed, **k: played.append(seed) or real(*a, seed=seed, **k))
+    T.run_tournament(["baseline", "random", "baseline"], games=3, runs=2, seed=7)
+    assert played == [7, 8, 9, 10, 11, 12]
 
 
 def test_summary_counts_every_game_and_is_deterministic():

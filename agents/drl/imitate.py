@@ -46,9 +46,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.stats import binomtest
 
 from openmono.play import play_game
+from openmono.seeding import training_seed
 
 from agents.base import Agent
 from agents.drl.agent import VARIANTS
@@ -57,7 +57,7 @@ from agents.drl.routing import FORCED, NETWORK, route, routed_action
 from agents.drl.nn import Adam, masked_log_softmax, masked_softmax, save_npz
 from agents.drl.ppo import PPO, PPOConfig, value_loss
 from agents.drl.reward import net_worths, share, terminal_reward
-from agents.drl.train import TrainError, algo_options, game_seed  # as training does
+from agents.drl.train import TrainError, algo_options
 
 ALGOS = ("ppo",)
 PACKED = (E.ACTION_DIM + 7) // 8
@@ -92,15 +92,6 @@ class FitConfig:
 
 class ImitateError(ValueError):
     """Bad input to imitation; the message is one line naming the problem."""
-
-
-def wilson(k: int, n: int) -> list[float] | None:
-    """The Wilson 95% interval of k wins in n games, rounded for the summary (None when
-    there are none, as `evaluation.metrics.wilson_interval`, which agents may not import)."""
-    if n == 0:
-        return None
-    ci = binomtest(k, n).proportion_ci(method="wilson")
-    return [round(float(ci.low), 4), round(float(ci.high), 4)]
 
 
 # -- recording ------------------------------------------------------------------------------
@@ -273,7 +264,7 @@ def play_chunk(cfg: dict[str, Any], ppo: PPOConfig, start: int, end: int, schema
     opponents = [make_agent(n) for n in cfg["opponents"]]
     for g in range(start, end):
         rec.game = g
-        play_game(schema, [rec, *opponents], seed=game_seed(int(cfg["seed"]), g))
+        play_game(schema, [rec, *opponents], seed=training_seed(int(cfg["seed"]), g))
         if bar is not None:
             bar.update(1)
     return rec.rec, rec.counts
@@ -501,7 +492,6 @@ def imitate(cfg: dict[str, Any], out_dir: str | Path) -> dict[str, Any]:
     summary = {
         "config": cfg,
         "teacher_games": {**c, "win_rate": round(counts.wins / max(1, counts.games), 4),
-                          "win_rate_wilson95": wilson(counts.wins, counts.games),
                           "unmapped_fraction": round(counts.unmapped / max(1, counts.network), 4),
                           "snapped_fraction": round(counts.snapped / max(1, counts.network), 4),
                           "outside_mask_fraction":

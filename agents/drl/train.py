@@ -36,6 +36,7 @@ import numpy as np
 import openmono
 from openmono.hooks import NO_HOOKS
 from openmono.play import play_game
+from openmono.seeding import training_seed
 
 from agents.drl.agent import ALGOS, VARIANTS, DRLAgent, load_weights_file, make_learner
 from agents.drl.ddqn import DDQNConfig
@@ -48,10 +49,6 @@ IDENTITY_KEYS = ("algo", "variant", "seed", "opponents", "novelty", "novelty_dif
 
 class TrainError(ValueError):
     """Bad input to the trainer; the message is one line naming the problem."""
-
-
-def game_seed(seed: int, game: int) -> int:
-    return seed * 1_000_000 + game
 
 
 def algo_options(algo: str, cfg: dict[str, Any]) -> dict[str, Any]:
@@ -177,7 +174,7 @@ def train(cfg: dict[str, Any], out_dir: str | Path,
     decisions0 = agent.network_decisions
     stop = games if max_new_games is None else min(games, start + max_new_games)
     for g in range(start, stop):
-        seed = game_seed(int(cfg["seed"]), g)
+        seed = training_seed(int(cfg["seed"]), g)
         stats: dict[str, float] = {}
         res = play_game(schema, [agent, *opponents], seed=seed, hooks=hooks)
         learner.progress = (g + 1) / games  # lr annealing reads it
