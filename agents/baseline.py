@@ -76,7 +76,7 @@ from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
 
-from agents._policy_helpers import conclude_until
+from agents.policy_helpers import conclude_until
 from agents.base import PhaseAgent
 
 CONCLUDE = A.CONCLUDE

@@ -45,7 +45,7 @@ from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
 
-from agents._policy_helpers import (NEVER, best_build, build_candidates, buildable_sets,
+from agents.policy_helpers import (NEVER, best_build, build_candidates, buildable_sets,
                                     completes_set, conclude_until, empty_view,
                                     liquidation_value, ownership, raise_cash_action,
                                     sets_change, tables)

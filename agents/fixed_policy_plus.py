@@ -52,7 +52,7 @@ from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
 
-from agents._policy_helpers import (NEVER, best_build, build_candidates, buildable_sets,
+from agents.policy_helpers import (NEVER, best_build, build_candidates, buildable_sets,
                                     conclude_until, liquidation_value, ownership,
                                     raise_cash_action, sets_change)
 from agents.base import PhaseAgent

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import openmono
 from openmono import actions as A
 from openmono.engine import Decision
-from agents._policy_helpers import ownership, sets_change
+from agents.policy_helpers import ownership, sets_change
 from agents.baseline_v0 import BaselineV0Agent as BaselineAgent
 
 STD = openmono.standard_schema()

@@ -475,7 +475,7 @@ def test_no_house_beside_a_hotel_after_a_hotel_is_sold_whole():
     group has a hotel (`same_colored_asset.num_hotels > 0`): after a hotel is sold whole
     the empty lot stays empty until the other hotels go. (Under the official levels
     sale such a group cannot arise.)"""
-    from agents._policy_helpers import build_candidates
+    from agents.policy_helpers import build_candidates
 
     orange = {"St. James Place": 0, "Tennessee Avenue": 0, "New York Avenue": 0}
     levels = {"St. James Place": 5, "Tennessee Avenue": 5}

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import openmono
-from agents import _policy_helpers as H
+from agents import policy_helpers as H
 from openmono.compiled import compile_rules
 from openmono.observation import public_rules
 
@@ -23,7 +23,7 @@ changes = st.lists(st.tuples(st.sampled_from(PROPS), st.integers(-1, 3)), min_si
 @given(steps=st.lists(changes, min_size=1, max_size=40))
 def test_incremental_ownership_equals_a_full_recount(steps):
     owner = [-1] * RULES.n
-    H._OWNERSHIP_KEY[0] = None
+    H.tables(RULES).owner_key = None
     for step in steps:
         for sq, seat in step:
             owner[sq] = seat
@@ -36,10 +36,20 @@ def test_incremental_ownership_equals_a_full_recount(steps):
 
 def test_an_answer_handed_out_is_never_mutated():
     owner = [-1] * RULES.n
-    H._OWNERSHIP_KEY[0] = None
+    H.tables(RULES).owner_key = None
     first = H.ownership(RULES, tuple(owner), 4)
     before = ([row[:] for row in first[0]], list(first[1]))
     owner[PROPS[0]] = 2
     second = H.ownership(RULES, tuple(owner), 4)
     assert second[0][2] != before[0][2]  # the update happened...
     assert ([row[:] for row in first[0]], list(first[1])) == before  # ...on copies
+
+
+def test_each_rules_keeps_its_own_ownership_cache():
+    """Two rule sets at two tables do not evict each other's answers (the cache lives
+    with the rules' tables, not in a module global)."""
+    other = public_rules(compile_rules(openmono.standard_schema()))
+    owner = tuple([-1] * RULES.n)
+    a = H.ownership(RULES, owner, 4)
+    b = H.ownership(other, owner, 3)
+    assert H.ownership(RULES, owner, 4) is a and H.ownership(other, owner, 3) is b

@@ -115,12 +115,12 @@ def test_built_in_orders_change_nothing(name: str, seed: int, monkeypatch: Any) 
     """The agents that give standing orders play the same games when their orders
     become plain Concludes (at the source, so that no code path of theirs changes but
     the order): each limit they give is one below which they really conclude."""
-    from agents import _policy_helpers, baseline, baseline_v0, fixed_policy_plus
+    from agents import baseline, baseline_v0, fixed_policy_plus, policy_helpers
     from agents.registry import make_agent
 
     r1, g1 = _play([make_agent(name) for _ in range(4)], seed)
     assert any(type(e).__name__ == "TurnStarted" for e in g1.events)
-    for module in (_policy_helpers, baseline, baseline_v0, fixed_policy_plus):
+    for module in (policy_helpers, baseline, baseline_v0, fixed_policy_plus):
         monkeypatch.setattr(module, "conclude_until", lambda cash: A.CONCLUDE)
     r2, g2 = _play([make_agent(name) for _ in range(4)], seed)
     assert r1.to_json() == r2.to_json()

@@ -1,4 +1,5 @@
-"""Shared reasoning for the rule-based agents (baseline, baseline_v0, fp_plus_a/b/c).
+"""Shared reasoning for rule-based agents: ours (baseline, baseline_v0, fp_plus_a/b/c)
+and a user's (ownership counts, sets, builds, raising cash, standing orders).
 
 Everything reads only the public `Observation` (its `rules`, owner/level/mortgaged
 tuples and cash) and works on plain ints and tuples: these run inside every decision
@@ -10,13 +11,14 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import itemgetter, ne
-from typing import Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from openmono import actions as A
 from openmono import legal
+from openmono.observation import Observation, PublicRules
 
 
-def owned_in(rules, owner: tuple[int, ...], seat: int, group: int) -> int:
+def owned_in(rules: PublicRules, owner: tuple[int, ...], seat: int, group: int) -> int:
     """How many members of `group` `seat` owns."""
     n = 0
     for m in rules.group_members[group]:
@@ -25,7 +27,7 @@ def owned_in(rules, owner: tuple[int, ...], seat: int, group: int) -> int:
     return n
 
 
-def completes_set(rules, owner: tuple[int, ...], seat: int, sq: int) -> bool:
+def completes_set(rules: PublicRules, owner: tuple[int, ...], seat: int, sq: int) -> bool:
     """True when getting `sq` (not owned by `seat`) would give `seat` a new set."""
     g = rules.group_of[sq]
     if g < 0:
@@ -35,7 +37,7 @@ def completes_set(rules, owner: tuple[int, ...], seat: int, sq: int) -> bool:
     return have < need <= have + 1
 
 
-def is_lone(rules, owner: tuple[int, ...], seat: int, sq: int) -> bool:
+def is_lone(rules: PublicRules, owner: tuple[int, ...], seat: int, sq: int) -> bool:
     """`seat` owns `sq` and no other member of its group (so it is worth little to it)."""
     g = rules.group_of[sq]
     if g < 0 or owner[sq] != seat:
@@ -46,7 +48,7 @@ def is_lone(rules, owner: tuple[int, ...], seat: int, sq: int) -> bool:
     return rules.group_need[g] > 1
 
 
-def sets_change(rules, owner: tuple[int, ...], seat: int, gains: Iterable[int],
+def sets_change(rules: PublicRules, owner: tuple[int, ...], seat: int, gains: Iterable[int],
                 losses: Iterable[int]) -> tuple[int, int]:
     """(sets created, sets lost) for `seat` if it gets `gains` and gives up `losses`."""
     delta: dict[int, int] = {}
@@ -74,7 +76,7 @@ def sets_change(rules, owner: tuple[int, ...], seat: int, gains: Iterable[int],
     return created, lost
 
 
-def rent_gain(rules, level: tuple[int, ...], sq: int) -> int:
+def rent_gain(rules: PublicRules, level: tuple[int, ...], sq: int) -> int:
     """Extra rent from one more building level on `sq` (whose group is a set)."""
     table = rules.rent[sq]
     lv = level[sq]
@@ -91,9 +93,10 @@ def empty_view(values: tuple) -> tuple:
 
 
 class RuleTables:
-    """Per-rules lookups the policies need at every ownership change, built once."""
+    """Per-rules lookups the policies need at every ownership change, built once, and
+    the one-slot ownership cache of those rules (see `ownership`)."""
 
-    def __init__(self, rules) -> None:
+    def __init__(self, rules: PublicRules) -> None:
         self.rules = rules
         is_street = rules.is_street
         need = rules.group_need
@@ -114,17 +117,23 @@ class RuleTables:
         self.build_memo: dict[tuple, tuple] = {}
         self.cheapest_house = tuple(min((rules.house_cost[m] for m in members), default=0)
                                     for members in rules.group_members)
+        # The last owner tuple asked about (held, so its identity cannot be reused), the
+        # table size, and the answer.
+        self.owner_key: tuple[int, ...] | None = None
+        self.owner_players = 0
+        self.owner_answer: Ownership = ([], [])
 
 
+Ownership = tuple[list[list[int]], list[tuple[int, ...]]]
 _TABLES: dict[int, RuleTables] = {}
-
-
 _LAST_TABLES: list = [None, None]  # the last rules asked for and their tables
 
 
-def tables(rules) -> RuleTables:
-    """The `RuleTables` of a rules object (cached by identity; almost every call asks
-    for the same rules as the one before)."""
+def tables(rules: PublicRules) -> RuleTables:
+    """The `RuleTables` of a rules object. Public rules are immutable tuples, shared by
+    every seat of a game and too big to hash, so they are cached by identity (each entry
+    holds its rules, so an identity is not reused while cached); almost every call asks
+    for the same rules as the one before."""
     last = _LAST_TABLES
     if last[0] is rules:
         return last[1]
@@ -137,38 +146,30 @@ def tables(rules) -> RuleTables:
     return hit
 
 
-_OWNERSHIP_KEY: list = [None, None, 0]
-_OWNERSHIP: tuple = ([], [])
-
-
-def ownership(rules, owner: tuple[int, ...], players: int) -> tuple[list[list[int]],
-                                                                    list[tuple[int, ...]]]:
+def ownership(rules: PublicRules, owner: tuple[int, ...], players: int) -> Ownership:
     """(counts[seat][group] = members owned, holdings[seat] = properties owned).
 
-    A one-slot cache keyed by the identity of the owner tuple (which the engine replaces
-    on every change), so the agents at one table share the work.
+    Cached per rules for the last owner tuple asked about, by identity: the engine
+    replaces the tuple on every change, so the agents at one table share the work, and
+    the answer is updated from the last one when a square or two changed hands. The
+    lists are never changed in place (agents keep references to them).
     """
-    global _OWNERSHIP
-    key = _OWNERSHIP_KEY
-    prev = key[0]
-    if prev is owner and key[1] is rules and key[2] == players:
-        return _OWNERSHIP
-    if prev is not None and key[1] is rules and key[2] == players and len(prev) == len(owner):
-        # Usually one or two squares changed hands since the last tuple: update.
+    t = tables(rules)
+    prev = t.owner_key
+    if prev is owner and t.owner_players == players:
+        return t.owner_answer
+    result = None
+    if prev is not None and t.owner_players == players and len(prev) == len(owner):
         changed = list(compress(range(len(owner)), map(ne, prev, owner)))
         if len(changed) <= 4:
-            result = _ownership_update(rules, prev, owner, players, changed, *_OWNERSHIP)
-            if result is not None:
-                key[0] = owner
-                _OWNERSHIP = result
-                return result
-    result = _ownership_full(rules, owner, players)
-    key[0], key[1], key[2] = owner, rules, players
-    _OWNERSHIP = result
+            result = _ownership_update(rules, prev, owner, players, changed, *t.owner_answer)
+    if result is None:
+        result = _ownership_full(rules, owner, players)
+    t.owner_key, t.owner_players, t.owner_answer = owner, players, result
     return result
 
 
-def _ownership_full(rules, owner: tuple[int, ...], players: int) -> tuple:
+def _ownership_full(rules: PublicRules, owner: tuple[int, ...], players: int) -> Ownership:
     groups = len(rules.group_members)
     counts = [[0] * groups for _ in range(players)]
     held: list[list[int]] = [[] for _ in range(players)]
@@ -181,9 +182,9 @@ def _ownership_full(rules, owner: tuple[int, ...], players: int) -> tuple:
     return counts, [tuple(h) for h in held]
 
 
-def _ownership_update(rules, prev: tuple[int, ...], owner: tuple[int, ...], players: int,
-                      changed: list[int], old_counts: list[list[int]],
-                      old_held: list[tuple[int, ...]]) -> tuple | None:
+def _ownership_update(rules: PublicRules, prev: tuple[int, ...], owner: tuple[int, ...],
+                      players: int, changed: list[int], old_counts: list[list[int]],
+                      old_held: list[tuple[int, ...]]) -> Ownership | None:
     """The previous answer with `changed` squares moved; copy-on-write, since agents
     keep references to the old lists. None when a change is not a property's."""
     is_property = rules.is_property
@@ -211,13 +212,14 @@ def _ownership_update(rules, prev: tuple[int, ...], owner: tuple[int, ...], play
     return counts, held
 
 
-def buildable_sets(rules, counts: list[list[int]], seat: int) -> list[int]:
+def buildable_sets(rules: PublicRules, counts: list[list[int]], seat: int) -> list[int]:
     """Groups in which `seat` holds a monopoly it may build on."""
     mine = counts[seat]
     return [g for g, need in tables(rules).buildable if mine[g] >= need]
 
 
-def build_candidates(rules, obs, seat: int, groups: Iterable[int]) -> list[tuple[int, int, float]]:
+def build_candidates(rules: PublicRules, obs: Observation, seat: int,
+                     groups: Iterable[int]) -> list[tuple[int, int, float]]:
     """(street, cost, rent gain per cost) for every build the rules allow now, cash
     and bank stock aside. Filters with plain tuple reads (even building, mortgages);
     callers cache it per (owner, level, mortgaged) tuples, `best_build` checks cash and
@@ -246,7 +248,7 @@ def build_candidates(rules, obs, seat: int, groups: Iterable[int]) -> list[tuple
     return out
 
 
-def _group_build_candidates(rules, owner, level, mortgaged, seat: int,
+def _group_build_candidates(rules: PublicRules, owner, level, mortgaged, seat: int,
                             g: int) -> tuple[tuple[int, int, float], ...]:
     if not rules.group_buildable[g]:
         return ()
@@ -277,8 +279,9 @@ def _group_build_candidates(rules, owner, level, mortgaged, seat: int,
     return tuple(out)
 
 
-def best_build(rules, obs, seat: int, groups: Iterable[int], reserve: int = 0,
-               weight=None, candidates=None) -> int:
+def best_build(rules: PublicRules, obs: Observation, seat: int, groups: Iterable[int],
+               reserve: int = 0, weight: Sequence[float] | None = None,
+               candidates: list[tuple[int, int, float]] | None = None) -> int:
     """The legal build with the best rent gain per building cost that keeps `reserve`
     cash (optionally scaled by a per-square weight); -1 when there is none."""
     if candidates is None:
@@ -307,7 +310,8 @@ def best_build(rules, obs, seat: int, groups: Iterable[int], reserve: int = 0,
     return best
 
 
-def _best_build_slow(rules, obs, seat: int, groups: Iterable[int], reserve: int,
+def _best_build_slow(rules: PublicRules, obs: Observation, seat: int, groups: Iterable[int],
+                     reserve: int,
                      weight) -> int:
     """Same choice with the full legality check on every candidate (rule hooks)."""
     cash = obs.cash[seat]
@@ -327,7 +331,8 @@ def _best_build_slow(rules, obs, seat: int, groups: Iterable[int], reserve: int,
     return best
 
 
-def liquidation_value(rules, obs, seat: int, mine: Iterable[int] | None = None) -> int:
+def liquidation_value(rules: PublicRules, obs: Observation, seat: int,
+                      mine: Iterable[int] | None = None) -> int:
     """Cash `seat` could raise from the bank: all buildings sold, everything mortgaged
     (or sold, when the bank buys properties and pays more)."""
     total = 0
@@ -346,7 +351,9 @@ def liquidation_value(rules, obs, seat: int, mine: Iterable[int] | None = None) 
     return total
 
 
-def raise_cash_action(rules, obs, seat: int, need: int, order_key=None, mine=None):
+def raise_cash_action(rules: PublicRules, obs: Observation, seat: int, need: int,
+                      order_key: Callable[[int], Any] | None = None,
+                      mine: Iterable[int] | None = None) -> A.Action | None:
     """One step of the liquidation order for raising `need` more cash: mortgage
     (cheapest first, or by `order_key`); when the bank buys properties and mortgages
     alone cannot raise `need`, first sell lone properties; then buildings (cheapest
