@@ -13,7 +13,7 @@ from evaluation import compare, detection_sweep
 from evaluation import trial as trial_cli
 
 FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
-        "trial.progress=false", "trial.plots=false", "trial.games=2"]
+        "progress=false", "plots=false", "games=2"]
 
 
 def _tree(root: Path) -> dict[str, str]:

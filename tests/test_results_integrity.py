@@ -20,7 +20,7 @@ from evaluation.runner import GAMES_FILE, SUMMARY_FILE, TrialConfig, TrialError,
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
-        "trial.progress=false", "trial.plots=false"]
+        "progress=false", "plots=false"]
 CFG = dict(agent="random", opponents=["random"] * 3, reference="random", progress=False)
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
@@ -51,7 +51,7 @@ def test_1_a_second_identical_trial_while_the_first_writes_leaves_one_runs_games
         tmp_path: Path) -> None:
     """Failed before the lock: both commands appended into one games.jsonl (39 lines for
     a 20-game trial) and both exited 1."""
-    args = [*FAST, "trial.games=40", "trial.seed=3"]
+    args = [*FAST, "games=40", "seed=3"]
     ref = subprocess.run([sys.executable, "-m", "evaluation.trial", *args,
                           f"hydra.run.dir={tmp_path / 'ref'}"], cwd=tmp_path, env=ENV,
                          capture_output=True, text=True, timeout=300)
@@ -80,7 +80,7 @@ def test_1_two_identical_sweeps_started_together_leave_one_sweeps_games(
     """Failed before the lock: every trial of two identical --multirun commands ended with
     the lines of both."""
     sweep = ["--multirun", "hydra/launcher=local", "hydra.launcher.n_jobs=1", *FAST,
-             "trial.seed=0,1", "trial.games=25"]
+             "seed=0,1", "games=25"]
     (tmp_path / "ref").mkdir()
     ref = subprocess.run([sys.executable, "-m", "evaluation.trial", *sweep],
                          cwd=tmp_path / "ref", env=ENV, capture_output=True, text=True,
