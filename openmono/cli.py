@@ -20,7 +20,8 @@ import sys
 import types
 from difflib import get_close_matches
 from pathlib import Path
-from typing import Any, ClassVar, Sequence, TypeVar, Union, get_args, get_origin
+from typing import (Any, ClassVar, Literal, Sequence, TypeVar, Union, get_args,
+                    get_origin)
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -154,6 +155,7 @@ def _from_flags(model: type[Options], argv: Sequence[str]) -> tuple[list[str], l
     names = option_names(model)
     out: list[str] = []
     said: list[str] = []
+    repeated: dict[str, str] = {}
     words = list(argv)
     i = 0
     while i < len(words):
@@ -164,6 +166,10 @@ def _from_flags(model: type[Options], argv: Sequence[str]) -> tuple[list[str], l
             continue
         flag, eq, given = arg[2:].partition("=")
         key = flag.replace("-", "_")
+        if not eq and key not in names and _is_choice(model, flag):
+            out.append(flag)  # `--check` for the word `check` of a positional choice
+            said.append(flag)
+            continue
         negated = key.startswith("no_") and key not in names and key[3:] in names
         if negated:
             key = key[3:]
@@ -186,9 +192,27 @@ def _from_flags(model: type[Options], argv: Sequence[str]) -> tuple[list[str], l
             i += 1
         else:
             raise UsageError(f"{arg} needs a value: write {key}=VALUE")
+        if _is_list(annotation) and key in repeated:  # `--plugin a --plugin b`
+            text = f"[{repeated[key][1:-1]},{text[1:-1] if text.startswith('[') else text}]"
+            out[out.index(f"{key}={repeated[key]}")] = f"{key}={text}"
+            said[said.index(f"{key}={repeated[key]}")] = f"{key}={text}"
+            repeated[key] = text
+            continue
+        if _is_list(annotation):
+            text = text if text.startswith("[") else f"[{text}]"
+            repeated[key] = text
         out.append(f"{key}={text}")
         said.append(f"{key}={text}")
     return out, said
+
+
+def _is_choice(model: type[Options], word: str) -> bool:
+    """`word` is one of the fixed values (a Literal) of a positional option."""
+    for field in model.positional:
+        for part in _parts(model.model_fields[field].annotation):
+            if get_origin(part) is Literal and word in get_args(part):
+                return True
+    return False
 
 
 # --- parsing ------------------------------------------------------------------------------
@@ -358,6 +382,19 @@ def cli(model: type[M], argv: Sequence[str] | None = None, prog: str = "") -> M:
     except UsageError as exc:
         fail(str(exc))
         raise  # (fail exits)
+
+
+def read_options(model: type[M], argv: Sequence[str] | None, prog: str = "") -> M | int:
+    """`parse` for a `main` that returns its exit code: the options, or the code after
+    printing the help (0) or the one-line error (2)."""
+    try:
+        return parse(model, sys.argv[1:] if argv is None else argv, prog)
+    except HelpRequested as exc:
+        print(str(exc))
+        return 0
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 def fail(message: str, code: int = 2) -> None:
