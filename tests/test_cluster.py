@@ -234,10 +234,10 @@ def ray_here():
 def test_detection_sweep_on_ray_matches_the_local_pool(tmp_path: Path, ray_here) -> None:
     from evaluation import detection_sweep
 
-    args = ["--agent", "detect_baseline", "--per-cell", "0", "--controls", "2", "--games", "3",
-            "--seed", "4"]
-    assert detection_sweep.main([*args, "--workers", "1", "--out", str(tmp_path / "pool")]) == 0
-    assert detection_sweep.main([*args, "--ray", "auto", "--out", str(tmp_path / "ray")]) == 0
+    args = ["agent=detect_baseline", "per_cell=0", "controls=2", "games=3",
+            "seed=4"]
+    assert detection_sweep.main([*args, "workers=1", f"out={tmp_path / 'pool'}"]) == 0
+    assert detection_sweep.main([*args, "ray=auto", f"out={tmp_path / 'ray'}"]) == 0
     pool = sorted((tmp_path / "pool").rglob("games.jsonl"))
     ray = sorted((tmp_path / "ray").rglob("games.jsonl"))
     assert len(pool) == 2 and [p.relative_to(tmp_path / "pool") for p in pool] == [

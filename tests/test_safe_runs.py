@@ -152,18 +152,19 @@ def test_compare_and_detection_sweep_errors(tmp_path: Path, capsys) -> None:
     assert compare.main([str(tmp_path), "oot=x"]) == 2
     assert "did you mean out" in capsys.readouterr().err
     (tmp_path / "f").write_text("")
-    for argv, word in ((["--games", "0", "--out", str(tmp_path / "d")], "--games"),
-                       (["--agent", "plannr"], "did you mean planner"),
-                       (["--rules", "gnom", "--out", str(tmp_path / "d")], "valid: standard"),
-                       (["--out", str(tmp_path / "f" / "x")], "output directory")):
+    for argv, word in ((["games=0", f"out={tmp_path / 'd'}"], "games"),
+                       (["agent=plannr"], "did you mean planner"),
+                       (["rules=gnom", f"out={tmp_path / 'd'}"], "valid: standard"),
+                       ([f"out={tmp_path / 'f' / 'x'}"], "output directory")):
         try:
             code = detection_sweep.main(argv)
         except SystemExit as exc:
             code = exc.code
         err = capsys.readouterr().err
         assert code == 2 and word in err and len(err.strip().splitlines()) == 1, err
-    with pytest.raises(SystemExit):
-        detection_sweep.main(["--gamez", "3"])
+    assert detection_sweep.main(["gamez=3"]) == 2
+    assert "did you mean games" in capsys.readouterr().err
+    assert detection_sweep.main(["--gamez", "3"]) == 2
     assert "--gamez" in capsys.readouterr().err
     assert not (tmp_path / "d").exists()
 
@@ -432,9 +433,9 @@ def test_detection_sweep_plays_its_trials_under_the_rules_given(tmp_path: Path) 
     assert {s["rules"] for s in specs} == {"gnome"}
     assert detection_sweep.trial_for(specs[0], str(tmp_path))[1].rules == "gnome"
     out = tmp_path / "sweep"
-    code = detection_sweep.main(["--agent", "random", "--per-cell", "0", "--controls", "1",
-                                 "--games", "2", "--workers", "1", "--rules", "gnome",
-                                 "--out", str(out)])
+    code = detection_sweep.main(["agent=random", "per_cell=0", "controls=1",
+                                 "games=2", "workers=1", "rules=gnome",
+                                 f"out={out}"])
     assert code == 0
     config = json.loads(next(out.rglob("trial.json")).read_text())
     assert config["rules"] == "gnome"

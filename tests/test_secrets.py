@@ -100,6 +100,8 @@ def test_the_detection_sweep_records_its_command_without_the_token() -> None:
     assert _without_secrets(["--agent", "remote", "--remote-token", SECRET, "--games", "3"]
                             ) == ["--agent", "remote", "--remote-token", "***", "--games", "3"]
     assert SECRET not in " ".join(_without_secrets([f"--remote-token={SECRET}"]))
+    assert _without_secrets(["agent=remote", f"remote_token={SECRET}"]) == [
+        "agent=remote", "remote_token=***"]
 
 
 def test_listening_beyond_loopback_warns(capsys) -> None:
