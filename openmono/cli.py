@@ -4,7 +4,8 @@ A command declares its options once, as a pydantic model whose fields are the op
 (name, type, default, and a one-line `description`); `parse` turns `key=value` words
 (the syntax of Hydra's overrides: `games=500 agents=[a,b] progress=false`) into that
 model, validated once. Bare words fill the command's `positional` fields in order (a
-list field takes the rest), so `python -m evaluation.rescore A B` is `dirs=[A,B]`.
+list field takes the rest), so `python -m evaluation.rescore A B` is `dirs=[A,B]`; a
+word is an option only when what stands before its `=` is an option's name.
 Bad input is one `UsageError` line naming the option and what is valid; `--help`
 (`-h`, `help`) lists the options from the model. The old argparse spelling
 (`--per-cell 20`, `--fresh`) is still read, with one note on stderr saying what to
@@ -16,6 +17,7 @@ import from here; it knows nothing of games.
 
 from __future__ import annotations
 
+import re
 import sys
 import types
 from difflib import get_close_matches
@@ -26,6 +28,8 @@ from typing import (Any, ClassVar, Literal, Sequence, TypeVar, Union, get_args,
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 HELP_WORDS = ("--help", "-h", "help")
+# What may stand before `=` in an option; any other word (`runs/a=label`) is positional.
+OPTION_NAME = re.compile(r"[+~]?[A-Za-z_][\w.]*")
 
 
 class UsageError(ValueError):
@@ -233,7 +237,7 @@ def parse(model: type[M], argv: Sequence[str], prog: str = "") -> M:
             raise UsageError(f"unknown flag {arg!r}; options are key=value: "
                              f"{', '.join(names)} (--help lists them)")
         key, eq, raw = arg.partition("=")
-        if not eq:
+        if not eq or not OPTION_NAME.fullmatch(key):  # a word, e.g. a path (`run/a=label`)
             bare.append(arg)
             continue
         key = key.lstrip("+")
