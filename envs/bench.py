@@ -1,20 +1,23 @@
 """Environment steps per second with random legal actions (figures in docs/results/speed.md).
 
-    python -m envs.bench --env aec --steps 20000 --seed 0
-    python -m envs.bench --env gym --opponents baseline --steps 20000 --seed 0
+    python -m envs.bench env=aec steps=20000 seed=0
+    python -m envs.bench env=gym opponents=baseline steps=20000 seed=0
 
 A step is one `step()` call of a learner (AEC: any of the four players; Gymnasium: the
 learner, the opponents' decisions running inside it). Episodes are played whole until
-`--steps` is reached; the last line is JSON.
+`steps` is reached; the last line is JSON.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
+from typing import Literal
 
 import numpy as np
+from pydantic import Field
+
+from openmono.cli import Options, cli, seed_field
 
 
 def pick(rng: np.random.Generator, mask: np.ndarray) -> int:
@@ -63,16 +66,17 @@ def bench_gym(steps: int, seed: int, opponent: str) -> dict:
             "seconds": round(time.perf_counter() - t0, 2)}
 
 
+class EnvBenchOptions(Options):
+    """Steps per second of the environments."""
+
+    env: Literal["aec", "gym"] = Field("aec", description="which environment")
+    steps: int = Field(20000, ge=1, description="environment steps to take")
+    seed: int = seed_field()
+    opponents: str = Field("baseline", description="gym: the three opponents' agent")
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m envs.bench",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("--env", choices=("aec", "gym"), default="aec")
-    parser.add_argument("--steps", type=int, default=20000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--opponents", default="baseline", help="gym: the three opponents' agent")
-    args = parser.parse_args(argv)
-    if args.steps <= 0:
-        parser.error(f"--steps must be positive, got {args.steps}")
+    args = cli(EnvBenchOptions, argv, "python -m envs.bench")
     out = (bench_aec(args.steps, args.seed) if args.env == "aec"
            else bench_gym(args.steps, args.seed, args.opponents))
     out["steps_per_second"] = round(out["steps"] / out["seconds"], 1)

@@ -2,9 +2,9 @@
 
 An environment is a trial that never ends. `reset(seed=S)` starts it (episode 0);
 every `reset()` without a seed plays the next episode. Episode e is game e of a trial
-with `trial.seed=S`: seed `openmono.seeding.game_seed(S, e)`, seats shuffled by that
+with `seed=S`: seed `openmono.seeding.game_seed(S, e)`, seats shuffled by that
 seed. A novelty set through `reset(options={"novelty": ..., "difficulty": ...,
-"at_episode": K})` is applied to every episode from K on, as `trial.inject_at=K` does
+"at_episode": K})` is applied to every episode from K on, as `inject_at=K` does
 (the counter counts from the last seeded reset). Options stay in force until another
 reset changes them; `{"novelty": None}` removes the novelty.
 """

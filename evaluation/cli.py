@@ -1,37 +1,17 @@
-"""Hydra-style `key=value` overrides for the small command-line tools (bench, tournament).
+"""What the evaluation commands share on top of the one parser (`openmono.cli`).
 
-`evaluation.trial` is a full Hydra app; the quick tools parse the same syntax without
-Hydra's start-up cost: `games=500 agents=[random,baseline] seed=1 fast=true`.
+`evaluation.trial` is a full Hydra app; the other commands parse the same syntax with
+`openmono.cli` (`games=500 agents=[random,baseline] seed=1 progress=false`), each from
+its own options model. Here: the novelty options they share, and seating remote agents.
 """
 
 from __future__ import annotations
 
-import sys
 from difflib import get_close_matches
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
-
-class UsageError(ValueError):
-    """Bad command-line input; the message says what is wrong and what is valid."""
-
-
-def parse_value(text: str) -> Any:
-    text = text.strip()
-    if text.startswith("[") and text.endswith("]"):
-        inner = text[1:-1].strip()
-        return [parse_value(p) for p in inner.split(",")] if inner else []
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low in ("null", "none"):
-        return None
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text.strip("'\"")
+from openmono.cli import UsageError, fail, parse_value  # noqa: F401 - the commands' names
 
 
 # Every evaluation entry point takes the same novelty options as `evaluation.trial`.
@@ -106,12 +86,6 @@ def seated_or_usage(agents: Any) -> Iterator[None]:
         yield
     finally:
         close_remote_seats(agents)
-
-
-def fail(message: str, code: int = 2) -> None:
-    """Print a short error (no traceback) and exit."""
-    print(f"error: {message}", file=sys.stderr)
-    raise SystemExit(code)
 
 
 def novelty_world(cfg: dict[str, Any]) -> tuple[Any, Any, str]:

@@ -16,6 +16,7 @@ from typing import Any
 from hydra.core.config_store import ConfigStore
 
 from agents.registry import AGENTS
+from evaluation.trial_spelling import sweep_subdir
 
 
 def _jsonable(value: Any) -> bool:
@@ -65,6 +66,7 @@ def register_groups() -> None:
     if key == _registered:
         return
     OmegaConf.register_new_resolver("novelty_dir", novelty_dir, replace=True)
+    OmegaConf.register_new_resolver("sweep_subdir", sweep_subdir, replace=True)
     cs = ConfigStore.instance()
     for name, factory in AGENTS.items():
         # `isolate`: the harness's own option (none or process), never the agent's.

@@ -8,18 +8,20 @@ summary (one row per sweep: NDA in both forms, delay, false positives, pooled NR
 post-novelty win rate, each with its sample size and interval), the same per
 measured-detectability band, and then each sweep's own report. The results pages render
 the same text from the sweeps saved in docs/data/detection_study/ (`{{ detection_study
-DIR ... }}` in docs/data/results/detection.md; `python -m evaluation.results --write`).
+DIR ... }}` in docs/data/results/detection.md; `python -m evaluation.results write`).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from pydantic import Field
+
 from evaluation import detection_bands, detection_sweep, metrics
+from openmono.cli import Options, read_options
 
 
 def _pct(x: float | None) -> str:
@@ -107,19 +109,26 @@ def load_sweeps(dirs: list[Path]) -> tuple[list[dict[str, Any]], int]:
     return sweeps, renamed
 
 
+class StudyOptions(Options):
+    """Several saved detection sweeps side by side."""
+
+    positional = ("dirs",)
+    dirs: list[str] = Field(min_length=1, description="detection_sweep output directories")
+    preface: str | None = Field(None, description="a markdown file to put under the title")
+    measured: str | None = Field(None, description="measured-difficulty file (null: "
+                                 "novelties/data/measured.json)")
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("dirs", nargs="+", help="detection_sweep output directories")
-    p.add_argument("--preface", default=None, help="a markdown file to put under the title")
-    p.add_argument("--measured", default=None,
-                   help="measured-difficulty file (default novelties/data/measured.json)")
-    args = p.parse_args(argv)
+    args = read_options(StudyOptions, argv, "python -m evaluation.detection_study")
+    if isinstance(args, int):
+        return args
     try:
         sweeps, renamed = load_sweeps([Path(d) for d in args.dirs])
     except FileNotFoundError as exc:
         d = Path(str(exc)).parent
         print(f"error: no sweep.json in {str(d)!r} (run python -m evaluation.detection_sweep "
-              f"--out {d} first)", file=sys.stderr)
+              f"out={d} first)", file=sys.stderr)
         return 2
     preface = Path(args.preface).read_text(encoding="utf-8") if args.preface else ""
     text = study_text(sweeps, detection_bands.load_cells(args.measured), preface, renamed)

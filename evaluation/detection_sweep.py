@@ -1,18 +1,18 @@
 """Novelty-detection sweep: NDA, false-positive rate and delay per category x difficulty.
 
-    python -m evaluation.detection_sweep                       # detector on baseline play
-    python -m evaluation.detection_sweep --agent planner       # once the planner reports
-    python -m evaluation.detection_sweep --per-cell 20 --controls 20 --games 30 \
-        --seed 0 --workers 2
+    python -m evaluation.detection_sweep                       # the planner's detector
+    python -m evaluation.detection_sweep agent=detect_baseline # on baseline play
+    python -m evaluation.detection_sweep per_cell=20 controls=20 games=30 seed=0 workers=2
 
 For every category (class, attribute, representation) and difficulty (easy, medium,
-hard) it runs `--per-cell` short SAIL-ON trials (`evaluation.runner.run_trial`: the agent
-against three `baseline` agents, the novelty injected at a game drawn from `--window`
+hard) it runs `per_cell` short SAIL-ON trials (`evaluation.runner.run_trial`: the agent
+against three `baseline` agents, the novelty injected at a game drawn from `window`
 and kept), drawing the novelties from the catalogue in a seeded order that cycles
-through the whole category, plus `--controls` trials without a novelty for the
+through the whole category, plus `controls` trials without a novelty for the
 false-positive rate. Trials are pooled with `evaluation.metrics.aggregate`; the table is
-printed next to the planner paper's NDA (AN 75-90%, CN 40-48%, RN 32-52%) and, with
-`--write-results`, written into the detection section of docs/results.md.
+printed next to the planner paper's NDA (AN 75-90%, CN 40-48%, RN 32-52%) and saved
+(`sweep.json`, `sweep.md`) in the output folder. The old `--per-cell 20` spelling is
+still read, with a note.
 
 The default agent is `planner`, which has the detector built in and adapts to what it
 detects; `detect_<name>` wraps any registered agent with the detector watching its seat
@@ -21,7 +21,6 @@ detects; `detect_<name>` wraps any registered agent with the detector watching i
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -30,7 +29,10 @@ import sys
 import time
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, Literal
+
+from pydantic import ConfigDict, Field, field_validator
 
 from agents.base import Agent
 from agents.planner.detect import NoveltyDetector
@@ -41,6 +43,8 @@ from evaluation.detection_bands import band_table, load_cells
 from evaluation.folder_lock import FolderBusy, folder_lock
 from evaluation.runner import GAMES_FILE, TrialConfig, read_records, run_trial
 from novelties.base import CATEGORIES, DIFFICULTIES
+from openmono.cli import (Options, games_field, out_field, read_options, seed_field,
+                          workers_field)
 from openmono.schema import RULE_SETS
 
 PAPER_NDA = {  # planner paper, Table 1 (the agent's NDA, %)
@@ -208,7 +212,7 @@ def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
 
 def run_on_ray(specs: list[dict[str, Any]], out: str, address: str,
                cpus_per_trial: float = 1.0, num_cpus: int | None = None) -> list[dict[str, Any]]:
-    """The same trials as Ray tasks (`--ray ADDRESS`); their files come home into `out`."""
+    """The same trials as Ray tasks (`ray=ADDRESS`); their files come home into `out`."""
     from functools import partial
 
     from evaluation.ray_trials import RayOptions, RemoteTrial, run_trials, summary_at_home
@@ -330,7 +334,7 @@ def tables(results: list[dict[str, Any]]) -> tuple[str, str, dict[str, Any]]:
     return "\n".join(rows), "\n".join(per), totals
 
 
-# --- what the sweep made, and --fresh ---------------------------------------------------------
+# --- what the sweep made, and fresh=true ---------------------------------------------------------
 def mark_trial_folders(out: Path, specs: list[dict[str, Any]]) -> None:
     """Mark the sweep folder and each trial folder this sweep creates (a folder that is
     already there stays as it is: this sweep did not make it)."""
@@ -344,7 +348,7 @@ def mark_trial_folders(out: Path, specs: list[dict[str, Any]]) -> None:
 
 
 def clear_fresh(out: Path) -> str | None:
-    """--fresh: delete the folders a sweep made under `out` (and its sweep.json and
+    """fresh=true: delete the folders a sweep made under `out` (and its sweep.json and
     sweep.md), nothing else; a trial folder without the mark is refused (the problem,
     in one line) before anything is deleted."""
     if not out.exists():
@@ -353,9 +357,9 @@ def clear_fresh(out: Path) -> str | None:
     trials = {p.parent for name in ("trial.json", GAMES_FILE) for p in out.rglob(name)}
     foreign = sorted(t for t in trials if not any(t == m or m in t.parents for m in made))
     if foreign:
-        return (f"--fresh deletes only folders a detection sweep made, and {foreign[0]} holds "
+        return (f"fresh=true deletes only folders a detection sweep made, and {foreign[0]} holds "
                 f"a trial without its {MARK} mark (made by hand, or by an older openmono): "
-                "delete it yourself or choose another --out")
+                "delete it yourself or choose another out=")
     for folder in sorted(made, key=lambda p: len(p.parts)):
         if folder.exists():
             shutil.rmtree(folder)
@@ -404,12 +408,12 @@ def _calibration_games() -> int:
     return CALIBRATION_GAMES
 
 
-def short_for_detector(args: argparse.Namespace) -> bool:
+def short_for_detector(args: Any) -> bool:
     """Whether a DRL agent's surprise detector is still calibrating at the earliest injection."""
     return args.agent in DRL_AGENTS and int(args.window[0] * args.games) < _calibration_games()
 
 
-def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str, Any],
+def report_text(args: Any, cell: str, per: str, totals: dict[str, Any],
                 results: list[dict[str, Any]], seconds: float,
                 command: str | None = None, cells: dict | None = None) -> str:
     command = command or " ".join(["python -m evaluation.detection_sweep",
@@ -438,7 +442,7 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
         f"drawn from the catalogue in a seeded order that cycles through the category, plus "
         f"{args.controls} control trials; trial seeds {seeds} (in that order: CN, AN, RN x "
         f"easy, medium, hard, then controls). {n_trials} trials in {seconds:.0f} s wall clock "
-        + (f"on Ray (--ray {args.ray}, {args.workers} CPUs for a local cluster)."
+        + (f"on Ray (ray={args.ray}, {args.workers} CPUs for a local cluster)."
            if getattr(args, "ray", None) else f"with {args.workers} worker(s)."),
         "",
         detector_text(args.agent),
@@ -470,11 +474,10 @@ def report_text(args: argparse.Namespace, cell: str, per: str, totals: dict[str,
     return "\n".join(lines)
 
 
-def saved_args(saved: dict[str, Any], args: argparse.Namespace | None = None
-               ) -> argparse.Namespace:
+def saved_args(saved: dict[str, Any], args: Any = None) -> Any:
     """The arguments a saved sweep ran with (older files lack `observability`: it is
     read off the trials)."""
-    args = args if args is not None else argparse.Namespace()
+    args = args if args is not None else SimpleNamespace()
     for key, value in saved["args"].items():
         setattr(args, key, tuple(value) if key == "window" else value)
     if "observability" not in saved["args"]:
@@ -483,7 +486,7 @@ def saved_args(saved: dict[str, Any], args: argparse.Namespace | None = None
     return args
 
 
-def render_saved(saved: dict[str, Any], args: argparse.Namespace | None = None,
+def render_saved(saved: dict[str, Any], args: Any = None,
                  cells: dict | None = None) -> str:
     """The report of a saved sweep (`sweep.json`)."""
     args = saved_args(saved, args)
@@ -505,38 +508,62 @@ def _fp_sentence(ctl: dict[str, Any], fp_all: dict[str, Any]) -> str:
             f"injection) {rate(fp_all)}.")
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with the harness's error style: one line, exit code 2."""
+class SweepOptions(Options):
+    """Novelty-detection sweep: NDA, false-positive rate and delay per category x difficulty."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
-        opts = ", ".join(a.option_strings[-1] for a in self._actions if a.option_strings)
-        print(f"error: {message}; options: {opts}", file=sys.stderr)
-        raise SystemExit(2)
+    # (not frozen: an `agent=remote` sweep reads its token into it, and plays with 1 worker)
+    model_config = ConfigDict(frozen=False)
+    agent: str = Field("planner", description="evaluated agent (a registered name, or "
+                       "detect_<name>)")
+    per_cell: int = Field(20, ge=0, description="novelty trials per category x difficulty")
+    controls: int = Field(20, ge=0, description="trials without a novelty")
+    games: int = games_field(30, "games per trial")
+    window: list[float] = Field([0.3, 0.6], min_length=2, max_length=2,
+                               description="injection window (fractions of the trial)")
+    observability: Literal["announced", "effects"] = Field(
+        "announced", description="what agents are shown of a novelty (docs/detection.md)")
+    seed: int = seed_field(what="first trial seed")
+    rules: str = Field("standard", description=f"the rule set every trial starts from "
+                       f"({', '.join(RULE_SETS)})")
+    workers: int = workers_field(2, "processes (at most 2); with ray=local, the local "
+                                 "cluster's CPUs")
+    ray: str | None = Field(None, description="run the trials as Ray tasks: local, auto (the "
+                            "running cluster) or host:port; results come home to out")
+    cpus_per_trial: float = Field(1.0, gt=0, description="CPUs each trial asks of Ray")
+    remote_port: int = Field(7300, description="agent=remote: the port its client connects to")
+    remote_token: str = Field("", description="agent=remote: the seat's token (default: "
+                              "$OPENMONO_TOKEN)")
+    remote_token_file: str | None = Field(None, description="agent=remote: a file holding the "
+                                          "seat's token (kept off the recorded command line)")
+    remote_host: str = Field("127.0.0.1", description="agent=remote: the address")
+    out: str | None = out_field(None, "output directory (null: "
+                                "outputs/detection_sweep/AGENT)")
+    fresh: bool = Field(False, description="delete the output directory first")
+    render: bool = Field(False, description="only re-render the tables from the output "
+                         "directory's sweep.json")
+
+    @field_validator("window")
+    @classmethod
+    def _fractions(cls, window: list[float]) -> list[float]:
+        if not 0 <= window[0] <= window[1] <= 1:
+            raise ValueError("must be two fractions [lo,hi] with 0 <= lo <= hi <= 1")
+        return window
 
 
-def _check_args(args: argparse.Namespace) -> str | None:
+def _check_args(args: Any) -> str | None:
     """The first bad value, checked before any folder is made (None: all good)."""
-    for key, low in (("per_cell", 0), ("controls", 0), ("games", 1), ("seed", 0),
-                     ("workers", 1)):
-        if getattr(args, key) < low:
-            return f"--{key.replace('_', '-')} must be an integer >= {low}, got {getattr(args, key)}"
-    lo, hi = args.window
-    if not 0 <= lo <= hi <= 1:
-        return f"--window must be two fractions 0 <= lo <= hi <= 1, got {lo} {hi}"
     if args.ray is not None:
         from evaluation.launchers import problem
 
         why = problem("ray")
         if why:
-            return why.replace("hydra/launcher=ray", "--ray")
-        if args.cpus_per_trial <= 0:
-            return f"--cpus-per-trial must be > 0, got {args.cpus_per_trial}"
+            return why.replace("hydra/launcher=ray", "ray=")
     if args.rules not in RULE_SETS:
-        return f"unknown --rules {args.rules!r}; valid: {', '.join(RULE_SETS)}"
+        return f"unknown rules {args.rules!r}; valid: {', '.join(RULE_SETS)}"
     if not 1 <= args.remote_port <= 65535:
-        return f"--remote-port must be a port number in 1..65535, got {args.remote_port}"
+        return f"remote_port must be a port number in 1..65535, got {args.remote_port}"
     if args.per_cell + args.controls == 0:
-        return "--per-cell and --controls are both 0: nothing to run"
+        return "per_cell and controls are both 0: nothing to run"
     out = Path(args.out or f"outputs/detection_sweep/{args.agent}")
     probe = out
     while not probe.exists() and probe.parent != probe:
@@ -546,20 +573,21 @@ def _check_args(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _remote_problem(args: argparse.Namespace) -> str | None:
-    """--agent remote: a token from somewhere, and an address this machine can listen
+def _remote_problem(args: Any) -> str | None:
+    """agent=remote: a token from somewhere, and an address this machine can listen
     on (probed without sending anything), checked before any folder is made."""
     from agents.remote.server import RemoteError, probe_listen
     from agents.remote.tokens import read_token_file
 
     if args.remote_token_file:
         try:
-            args.remote_token = read_token_file(args.remote_token_file, "--remote-token-file")
+            args.remote_token = read_token_file(args.remote_token_file, "remote_token_file")
         except ValueError as exc:
             return str(exc)
+    args.remote_token = args.remote_token or os.environ.get("OPENMONO_TOKEN", "")
     if not args.remote_token:
-        return ("--agent remote needs a token: --remote-token-file PATH, $OPENMONO_TOKEN or "
-                "--remote-token")
+        return ("agent=remote needs a token: remote_token_file=PATH, $OPENMONO_TOKEN or "
+                "remote_token=")
     try:
         probe_listen(args.remote_host, args.remote_port)
     except RemoteError as exc:
@@ -579,46 +607,17 @@ def _without_secrets(argv: list[str]) -> list[str]:
             hide = True
         elif arg.startswith("--remote-token="):
             out.append("--remote-token=***")
+        elif arg.lstrip("+").startswith("remote_token="):
+            out.append("remote_token=***")
         else:
             out.append(arg)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = _Parser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--agent", default="planner",
-                   help="evaluated agent (a registered name, or detect_<name>)")
-    p.add_argument("--per-cell", type=int, default=20,
-                   help="novelty trials per category x difficulty")
-    p.add_argument("--controls", type=int, default=20, help="trials without a novelty")
-    p.add_argument("--games", type=int, default=30, help="games per trial")
-    p.add_argument("--window", type=float, nargs=2, default=(0.3, 0.6),
-                   help="injection window (fractions of the trial)")
-    p.add_argument("--observability", choices=("announced", "effects"), default="announced",
-                   help="what agents are shown of a novelty (see docs/detection.md)")
-    p.add_argument("--seed", type=int, default=0, help="first trial seed")
-    p.add_argument("--rules", default="standard",
-                   help=f"the rule set every trial starts from ({', '.join(RULE_SETS)})")
-    p.add_argument("--workers", type=int, default=2,
-                   help="processes (at most 2); with --ray local, the local cluster's CPUs")
-    p.add_argument("--ray", metavar="ADDRESS", default=None,
-                   help="run the trials as Ray tasks: local (Ray starts a cluster here), "
-                        "auto (the running cluster) or host:port; results come home to --out")
-    p.add_argument("--cpus-per-trial", type=float, default=1.0,
-                   help="CPUs each trial asks of Ray (with --ray)")
-    p.add_argument("--remote-port", type=int, default=7300,
-                   help="--agent remote: the port its client connects to (trials in turn)")
-    p.add_argument("--remote-token", default=os.environ.get("OPENMONO_TOKEN", ""),
-                   help="--agent remote: the seat's token (default: $OPENMONO_TOKEN)")
-    p.add_argument("--remote-token-file", default=None, metavar="PATH",
-                   help="--agent remote: a file holding the seat's token (kept off the "
-                        "command line, which the sweep records)")
-    p.add_argument("--remote-host", default="127.0.0.1", help="--agent remote: the address")
-    p.add_argument("--out", default=None, help="output directory")
-    p.add_argument("--fresh", action="store_true", help="delete the output directory first")
-    p.add_argument("--render", action="store_true",
-                   help="only re-render the tables from the output directory's sweep.json")
-    args = p.parse_args(argv)
+    args = read_options(SweepOptions, argv, "python -m evaluation.detection_sweep")
+    if isinstance(args, int):
+        return args
     register(args.agent)
     from agents.registry import UnknownAgentError, resolve
 
@@ -630,9 +629,9 @@ def main(argv: list[str] | None = None) -> int:
     problem = None if args.render else _check_args(args)
     if not args.render and not problem and args.per_cell and short_for_detector(args):
         print(f"warning: `{args.agent}` calibrates its detector on its first "
-              f"{_calibration_games()} games, and --games {args.games} --window "
-              f"{args.window[0]} {args.window[1]} can inject before that: it will rarely "
-              "detect; use --games 100 (or a later --window)", file=sys.stderr)
+              f"{_calibration_games()} games, and games={args.games} window="
+              f"[{args.window[0]},{args.window[1]}] can inject before that: it will rarely "
+              "detect; use games=100 (or a later window)", file=sys.stderr)
     if args.agent == "remote" and not args.render and not problem:
         problem = _remote_problem(args)
         args.workers = 1  # one port: the trials take turns with the client
@@ -645,8 +644,8 @@ def main(argv: list[str] | None = None) -> int:
             saved = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
             text = render_saved(saved, args)
         except FileNotFoundError:
-            print(f"error: no {out / 'sweep.json'}: run the sweep first (without --render), "
-                  "or name its folder with --out", file=sys.stderr)
+            print(f"error: no {out / 'sweep.json'}: run the sweep first (without render=true), "
+                  "or name its folder with out=", file=sys.stderr)
             return 2
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             print(f"error: cannot render {out / 'sweep.json'}: it is not a sweep this tool "
@@ -662,7 +661,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
-def _sweep(args: argparse.Namespace, out: Path, argv: list[str]) -> int:
+def _sweep(args: Any, out: Path, argv: list[str]) -> int:
     """The sweep proper, with `out` held by this process (`argv`: its command line)."""
     if args.fresh:
         problem = clear_fresh(out)

@@ -31,12 +31,12 @@ from evaluation.cli import UsageError, fail, parse_overrides
 
 DEFAULTS = {"kills": 50, "games": 100, "seed": 0, "out": "outputs/kill_loop"}
 AGENTS = ["agent=random", "opponents=[random,random,random]", "reference=random",
-          "trial.progress=false", "trial.plots=false"]
+          "progress=false", "plots=false"]
 
 
 def _command(games: int, seed: int, folder: Path) -> list[str]:
-    return [sys.executable, "-m", "evaluation.trial", *AGENTS, f"trial.games={games}",
-            f"trial.seed={seed}", f"hydra.run.dir={folder}"]
+    return [sys.executable, "-m", "evaluation.trial", *AGENTS, f"games={games}",
+            f"seed={seed}", f"hydra.run.dir={folder}"]
 
 
 def _lines(path: Path) -> list[bytes]:

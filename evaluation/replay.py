@@ -3,7 +3,7 @@
     python -m evaluation.replay RUN_DIR game=K
 
 reads `RUN_DIR/logs/game-K.jsonl` (a trial keeps the logs of the games around the
-injection: `trial.keep_logs`) and writes `RUN_DIR/replay-K.html`, one self-contained
+injection: `keep_logs`) and writes `RUN_DIR/replay-K.html`, one self-contained
 page: the board drawn from the game's own schema (a novelty's board as it was played,
 its changed squares outlined, and a button that shows them as the rules had them), the
 players' cash, positions, holdings and buildings after every event, the event list,
@@ -430,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
         kept = kept_games(run)
         if cfg["game"] not in kept:
             raise UsageError(f"{run}: no log of game {cfg['game']}; kept: "
-                             f"{', '.join(map(str, kept)) or 'none'} (trial.keep_logs)")
+                             f"{', '.join(map(str, kept)) or 'none'} (keep_logs)")
         path = write(run, cfg["game"])
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)  # one line, no traceback

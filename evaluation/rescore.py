@@ -1,7 +1,7 @@
 """Score another alarm rule on saved trials, without playing them again.
 
-    python -m evaluation.rescore SWEEP_DIR [SWEEP_DIR...] [--stat contradictions_total]
-                                 [--thresholds 1,2,3,5]
+    python -m evaluation.rescore SWEEP_DIR [SWEEP_DIR...] [stat=contradictions_total]
+                                 [thresholds=[1,2,3,5]]
 
 Every game's record keeps the detector's own statistics after that game
 (`report.evidence`, e.g. the DRL agents' `contradictions_total`, `cusum_surprise`,
@@ -14,14 +14,16 @@ the power curve of that statistic against its false-alarm rate.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any, Iterable
 
+from pydantic import Field
+
 from evaluation.metrics import wilson_interval
 from evaluation.runner import GAMES_FILE, read_records
+from openmono.cli import Options, read_options
 
 
 def trials(dirs: Iterable[str]) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
@@ -67,19 +69,22 @@ def score(found: list[tuple[dict[str, Any], list[dict[str, Any]]]], stat: str,
             "mean_delay": sum(delays) / len(delays) if delays else None}
 
 
+class RescoreOptions(Options):
+    """Score another alarm rule on saved trials, without playing them again."""
+
+    positional = ("dirs",)
+    dirs: list[str] = Field(min_length=1, description="sweep or trial folders (searched for "
+                            "summary.json)")
+    stat: str = Field("contradictions_total", description="the evidence statistic")
+    thresholds: list[float] = Field([1, 2, 3, 5], min_length=1,
+                                    description="report when the statistic reaches each")
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("dirs", nargs="+", help="sweep or trial folders (searched for summary.json)")
-    p.add_argument("--stat", default="contradictions_total",
-                   help="the evidence statistic (default: contradictions_total)")
-    p.add_argument("--thresholds", default="1,2,3,5", help="comma-separated thresholds")
-    args = p.parse_args(argv)
-    try:
-        levels = [float(t) for t in args.thresholds.split(",")]
-    except ValueError:
-        print(f"error: --thresholds must be numbers like 1,2,3, got {args.thresholds!r}",
-              file=sys.stderr)
-        return 2
+    args = read_options(RescoreOptions, argv, "python -m evaluation.rescore")
+    if isinstance(args, int):
+        return args
+    levels = args.thresholds
     found = trials(args.dirs)
     if not found:
         print(f"error: no trial (summary.json with games.jsonl) under {', '.join(args.dirs)}",

@@ -1,7 +1,7 @@
 """The results pages, rendered from data.
 
-    python -m evaluation.results --write     # render docs/results/*.md from docs/data/results/
-    python -m evaluation.results --check     # fail if a page differs from its rendering
+    python -m evaluation.results write     # render docs/results/*.md from docs/data/results/
+    python -m evaluation.results check     # fail if a page differs from its rendering
 
 Why: a number typed into a page goes stale silently; a number kept in a data file beside
 its command, commit, seeds and sample size can be re-measured, and a page that is only a
@@ -25,21 +25,22 @@ a ratio outside placeholders and code): it belongs in a record.
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from openmono.cli import Options, read_options
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "docs" / "data" / "results"
 PAGES = ROOT / "docs" / "results"
 STUDY = ROOT / "docs" / "data" / "detection_study"
-HEADER = ("<!-- Rendered by `python -m evaluation.results --write` from "
+HEADER = ("<!-- Rendered by `python -m evaluation.results write` from "
           "docs/data/results/{name}.md and {name}.json; edit those, not this page. -->\n\n")
 
 INLINE = re.compile(r"\{\{\s*([A-Za-z0-9_]+)\.([A-Za-z0-9_.]+)(?::([^}\s]*))?\s*\}\}")
@@ -256,19 +257,24 @@ def check(rendered: dict[str, str], target: Path = PAGES) -> list[str]:
     return problems
 
 
+class ResultsOptions(Options):
+    """Render the results pages from their data, or check that they match it."""
+
+    positional = ("mode",)
+    mode: Literal["write", "check"] = Field(
+        description="write: render the pages; check: fail if a page differs from its rendering")
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    mode = p.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--write", action="store_true", help="render the pages")
-    mode.add_argument("--check", action="store_true",
-                      help="fail if a page differs from its rendering")
-    args = p.parse_args(argv)
+    args = read_options(ResultsOptions, argv, "python -m evaluation.results")
+    if isinstance(args, int):
+        return args
     try:
         rendered = pages()
     except ResultsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    if args.write:
+    if args.mode == "write":
         PAGES.mkdir(parents=True, exist_ok=True)
         for name, text in rendered.items():
             (PAGES / f"{name}.md").write_text(text, encoding="utf-8")
@@ -279,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         print(problem, file=sys.stderr)
     if problems:
         print(f"error: {len(problems)} page(s) differ from their data; run "
-              "python -m evaluation.results --write", file=sys.stderr)
+              "python -m evaluation.results write", file=sys.stderr)
         return 1
     print(f"ok: {len(rendered)} pages match their data")
     return 0

@@ -62,7 +62,7 @@ SUMMARY_FILE = "summary.json"
 CONFIG_FILE = "trial.json"
 STATE_FILE = "agents.pkl"
 SAVE_RATIO = 20  # play at least 20x a snapshot's cost between two snapshots
-MAX_GAMES = 100_000  # a larger trial asks for trial.allow_huge=true
+MAX_GAMES = 100_000  # a larger trial asks for allow_huge=true
 KEEP_LOGS = (True, False, "all", "novelty", "none")
 
 
@@ -107,16 +107,18 @@ class TrialConfig:
     keep_logs: Any = "novelty"
 
     def validate(self) -> None:
+        """The one check of a trial's configuration, whoever built it (the Hydra command,
+        a sweep, the environments); TrialError names the option and what is valid."""
         if not isinstance(self.games, int) or self.games <= 0:
-            raise TrialError(f"trial.games must be a positive integer, got {self.games!r}")
+            raise TrialError(f"games must be a positive integer, got {self.games!r}")
         if self.games > MAX_GAMES and not self.allow_huge:
-            raise TrialError(f"trial.games={self.games} is more than {MAX_GAMES:,} games (days "
-                             "of play, and a large games.jsonl); add trial.allow_huge=true if "
+            raise TrialError(f"games={self.games} is more than {MAX_GAMES:,} games (days "
+                             "of play, and a large games.jsonl); add allow_huge=true if "
                              "that is meant")
         budget = self.hook_budget
         if budget is not None and (isinstance(budget, bool) or not isinstance(
                 budget, (int, float)) or budget <= 0):
-            raise TrialError(f"trial.hook_budget must be a positive number of seconds (or null "
+            raise TrialError(f"hook_budget must be a positive number of seconds (or null "
                              f"for none), got {budget!r}")
         if self.rules not in RULE_SETS:
             raise TrialError(f"unknown rules {self.rules!r}; valid rules: {', '.join(RULE_SETS)}")
@@ -157,19 +159,25 @@ class TrialConfig:
                                  "already: isolate only in-process agents")
         budget = self.isolate_budget
         if isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget <= 0:
-            raise TrialError(f"trial.isolate_budget must be a positive number of seconds, "
+            raise TrialError(f"isolate_budget must be a positive number of seconds, "
                              f"got {budget!r}")
         if self.keep_logs not in KEEP_LOGS:
-            raise TrialError(f"trial.keep_logs must be one of true, novelty, none (or all, "
+            raise TrialError(f"keep_logs must be one of true, novelty, none (or all, "
                              f"false), got {self.keep_logs!r}")
-        lo, hi = self.window
-        if not (0.0 <= lo <= hi <= 1.0):
-            raise TrialError(f"trial.window must be two fractions 0 <= lo <= hi <= 1, got "
-                             f"{list(self.window)}")
+        window = self.window
+        if (not isinstance(window, (list, tuple)) or len(window) != 2
+                or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                           for x in window)
+                or not 0.0 <= window[0] <= window[1] <= 1.0):
+            raise TrialError(f"window must be two fractions [lo,hi] with 0 <= lo <= hi <= 1, "
+                             f"got {list(window) if isinstance(window, tuple) else window!r}")
+        self.window = (float(window[0]), float(window[1]))
+        if self.hook_budget is not None:
+            self.hook_budget = float(self.hook_budget)
         if self.then and self.novelty is None:
             raise TrialError("`then` adds novelties after the main one: set novelty= too")
         if self.inject_at is not None and not (0 <= self.inject_at < self.games):
-            raise TrialError(f"trial.inject_at={self.inject_at} is outside the trial "
+            raise TrialError(f"inject_at={self.inject_at} is outside the trial "
                              f"(games 0..{self.games - 1})")
 
 
@@ -397,7 +405,7 @@ def _recorded(cfg: TrialConfig, path: Path) -> Any:
         raise TrialError(str(exc)) from None
     if len(found.records) > cfg.games:
         raise TrialError(f"{path} already holds {len(found.records)} games, more than "
-                         f"trial.games={cfg.games}; use a new output directory")
+                         f"games={cfg.games}; use a new output directory")
     if found.repairs:
         # Atomically (temp file, fsync, rename): a kill now leaves the old file or the new.
         atomic_write(path, found.data())
@@ -605,7 +613,7 @@ def _plugin_error(cfg: TrialConfig, g: int, hooks: Hooks | None, exc: BaseExcept
         where = f"novelty plugin {names!r} {did}" + (f" in its {hook!r} hook" if hook else "")
     else:
         where = f"the game {did}"
-    fix = ("fix it (or raise trial.hook_budget)" if isinstance(exc, HookTimeout)
+    fix = ("fix it (or raise hook_budget)" if isinstance(exc, HookTimeout)
            else "fix it")
     return PluginError(f"{where} during game {g} (seed {game_seed(cfg.seed, g)}){what}; "
                        f"the {kept_games} recorded games are kept: {fix} and re-run the same "

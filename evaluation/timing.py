@@ -1,27 +1,28 @@
-"""`python -m evaluation.timing [names...] [--games N] [--opponents A B C]`: decision time.
+"""`python -m evaluation.timing [NAME...] [games=N] [opponents=[A,B,C]]`: decision time.
 
 Plays each named agent (any registered agent; default the four DRL agents) in seat 0
-against the opponents (default fp_a, fp_b, fp_c), game seeds `--seed` on, and times
+against the opponents (default fp_a, fp_b, fp_c), game seeds `seed=` on, and times
 every `act` call, then prints one JSON line per agent: decisions, the median and 99th
 percentile in microseconds, games per CPU second of the whole table. For the DRL agents
 also the same for network decisions alone and how many network choices fell in each
 block of the action space (`choices`: what a policy spends its decisions on; their
-detector is off, as in a tournament). `--weights PATH` plays a checkpoint instead of the
+detector is off, as in a tournament). `weights=PATH` plays a checkpoint instead of the
 shipped weights (one DRL name only). Run it single-threaded for one-core figures:
-`OMP_NUM_THREADS=1 python -m evaluation.timing planner --games 20 --opponents baseline baseline baseline`.
+`OMP_NUM_THREADS=1 python -m evaluation.timing planner games=20 opponents=[baseline,baseline,baseline]`.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from collections import Counter
 
 import numpy as np
+from pydantic import Field, model_validator
 
 import openmono
 from agents.registry import make_agent
+from openmono.cli import Options, games_field, read_options, seed_field
 
 DRL = ("ppo", "hybrid_ppo", "ddqn", "hybrid_ddqn")
 OPPONENTS = ("fp_a", "fp_b", "fp_c")
@@ -77,21 +78,34 @@ def time_agent(name: str, games: int, seed: int = 0, weights: str | None = None,
     return row
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("names", nargs="*", default=["ppo", "hybrid_ppo", "ddqn", "hybrid_ddqn"])
-    ap.add_argument("--games", type=int, default=10)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--weights", default=None, help="a checkpoint's weights (one DRL name only)")
-    ap.add_argument("--opponents", nargs=3, default=list(OPPONENTS), metavar="AGENT",
-                    help="the three opponents (default fp_a fp_b fp_c)")
-    args = ap.parse_args()
-    if args.weights and (len(args.names) != 1 or args.names[0] not in DRL):
-        ap.error("--weights needs exactly one DRL agent name")
+class TimingOptions(Options):
+    """Time every decision of agents in seat 0 against three opponents."""
+
+    positional = ("names",)
+    names: list[str] = Field(list(DRL), min_length=1, description="the agents to time")
+    games: int = games_field(10)
+    seed: int = seed_field()
+    weights: str | None = Field(None, description="a checkpoint's weights (one DRL name only)")
+    opponents: list[str] = Field(list(OPPONENTS), min_length=3, max_length=3,
+                                 description="the three opponents")
+
+    @model_validator(mode="after")
+    def _one_drl_for_weights(self) -> "TimingOptions":
+        if self.weights and (len(self.names) != 1 or self.names[0] not in DRL):
+            raise ValueError(f"weights= needs exactly one DRL agent name ({', '.join(DRL)}), "
+                             f"got {self.names}")
+        return self
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = read_options(TimingOptions, argv, "python -m evaluation.timing")
+    if isinstance(args, int):
+        return args
     for name in args.names:
         print(json.dumps(time_agent(name, args.games, args.seed, args.weights,
                                     tuple(args.opponents))))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -2,15 +2,16 @@
 
     python -m evaluation.trial novelty=rent_hike
     python -m evaluation.trial agent=baseline novelty=rent_hike novelty.difficulty=hard \
-        novelty.params.factor=3 trial.games=30 trial.seed=1
+        novelty.params.factor=3 games=30 seed=1
     python -m evaluation.trial --multirun agent=baseline,random novelty=rent_hike,none \
-        trial.seed=0,1 hydra/launcher=local
+        seed=0,1 hydra/launcher=local
 
 Writes games.jsonl, summary.json, report.md, report.html and plots into Hydra's run directory
 (re-running into it resumes; a finished trial only says "complete") and prints the
 summary as a small table. The whole command line is checked before Hydra starts
 (`evaluation.trial_args`), so a refused command writes nothing; `--debug` shows
-tracebacks.
+tracebacks. The old spelling `trial.games=30` (the trial's options were a `trial:`
+group) is read as `games=30`, with a note (`evaluation.trial_spelling`).
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def run_job(cfg: Any) -> None:
                 print(f"error: {out_dir}: {exc}", file=sys.__stderr__)
                 return
             sys.exit(2)
-        write_report(str(out_dir), summary, plots=bool(cfg.trial.plots))
+        write_report(str(out_dir), summary, plots=bool(cfg.plots))
         print_summary(summary, str(out_dir))
         if not multirun:
             _remember_command(out_dir, sys.argv[1:])
@@ -118,7 +119,7 @@ def _guess_run_dir(argv: list[str]) -> Path | None:
     novelty = opts.get("novelty", "none")
     where = "none" if novelty == "none" else f"{novelty}-{opts.get('novelty.difficulty', 'medium')}"
     return Path("outputs/trial") / opts.get("agent", "planner") / where / (
-        f"seed{opts.get('trial.seed', '0')}")
+        f"seed{opts.get('seed', '0')}")
 
 
 def finished(argv: list[str]) -> Path | None:
@@ -132,7 +133,11 @@ def finished(argv: list[str]) -> Path | None:
         games = (run_dir / "games.jsonl").read_bytes().count(b"\n")
     except (OSError, ValueError):
         return None
-    if said.get("argv") != _normal(argv) or games != summary.get("games"):
+    from evaluation.trial_spelling import modern
+
+    recorded = said.get("argv")
+    if not isinstance(recorded, list) or games != summary.get("games") or (
+            _normal(modern(recorded)[0]) != _normal(argv)):
         return None
     return run_dir
 
@@ -149,6 +154,11 @@ def _hydra_main(argv: list[str]) -> None:
 
 
 def cli(argv: list[str]) -> int:
+    from evaluation.trial_spelling import modern, note
+
+    argv, old = modern(argv)
+    if old:
+        print(note(old), file=sys.stderr)
     if "--debug" in argv:
         os.environ["HYDRA_FULL_ERROR"] = "1"
     done = finished(argv)

@@ -33,8 +33,7 @@ INFO_FLAGS = {"--help", "-h", "--hydra-help", "--version", "--cfg", "-c", "--inf
 MULTIRUN_FLAGS = {"--multirun", "-m"}
 DEBUG_FLAG = "--debug"
 # Keys that do not change a trial's results, so they do not name a sweep either.
-NOT_IDENTITY = ("trial.progress", "trial.plots", "trial.allow_huge", "trial.hook_budget",
-                "trial.keep_logs",
+NOT_IDENTITY = ("progress=", "plots=", "allow_huge=", "hook_budget=", "keep_logs=",
                 "hydra.", "agent.token", "remote.tokens")
 MAX_JOBS = 10_000
 
@@ -121,7 +120,7 @@ def _parse(overrides: list[str]) -> list[Any]:
     parsed = []
     for text in overrides:
         if "=" not in text and not text.startswith("~"):
-            raise CommandError(f"expected key=value, got {text!r} (e.g. trial.games=30)")
+            raise CommandError(f"expected key=value, got {text!r} (e.g. games=30)")
         try:
             parsed.extend(parser.parse_overrides([text]))
         except OverrideParseException as exc:
@@ -313,33 +312,22 @@ def _names(value: Any, key: str, example: str = "[baseline,baseline]") -> list[s
 def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
     """The TrialConfig of a composed configuration, every value type- and range-checked."""
     _restore_secrets(data)
-    trial = data["trial"]
-    games = _int(trial["games"], "trial.games", 1)
-    seed = _int(trial["seed"], "trial.seed", 0)
-    window = trial["window"]
-    # Only the shape here; the range is TrialConfig.validate's (one check for every entry
-    # point that builds a trial).
-    if (not isinstance(window, list) or len(window) != 2
-            or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in window)):
-        raise CommandError(f"trial.window must be two fractions [lo,hi] with 0 <= lo <= hi "
-                           f"<= 1, got {window!r}")
-    inject_at = trial["inject_at"]
+    games = _int(data["games"], "games", 1)
+    seed = _int(data["seed"], "seed", 0)
+    window = data["window"]  # (checked once, by TrialConfig.validate)
+    inject_at = data["inject_at"]
     if inject_at is not None:
-        _int(inject_at, "trial.inject_at", 0)
-    progress = _bool(trial["progress"], "trial.progress")
-    plots = _bool(trial["plots"], "trial.plots")
-    allow_huge = _bool(trial.get("allow_huge", False), "trial.allow_huge")
-    hook_budget = trial.get("hook_budget", DEFAULT_BUDGET)
-    if hook_budget is not None and (isinstance(hook_budget, bool) or not isinstance(
-            hook_budget, (int, float)) or hook_budget <= 0):
-        raise CommandError(f"trial.hook_budget must be a positive number of seconds (or null "
-                           f"for no limit), got {hook_budget!r}")
+        _int(inject_at, "inject_at", 0)
+    progress = _bool(data["progress"], "progress")
+    plots = _bool(data["plots"], "plots")
+    allow_huge = _bool(data.get("allow_huge", False), "allow_huge")
+    hook_budget = data.get("hook_budget", DEFAULT_BUDGET)
     opponents = _names(data["opponents"], "opponents")
     reference = data["reference"]
     if reference is not None and not isinstance(reference, str):
         raise CommandError(f"reference must be an agent name or null, got {reference!r}")
     agent = dict(data["agent"])
-    opponents, reference, isolate = _isolation(trial, agent, opponents, reference)
+    opponents, reference, isolate = _isolation(data, agent, opponents, reference)
     then = _names(data.get("then") or [], "then", "[dice_weights,go_salary:hard]")
     detection = data["detection"]
     name = agent.pop("name")
@@ -354,13 +342,13 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         difficulty=novelty.get("difficulty") or "medium",
         observability=novelty.get("observability") or "announced", novelty_params=params,
         then=[str(t) for t in then], games=games, seed=seed,
-        window=(float(window[0]), float(window[1])), inject_at=inject_at,
+        window=window, inject_at=inject_at,
         detection=detection, reference=reference or None, progress=progress,
         rules=str(data.get("rules") or "standard"),
         remote=remote if "remote" in opponents else {}, allow_huge=allow_huge,
-        hook_budget=None if hook_budget is None else float(hook_budget), isolate=isolate,
-        isolate_budget=trial.get("isolate_budget", 30.0),
-        keep_logs=trial.get("keep_logs", "novelty"))
+        hook_budget=hook_budget, isolate=isolate,
+        isolate_budget=data.get("isolate_budget", 30.0),
+        keep_logs=data.get("keep_logs", "novelty"))
     if nname in (None, "none") and novelty.get("difficulty") is not None:
         raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
     try:
@@ -409,15 +397,15 @@ def _remote_options(data: dict[str, Any], name: str, agent: dict[str, Any],
     return remote
 
 
-def _isolation(trial: dict[str, Any], agent: dict[str, Any], opponents: list[str],
+def _isolation(data: dict[str, Any], agent: dict[str, Any], opponents: list[str],
                reference: str | None) -> tuple[list[str], str | None, list[str]]:
-    """The seats to isolate: `trial.isolate` (every in-process agent), `agent.isolate`
+    """The seats to isolate: `isolate` (every in-process agent), `agent.isolate`
     (popped from `agent`), `NAME@process` in `opponents` or `reference`. Returns the
     opponents and reference without the suffix, and the isolated seats' roles."""
     from agents.remote.isolated import parse_isolation, split_name
 
     try:
-        every = parse_isolation(trial.get("isolate", "none"), "trial.isolate")
+        every = parse_isolation(data.get("isolate", "none"), "isolate")
         one = parse_isolation(agent.pop("isolate", "none"), "agent.isolate")
         split = [split_name(n) for n in opponents]
         ref, ref_iso = split_name(reference) if reference is not None else (None, False)
@@ -507,7 +495,7 @@ def check_out_dir(out: Path, cfg: TrialConfig) -> None:
         raise CommandError(str(exc)) from None
     if done > cfg.games:
         raise CommandError(f"{out / GAMES_FILE} already holds {done} games, more than "
-                           f"trial.games={cfg.games}; use a new output directory")
+                           f"games={cfg.games}; use a new output directory")
 
 
 def hide_secrets(cmd: Command) -> None:
@@ -570,18 +558,28 @@ def _check_snapshot_key() -> None:
         raise CommandError(str(exc)) from None
 
 
-def sweep_dir_for(overrides: list[str]) -> Path:
-    """A stable sweep folder named after the command: same overrides, same folder."""
-    keep = sorted(o for o in overrides if not o.lstrip("+").startswith(NOT_IDENTITY))
-    digest = hashlib.sha1("\n".join(keep).encode()).hexdigest()[:10]
+def _sweep_named(words: list[str]) -> Path:
+    digest = hashlib.sha1("\n".join(sorted(words)).encode()).hexdigest()[:10]
     return Path("multirun") / f"sweep-{digest}"
+
+
+def sweep_dir_for(overrides: list[str]) -> Path:
+    """A stable sweep folder named after the command: same overrides, same folder (the
+    folder of the same command in the old `trial.X` spelling, if only that one exists)."""
+    from evaluation.trial_spelling import legacy, modern
+
+    keep = [o for o in modern(overrides)[0] if not o.lstrip("+").startswith(NOT_IDENTITY)]
+    new, old = (_sweep_named(words) for words in (keep, legacy(keep)))
+    return old if old != new and old.exists() and not new.exists() else new
 
 
 def check_command(argv: list[str]) -> Command:
     """Everything the command would run, checked; raises CommandError on the first problem."""
     from omegaconf import OmegaConf
 
-    cmd = split_argv(argv)
+    from evaluation.trial_spelling import modern
+
+    cmd = split_argv(modern(argv)[0])
     if cmd.info:
         return cmd
     _check_snapshot_key()

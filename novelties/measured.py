@@ -36,8 +36,8 @@ FLAG_TEXT = {
     "no_impact": "neither game length nor seat 0's win rate changed measurably (95% CIs hold 0)",
     "inert": "never seen and no measurable impact",
 }
-NOT_MEASURED = "not measured - run python -m evaluation.difficulty --plugin {name}"
-STALE = "stale (presets changed) - run python -m evaluation.difficulty --plugin {name}"
+NOT_MEASURED = "not measured - run python -m evaluation.difficulty plugin=[{name}]"
+STALE = "stale (presets changed) - run python -m evaluation.difficulty plugin=[{name}]"
 # Order tolerance: a preset counts as easier to see than the next one when it needs
 # fewer than 1/ORDER_RATIO of the decisions (less ORDER_SLACK) that one does.
 ORDER_RATIO, ORDER_SLACK = 1.25, 2.0

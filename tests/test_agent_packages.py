@@ -54,8 +54,8 @@ def _trial(tmp: Path, site: Path | None, *args: str) -> subprocess.CompletedProc
     env = dict(os.environ)
     if site is not None:
         env["PYTHONPATH"] = str(site)
-    return subprocess.run([sys.executable, "-m", "evaluation.trial", *args, "trial.games=2",
-                           "trial.progress=false", "trial.plots=false", "reference=null",
+    return subprocess.run([sys.executable, "-m", "evaluation.trial", *args, "games=2",
+                           "progress=false", "plots=false", "reference=null",
                            f"hydra.run.dir={tmp / 'run'}"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=180)
 

@@ -31,8 +31,8 @@ needs_ray = pytest.mark.skipif(not HAS_RAY, reason="ray is not installed (pip in
                                "'.[cluster]')")
 needs_submitit = pytest.mark.skipif(not HAS_SUBMITIT, reason="hydra-submitit-launcher is not "
                                     "installed (pip install -e '.[cluster]')")
-SWEEP = ["agent=random,baseline", "trial.seed=0,1", "novelty=rent_hike", "trial.games=4",
-         "trial.inject_at=2", "trial.plots=false", "opponents=[random,random,random]",
+SWEEP = ["agent=random,baseline", "seed=0,1", "novelty=rent_hike", "games=4",
+         "inject_at=2", "plots=false", "opponents=[random,random,random]",
          "reference=random"]
 
 
@@ -62,7 +62,7 @@ def test_slurm_without_slurm_is_one_line_naming_local_and_ray(tmp_path: Path) ->
     env = {k: v for k, v in os.environ.items()}
     env["PATH"] = str(Path(sys.executable).parent)  # no sbatch here, whatever the machine
     proc = subprocess.run([sys.executable, "-m", "evaluation.trial", "--multirun",
-                           "hydra/launcher=slurm", "agent=random,baseline", "trial.games=2",
+                           "hydra/launcher=slurm", "agent=random,baseline", "games=2",
                            f"hydra.sweep.dir={tmp_path / 's'}"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2, proc.stderr
@@ -141,8 +141,8 @@ def _ray_tasks(pid: int) -> list[int]:
 @needs_ray
 def test_a_killed_ray_worker_is_resubmitted_and_nothing_is_lost_or_twice(
         tmp_path: Path) -> None:
-    args = ["agent=planner", "trial.seed=5", "novelty=rent_hike", "trial.games=16",
-            "trial.inject_at=6", "trial.plots=false"]
+    args = ["agent=planner", "seed=5", "novelty=rent_hike", "games=16",
+            "inject_at=6", "plots=false"]
     run_trial(TrialConfig(agent="planner", novelty="rent_hike", games=16, inject_at=6, seed=5,
                           progress=False), tmp_path / "local")
     expected = (tmp_path / "local" / "games.jsonl").read_text()
@@ -184,8 +184,8 @@ def test_a_killed_ray_worker_is_resubmitted_and_nothing_is_lost_or_twice(
 @needs_submitit
 def test_submitit_local_runs_a_two_trial_sweep(tmp_path: Path) -> None:
     proc = _trial("--multirun", "hydra/launcher=submitit_local", "agent=random,baseline",
-                  "novelty=rent_hike", "trial.games=4", "trial.inject_at=2",
-                  "trial.plots=false", "opponents=[random,random,random]", "reference=random",
+                  "novelty=rent_hike", "games=4", "inject_at=2",
+                  "plots=false", "opponents=[random,random,random]", "reference=random",
                   f"hydra.sweep.dir={tmp_path / 's'}")
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "2 of 2 trials complete" in proc.stdout
@@ -234,10 +234,10 @@ def ray_here():
 def test_detection_sweep_on_ray_matches_the_local_pool(tmp_path: Path, ray_here) -> None:
     from evaluation import detection_sweep
 
-    args = ["--agent", "detect_baseline", "--per-cell", "0", "--controls", "2", "--games", "3",
-            "--seed", "4"]
-    assert detection_sweep.main([*args, "--workers", "1", "--out", str(tmp_path / "pool")]) == 0
-    assert detection_sweep.main([*args, "--ray", "auto", "--out", str(tmp_path / "ray")]) == 0
+    args = ["agent=detect_baseline", "per_cell=0", "controls=2", "games=3",
+            "seed=4"]
+    assert detection_sweep.main([*args, "workers=1", f"out={tmp_path / 'pool'}"]) == 0
+    assert detection_sweep.main([*args, "ray=auto", f"out={tmp_path / 'ray'}"]) == 0
     pool = sorted((tmp_path / "pool").rglob("games.jsonl"))
     ray = sorted((tmp_path / "ray").rglob("games.jsonl"))
     assert len(pool) == 2 and [p.relative_to(tmp_path / "pool") for p in pool] == [

@@ -25,7 +25,7 @@ def test_probe_states_are_the_same_for_every_checkpoint_and_drift_reads_them() -
 
 
 def test_probe_cli_reports_one_line_per_checkpoint_and_refuses_a_missing_file(capsys) -> None:
-    main([SHIPPED, SHIPPED, "--games", "1", "--every", "16"])
+    main([SHIPPED, SHIPPED, "games=1", "every=16"])
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[0]["states"] > 0 and lines[1]["weights"] == SHIPPED
     with pytest.raises(SystemExit, match="no weights file nowhere.npz"):

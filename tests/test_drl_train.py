@@ -98,7 +98,7 @@ def test_curves_plot_runs_side_by_side(tmp_path) -> None:
                                              for g in range(6)))
     out = tmp_path / "c.png"
     r = subprocess.run([sys.executable, "-m", "agents.drl.curves", str(out), f"{run}=mine",
-                        "--block", "4"], capture_output=True, text=True)
+                        "block=4"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert out.stat().st_size > 0
     assert '"wins_per_4": [2, 1]' in r.stdout
@@ -106,7 +106,7 @@ def test_curves_plot_runs_side_by_side(tmp_path) -> None:
     twin.mkdir()
     (twin / "curve.csv").write_text((run / "curve.csv").read_text())
     r = subprocess.run([sys.executable, "-m", "agents.drl.curves", str(out), f"{run}=mine",
-                        f"{twin}=mine", "--block", "4"], capture_output=True, text=True)
+                        f"{twin}=mine", "block=4"], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.count('"label": "mine"') == 2, r.stderr
     bad = subprocess.run([sys.executable, "-m", "agents.drl.curves", str(out), str(tmp_path)],
                          capture_output=True, text=True)

@@ -120,14 +120,14 @@ def test_a_resumed_isolated_trial_replays_into_the_same_games(tmp_path, no_orpha
 
 # --- (3) bad option values: one line naming the valid choices ---------------------------------------
 @pytest.mark.parametrize("argv,expected", [
-    (["trial.isolate=proc"], "trial.isolate must be one of none, process, got 'proc'"),
+    (["isolate=proc"], "isolate must be one of none, process, got 'proc'"),
     (["agent.isolate=yes"], "agent.isolate must be one of none, process, got 'yes'"),
     (["opponents=[baseline,fp_a@proc]"], "write NAME or NAME@process"),
     (["reference=baseline@"], "write NAME or NAME@process"),
     (["agent=remote", "agent.token=x", "agent.isolate=process"],
      "agent is a remote seat, which plays in another process already"),
     (["opponents=[remote@process]", "remote.tokens=[a]"], "opponent1 is a remote seat"),
-    (["trial.isolate_budget=0"], "trial.isolate_budget must be a positive number"),
+    (["isolate_budget=0"], "isolate_budget must be a positive number"),
     (["agent=isolate_agents:Unbuildable", "agent.isolate=process"],
      "agent=isolate_agents:Unbuildable cannot be built: RuntimeError: no weights here"),
 ])
@@ -152,7 +152,7 @@ def test_any_spelling_is_a_seat_or_one_line_naming_the_choices(name, value):
     else:
         assert (base + "@process" if isolated else base) == name
     try:
-        flag = parse_isolation(value, "trial.isolate")
+        flag = parse_isolation(value, "isolate")
     except ValueError as exc:
         assert "none, process" in str(exc) and "\n" not in str(exc)
     else:
@@ -190,8 +190,8 @@ def test_a_misbehaving_child_is_a_counted_fault(tmp_path, no_orphans, agent, kin
 def _trial_process(tmp: Path) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(HERE)]))
     return subprocess.Popen(
-        [sys.executable, "-m", "evaluation.trial", "agent=baseline", "trial.games=5000",
-         "trial.isolate=process", "trial.progress=false", "trial.plots=false",
+        [sys.executable, "-m", "evaluation.trial", "agent=baseline", "games=5000",
+         "isolate=process", "progress=false", "plots=false",
          "reference=null", f"hydra.run.dir={tmp}"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         # Why: a test run started in the background by a shell without job control

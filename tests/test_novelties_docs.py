@@ -93,8 +93,8 @@ def test_tutorial_trial_command_runs_with_the_plugin(tmp_path) -> None:
             [str(plugins), str(DOC.parents[1]), os.environ.get("PYTHONPATH", "")]))
         proc = subprocess.run(
             [sys.executable, "-m", "evaluation.trial", *args, "agent=baseline",
-             "trial.games=6", "trial.inject_at=2", "trial.progress=false",
-             "trial.plots=false", f"hydra.run.dir={run}"],
+             "games=6", "inject_at=2", "progress=false",
+             "plots=false", f"hydra.run.dir={run}"],
             cwd=DOC.parents[1], env=env, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr[-1500:]
     summary = json.loads((run / "summary.json").read_text())

@@ -13,7 +13,7 @@ from evaluation import compare, detection_sweep
 from evaluation import trial as trial_cli
 
 FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
-        "trial.progress=false", "trial.plots=false", "trial.games=2"]
+        "progress=false", "plots=false", "games=2"]
 
 
 def _tree(root: Path) -> dict[str, str]:
@@ -84,10 +84,10 @@ def test_unreadable_files_in_the_run_folder_are_one_line(tmp_path: Path, monkeyp
 
 # --- the other tools ------------------------------------------------------------------------
 def test_render_without_a_sweep_json(tmp_path: Path, capsys) -> None:
-    line = one_line(detection_sweep.main, ["--render", "--out", str(tmp_path)], capsys)
+    line = one_line(detection_sweep.main, ["render=true", f"out={tmp_path}"], capsys)
     assert "sweep.json" in line
     (tmp_path / "sweep.json").write_bytes(b"\xff\xfe not json")
-    line = one_line(detection_sweep.main, ["--render", "--out", str(tmp_path)], capsys)
+    line = one_line(detection_sweep.main, ["render=true", f"out={tmp_path}"], capsys)
     assert "sweep.json" in line
 
 
@@ -95,9 +95,9 @@ def test_render_without_a_sweep_json(tmp_path: Path, capsys) -> None:
 def test_a_remote_port_out_of_range(tmp_path: Path, capsys, port: str) -> None:
     out = tmp_path / "sweep"
     line = one_line(detection_sweep.main, [
-        "--agent", "remote", "--remote-token", "secret", "--remote-port", port,
-        "--per-cell", "0", "--controls", "1", "--games", "1", "--out", str(out)], capsys)
-    assert "--remote-port" in line and port in line
+        "agent=remote", "remote_token=secret", f"remote_port={port}",
+        "per_cell=0", "controls=1", "games=1", f"out={out}"], capsys)
+    assert "remote_port" in line and port in line
     assert not out.exists()
 
 

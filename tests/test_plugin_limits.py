@@ -14,16 +14,16 @@ from evaluation.runner import (GAMES_FILE, PluginError, TrialConfig, TrialError,
 from novelties.testing import temporary_plugins
 
 FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
-        "trial.progress=false", "trial.plots=false"]
+        "progress=false", "plots=false"]
 
 
 def test_a_huge_trial_asks_for_allow_huge() -> None:
     from evaluation.trial_args import CommandError, check_command
 
-    with pytest.raises(CommandError, match=r"trial.allow_huge=true") as info:
-        check_command([*FAST, "trial.games=200000"])
+    with pytest.raises(CommandError, match=r"allow_huge=true") as info:
+        check_command([*FAST, "games=200000"])
     assert "\n" not in str(info.value) and "100000" in str(info.value).replace(",", "")
-    cmd = check_command([*FAST, "trial.games=200000", "trial.allow_huge=true"])
+    cmd = check_command([*FAST, "games=200000", "allow_huge=true"])
     assert cmd.jobs[0].config.games == 200_000
     with pytest.raises(TrialError, match="allow_huge"):
         TrialConfig(games=100_001).validate()
@@ -118,7 +118,7 @@ def test_a_hook_past_its_budget_ends_the_trial_in_one_line(tmp_path: Path, plugi
         run_trial(_cfg("spin", hook_budget=0.5), tmp_path / "run")
     message = str(info.value)
     assert "\n" not in message
-    for word in ("'spin'", "'end_of_turn' hook", "game 2", "0.5", "trial.hook_budget"):
+    for word in ("'spin'", "'end_of_turn' hook", "game 2", "0.5", "hook_budget"):
         assert word in message, (word, message)
     assert len(read_records(tmp_path / "run" / GAMES_FILE)) == 2  # the games are kept
     monkeypatch.setenv("SPIN", "0")  # fixed: the same trial resumes
@@ -183,6 +183,6 @@ def test_turn_limit_games_are_counted_in_summary_and_report(tmp_path: Path, plug
 def test_a_bad_hook_budget_is_one_line(value: str) -> None:
     from evaluation.trial_args import CommandError, check_command
 
-    with pytest.raises(CommandError, match="trial.hook_budget"):
-        check_command([*FAST, f"trial.hook_budget={value}"])
-    assert check_command([*FAST, "trial.hook_budget=null"]).jobs[0].config.hook_budget is None
+    with pytest.raises(CommandError, match="hook_budget"):
+        check_command([*FAST, f"hook_budget={value}"])
+    assert check_command([*FAST, "hook_budget=null"]).jobs[0].config.hook_budget is None

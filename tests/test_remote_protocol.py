@@ -267,8 +267,8 @@ def test_hydra_trial_command_with_remote_seats(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "evaluation.trial", "agent=baseline",
          "opponents=[remote,baseline,baseline]", "remote.tokens=[opp-secret]",
-         f"remote.port={port}", "trial.games=2", "reference=null", "trial.progress=false",
-         "trial.plots=false", f"hydra.run.dir={tmp_path / 'run'}"],
+         f"remote.port={port}", "games=2", "reference=null", "progress=false",
+         "plots=false", f"hydra.run.dir={tmp_path / 'run'}"],
         cwd=ROOT, capture_output=True, text=True, timeout=180)
     client.join(timeout=15)
     assert done.returncode == 0, done.stderr

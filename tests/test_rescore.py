@@ -41,7 +41,7 @@ def test_a_threshold_rule_is_scored_on_saved_trials(tmp_path, capsys) -> None:
     assert late["nda"] == 1.0 and late["mean_delay"] == 1 and late["false_positives"] == 1
     never = rescore.score(found, "games_seen", 99)
     assert never["nda"] == 0.0 and never["false_positives"] == 0
-    assert rescore.main([str(tmp_path), "--stat", "games_seen", "--thresholds", "5"]) == 0
+    assert rescore.main([str(tmp_path), "stat=games_seen", "thresholds=[5]"]) == 0
     assert "| 5 | 1 | 100.0" in capsys.readouterr().out
-    assert rescore.main([str(tmp_path), "--stat", "other"]) == 2
+    assert rescore.main([str(tmp_path), "stat=other"]) == 2
     assert rescore.main([str(tmp_path), "--thresholds", "a,b"]) == 2

@@ -20,7 +20,7 @@ from evaluation.runner import GAMES_FILE, SUMMARY_FILE, TrialConfig, TrialError,
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
-        "trial.progress=false", "trial.plots=false"]
+        "progress=false", "plots=false"]
 CFG = dict(agent="random", opponents=["random"] * 3, reference="random", progress=False)
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
@@ -51,7 +51,7 @@ def test_1_a_second_identical_trial_while_the_first_writes_leaves_one_runs_games
         tmp_path: Path) -> None:
     """Failed before the lock: both commands appended into one games.jsonl (39 lines for
     a 20-game trial) and both exited 1."""
-    args = [*FAST, "trial.games=40", "trial.seed=3"]
+    args = [*FAST, "games=40", "seed=3"]
     ref = subprocess.run([sys.executable, "-m", "evaluation.trial", *args,
                           f"hydra.run.dir={tmp_path / 'ref'}"], cwd=tmp_path, env=ENV,
                          capture_output=True, text=True, timeout=300)
@@ -80,7 +80,7 @@ def test_1_two_identical_sweeps_started_together_leave_one_sweeps_games(
     """Failed before the lock: every trial of two identical --multirun commands ended with
     the lines of both."""
     sweep = ["--multirun", "hydra/launcher=local", "hydra.launcher.n_jobs=1", *FAST,
-             "trial.seed=0,1", "trial.games=25"]
+             "seed=0,1", "games=25"]
     (tmp_path / "ref").mkdir()
     ref = subprocess.run([sys.executable, "-m", "evaluation.trial", *sweep],
                          cwd=tmp_path / "ref", env=ENV, capture_output=True, text=True,
@@ -108,9 +108,9 @@ def test_1_two_identical_sweeps_started_together_leave_one_sweeps_games(
 def test_1_two_identical_detection_sweeps_started_together_leave_one_sweeps_games(
         tmp_path: Path) -> None:
     def sweep(out: Path) -> list[str]:
-        return [sys.executable, "-m", "evaluation.detection_sweep", "--agent", "random",
-                "--per-cell", "0", "--controls", "2", "--games", "60", "--workers", "1",
-                "--out", str(out)]
+        return [sys.executable, "-m", "evaluation.detection_sweep", "agent=random",
+                "per_cell=0", "controls=2", "games=60", "workers=1",
+                f"out={out}"]
 
     def games(out: Path) -> dict[str, bytes]:
         return {str(p.parent.relative_to(out)): p.read_bytes() for p in out.rglob(GAMES_FILE)}
@@ -135,8 +135,8 @@ def test_1_a_detection_sweep_folder_in_use_is_refused(tmp_path: Path, capsys) ->
     from evaluation.folder_lock import FolderBusy, folder_lock
 
     out = tmp_path / "sweep"
-    args = ["--agent", "random", "--per-cell", "0", "--controls", "1", "--games", "2",
-            "--workers", "1", "--out", str(out)]
+    args = ["agent=random", "per_cell=0", "controls=1", "games=2",
+            "workers=1", f"out={out}"]
     with folder_lock(out, "detection sweep"):
         assert detection_sweep.main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -292,15 +292,15 @@ def test_3_a_sequence_that_cannot_be_repaired_is_refused_in_one_line(
 def test_4_fresh_keeps_files_the_sweep_did_not_make(tmp_path: Path) -> None:
     """Failed before: --fresh removed the whole --out folder, unrelated files included."""
     out = tmp_path / "sweep"
-    args = ["--agent", "random", "--per-cell", "0", "--controls", "1", "--games", "2",
-            "--workers", "1", "--out", str(out)]
+    args = ["agent=random", "per_cell=0", "controls=1", "games=2",
+            "workers=1", f"out={out}"]
     assert detection_sweep.main(args) == 0
     trial = next(out.rglob("games.jsonl")).parent
     (trial / "stale.txt").write_text("from the last sweep")
     (out / "notes.txt").write_text("mine")
     (out / "mine").mkdir()
     (out / "mine" / "data.csv").write_text("1,2\n")
-    assert detection_sweep.main([*args, "--fresh"]) == 0
+    assert detection_sweep.main([*args, "fresh=true"]) == 0
     assert (out / "notes.txt").read_text() == "mine"
     assert (out / "mine" / "data.csv").read_text() == "1,2\n"
     assert not (trial / "stale.txt").exists()  # the sweep's own trial was made afresh
@@ -310,16 +310,16 @@ def test_4_fresh_keeps_files_the_sweep_did_not_make(tmp_path: Path) -> None:
 def test_4_fresh_refuses_a_folder_holding_trials_it_did_not_make(tmp_path: Path,
                                                                  capsys) -> None:
     out = tmp_path / "sweep"
-    args = ["--agent", "random", "--per-cell", "0", "--controls", "1", "--games", "2",
-            "--workers", "1", "--out", str(out)]
+    args = ["agent=random", "per_cell=0", "controls=1", "games=2",
+            "workers=1", f"out={out}"]
     assert detection_sweep.main(args) == 0
     for marker in out.rglob(".made-by-sweep"):  # as a folder from elsewhere would be
         marker.unlink()
     before = sorted(str(p) for p in out.rglob("*"))
     capsys.readouterr()
-    assert detection_sweep.main([*args, "--fresh"]) == 2
+    assert detection_sweep.main([*args, "fresh=true"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: ") and "--fresh" in err[0], err
+    assert len(err) == 1 and err[0].startswith("error: ") and "fresh=true" in err[0], err
     assert sorted(str(p) for p in out.rglob("*")) == before
 
 

@@ -25,7 +25,7 @@ from novelties.testing import temporary_plugins
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
-        "trial.progress=false", "trial.plots=false"]
+        "progress=false", "plots=false"]
 
 
 def snapshot(root: Path) -> dict[str, str]:
@@ -61,35 +61,35 @@ def refused(argv: list[str], capsys: Any) -> str:
 BAD = [  # (arguments, words the one-line message must hold)
     (["agent=plannr"], ["plannr", "did you mean planner", "random"]),
     (["novelty=rent_hik"], ["rent_hik", "rent_hike"]),
-    (["trial.gamez=10"], ["trial.gamez", "did you mean trial.games"]),
-    (["+trial.gamez=10"], ["+trial.gamez", "did you mean trial.games"]),
-    (["+trial.games=10"], ["trial.games", "without '+'"]),
+    (["gamez=10"], ["gamez", "did you mean games"]),
+    (["+gamez=10"], ["+gamez", "did you mean games"]),
+    (["+games=10"], ["games", "without '+'"]),
     (["foo/bar=x"], ["foo/bar", "valid"]),
     (["hydra.run.dirr=x"], ["hydra.run.dirr"]),
-    (["trial.seed=1.5"], ["trial.seed", "1.5", "integer"]),
-    (["trial.seed=abc"], ["trial.seed", "abc"]),
-    (["trial.seed=-1"], ["trial.seed", "-1", ">= 0"]),
-    (["trial.games=0"], ["trial.games", "positive integer"]),
+    (["seed=1.5"], ["seed", "1.5", "integer"]),
+    (["seed=abc"], ["seed", "abc"]),
+    (["seed=-1"], ["seed", "-1", ">= 0"]),
+    (["games=0"], ["games", "positive integer"]),
     (["detection=maybe"], ["detection", "maybe", "system", "given"]),
     (["novelty.difficulty=extreme"], ["novelty.difficulty", "novelty=NAME"]),
     (["novelty=rent_hike", "novelty.difficulty=extreme"], ["extreme", "easy, medium, hard"]),
     (["novelty=rent_hike", "novelty.params.factor=abc"], ["factor"]),
     (["novelty=rent_hike", "novelty.params.facter=2"], ["facter", "did you mean"]),
     (["agent.adapt=maybe"], ["agent.adapt", "maybe"]),
-    (["trial.window=[0.6,0.2]"], ["trial.window"]),
-    (["trial.inject_at=500"], ["inject_at", "outside"]),
+    (["window=[0.6,0.2]"], ["window"]),
+    (["inject_at=500"], ["inject_at", "outside"]),
     (["opponents=[baseline,nobody]"], ["nobody", "baseline"]),
-    (["trial.seed=1,2"], ["--multirun"]),
+    (["seed=1,2"], ["--multirun"]),
     (["~then"], ["then"]),
     (["then=[nope]", "novelty=rent_hike"], ["nope"]),
-    (["trial.games"], ["key=value"]),
+    (["games"], ["key=value"]),
     (["--frobnicate"], ["--frobnicate", "--multirun"]),
     (["--multirun", "agent=random,plannr"], ["plannr", "planner"]),
     (["hydra/launcher=lcoal"], ["lcoal", "did you mean local"]),
     (["hydra.launcher.n_jobz=2", "hydra/launcher=local"], ["hydra.launcher.n_jobz"]),
     (["novelty=rent_hike", "then=x"], ["then", "list"]),
     (["agent.adapt=${oops}"], ["oops"]),
-    (["trial.plots=maybe"], ["trial.plots", "true or false"]),
+    (["plots=maybe"], ["plots", "true or false"]),
     (["novelty=rent_hike", "novelty.observability=maybe"], ["observability", "effects"]),
 ]
 
@@ -106,19 +106,19 @@ def test_bad_trial_input_is_one_line_exit_2(tmp_path: Path, monkeypatch, capsys,
 
 def test_refused_runs_leave_a_finished_folder_byte_for_byte(tmp_path: Path, monkeypatch,
                                                             capsys) -> None:
-    proc = _trial(*FAST, "trial.games=3", cwd=tmp_path)
+    proc = _trial(*FAST, "games=3", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     run = tmp_path / "outputs/trial/random/none/seed0"  # not none-None
     assert (run / "summary.json").exists()
     before = snapshot(tmp_path)
     monkeypatch.chdir(tmp_path)
-    for args in (["detection=maybe"], ["novelty.difficulty=extreme"], ["trial.seed=1.5"],
-                 ["trial.seed=abc"], ["trial.seed=-1"], ["agent=plannr"], ["trial.gamez=3"],
-                 ["+trial.gamez=3"], ["novelty=rent_hike", "novelty.difficulty=extreme"],
-                 ["trial.games=0"], ["trial.window=[2,3]"], ["agent.trade_rate=abc"]):
-        refused([*FAST, "trial.games=3", *args], capsys)
+    for args in (["detection=maybe"], ["novelty.difficulty=extreme"], ["seed=1.5"],
+                 ["seed=abc"], ["seed=-1"], ["agent=plannr"], ["gamez=3"],
+                 ["+gamez=3"], ["novelty=rent_hike", "novelty.difficulty=extreme"],
+                 ["games=0"], ["window=[2,3]"], ["agent.trade_rate=abc"]):
+        refused([*FAST, "games=3", *args], capsys)
     # The same folder holding another configuration is refused too, untouched.
-    refused([*FAST, "trial.games=4", f"hydra.run.dir={run}"], capsys)
+    refused([*FAST, "games=4", f"hydra.run.dir={run}"], capsys)
     assert snapshot(tmp_path) == before
 
 
@@ -152,18 +152,19 @@ def test_compare_and_detection_sweep_errors(tmp_path: Path, capsys) -> None:
     assert compare.main([str(tmp_path), "oot=x"]) == 2
     assert "did you mean out" in capsys.readouterr().err
     (tmp_path / "f").write_text("")
-    for argv, word in ((["--games", "0", "--out", str(tmp_path / "d")], "--games"),
-                       (["--agent", "plannr"], "did you mean planner"),
-                       (["--rules", "gnom", "--out", str(tmp_path / "d")], "valid: standard"),
-                       (["--out", str(tmp_path / "f" / "x")], "output directory")):
+    for argv, word in ((["games=0", f"out={tmp_path / 'd'}"], "games"),
+                       (["agent=plannr"], "did you mean planner"),
+                       (["rules=gnom", f"out={tmp_path / 'd'}"], "valid: standard"),
+                       ([f"out={tmp_path / 'f' / 'x'}"], "output directory")):
         try:
             code = detection_sweep.main(argv)
         except SystemExit as exc:
             code = exc.code
         err = capsys.readouterr().err
         assert code == 2 and word in err and len(err.strip().splitlines()) == 1, err
-    with pytest.raises(SystemExit):
-        detection_sweep.main(["--gamez", "3"])
+    assert detection_sweep.main(["gamez=3"]) == 2
+    assert "did you mean games" in capsys.readouterr().err
+    assert detection_sweep.main(["--gamez", "3"]) == 2
     assert "--gamez" in capsys.readouterr().err
     assert not (tmp_path / "d").exists()
 
@@ -218,8 +219,8 @@ def test_a_raising_hook_through_the_cli(tmp_path: Path) -> None:
         pass
     # temporary_plugins removes nothing from disk: point the subprocess at the folder.
     env = {**os.environ, "PYTHONPATH": f"{plugins}{os.pathsep}{ROOT}", "FLAKY": "1"}
-    args = [sys.executable, "-m", "evaluation.trial", *FAST, "novelty=flaky", "trial.games=4",
-            "trial.inject_at=1", f"hydra.run.dir={tmp_path / 'run'}"]
+    args = [sys.executable, "-m", "evaluation.trial", *FAST, "novelty=flaky", "games=4",
+            "inject_at=1", f"hydra.run.dir={tmp_path / 'run'}"]
     proc = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           env=env)
     assert proc.returncode == 2, proc.stderr
@@ -298,7 +299,7 @@ def test_a_finished_trial_says_complete_without_loading_the_game(tmp_path: Path)
     """Why it answers in well under a second (a timing assert would only measure the
     machine's load): it reads the saved summary and imports neither Hydra, numpy, the
     engine, the agents nor the plugins."""
-    args = [*FAST, "trial.games=2", f"hydra.run.dir={tmp_path / 'run'}"]
+    args = [*FAST, "games=2", f"hydra.run.dir={tmp_path / 'run'}"]
     assert _trial(*args, cwd=tmp_path).returncode == 0
     before = snapshot(tmp_path / "run")
     proc = _trial(*args, cwd=tmp_path)
@@ -314,16 +315,16 @@ def test_a_finished_trial_says_complete_without_loading_the_game(tmp_path: Path)
     assert proc.stdout.splitlines()[-1] == "[]", proc.stdout
     # The same trial asked for in other words (an explicit default) is complete too,
     # and Hydra does not get to rewrite its .hydra/ folder.
-    proc = _trial(*args, "trial.seed=0", "detection=system", cwd=tmp_path)
+    proc = _trial(*args, "seed=0", "detection=system", cwd=tmp_path)
     assert proc.returncode == 0 and proc.stdout.startswith("complete: 2 games"), proc.stdout
     assert snapshot(tmp_path / "run") == before
 
 
 # --- sweeps -----------------------------------------------------------------------------------
 def test_the_sweep_folder_is_named_after_the_command() -> None:
-    a = sweep_dir_for(["agent=random,baseline", "trial.seed=0,1"])
-    assert a == sweep_dir_for(["trial.seed=0,1", "agent=random,baseline", "trial.plots=false"])
-    assert a != sweep_dir_for(["agent=random,baseline", "trial.seed=0,1,2"])
+    a = sweep_dir_for(["agent=random,baseline", "seed=0,1"])
+    assert a == sweep_dir_for(["seed=0,1", "agent=random,baseline", "plots=false"])
+    assert a != sweep_dir_for(["agent=random,baseline", "seed=0,1,2"])
 
 
 def _alive(pid: int) -> bool:
@@ -348,7 +349,7 @@ def test_a_killed_sweep_leaves_no_worker_and_resumes_only_what_is_missing(
     a finished one again. (Both signals on one sweep: each claim as when each signal had
     a sweep of its own, at the cost of one sweep and its resume.)"""
     sweep = ["--multirun", "hydra/launcher=local", "hydra.launcher.n_jobs=2", *FAST,
-             "trial.seed=0,1,2", "trial.games=10"]
+             "seed=0,1,2", "games=10"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     finished: dict[str, bytes] = {}  # trials complete at a kill: their bytes must not change
     expect = None  # what the next run must say about the folder
@@ -432,9 +433,9 @@ def test_detection_sweep_plays_its_trials_under_the_rules_given(tmp_path: Path) 
     assert {s["rules"] for s in specs} == {"gnome"}
     assert detection_sweep.trial_for(specs[0], str(tmp_path))[1].rules == "gnome"
     out = tmp_path / "sweep"
-    code = detection_sweep.main(["--agent", "random", "--per-cell", "0", "--controls", "1",
-                                 "--games", "2", "--workers", "1", "--rules", "gnome",
-                                 "--out", str(out)])
+    code = detection_sweep.main(["agent=random", "per_cell=0", "controls=1",
+                                 "games=2", "workers=1", "rules=gnome",
+                                 f"out={out}"])
     assert code == 0
     config = json.loads(next(out.rglob("trial.json")).read_text())
     assert config["rules"] == "gnome"

@@ -20,8 +20,8 @@ from remote_helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "s3cr3t-a8f1e2-token"
-FAST = ["opponents=[random,random,random]", "reference=random", "trial.progress=false",
-        "trial.plots=false", "trial.games=2"]
+FAST = ["opponents=[random,random,random]", "reference=random", "progress=false",
+        "plots=false", "games=2"]
 
 
 def _clients(port: int, token: str, trials: int = 1) -> threading.Thread:
@@ -85,7 +85,7 @@ def test_a_sweep_writes_no_token_either(tmp_path: Path) -> None:
     port = free_port()
     client = _clients(port, SECRET, trials=2)
     proc = _trial(["--multirun", "agent=random", "opponents=[random,remote]",
-                   f"remote.tokens=[{SECRET}]", f"remote.port={port}", "trial.seed=0,1",
+                   f"remote.tokens=[{SECRET}]", f"remote.port={port}", "seed=0,1",
                    *[a for a in FAST if not a.startswith("opponents=")]], tmp_path)
     client.join(timeout=60)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -100,6 +100,8 @@ def test_the_detection_sweep_records_its_command_without_the_token() -> None:
     assert _without_secrets(["--agent", "remote", "--remote-token", SECRET, "--games", "3"]
                             ) == ["--agent", "remote", "--remote-token", "***", "--games", "3"]
     assert SECRET not in " ".join(_without_secrets([f"--remote-token={SECRET}"]))
+    assert _without_secrets(["agent=remote", f"remote_token={SECRET}"]) == [
+        "agent=remote", "remote_token=***"]
 
 
 def test_listening_beyond_loopback_warns(capsys) -> None:

@@ -17,8 +17,8 @@ def test_multirun_joblib_then_compare(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "evaluation.trial", "--multirun", "hydra/launcher=local",
          "hydra.launcher.n_jobs=2", "agent=random,baseline",
-         "novelty=rent_hike,dice_weights", "trial.seed=0,1", "trial.games=4",
-         "trial.inject_at=2", "trial.progress=false", "trial.plots=false",
+         "novelty=rent_hike,dice_weights", "seed=0,1", "games=4",
+         "inject_at=2", "progress=false", "plots=false",
          "opponents=[random,random,random]", "reference=random", f"hydra.sweep.dir={sweep}"],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]

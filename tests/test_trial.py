@@ -99,7 +99,7 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 def test_cli_runs_and_reports(tmp_path: Path) -> None:
     run = tmp_path / "run"
     proc = _cli("agent=random", "opponents=[random,random,random]", "reference=random",
-                "trial.games=4", "trial.progress=false", "trial.plots=false",
+                "games=4", "progress=false", "plots=false",
                 f"hydra.run.dir={run}", cwd=Path(__file__).resolve().parents[1])
     assert proc.returncode == 0, proc.stderr
     assert "pre-novelty win rate" in proc.stdout
@@ -109,7 +109,7 @@ def test_cli_runs_and_reports(tmp_path: Path) -> None:
 
 
 def test_cli_bad_input_is_short(tmp_path: Path) -> None:
-    proc = _cli("trial.games=0", f"hydra.run.dir={tmp_path}",
+    proc = _cli("games=0", f"hydra.run.dir={tmp_path}",
                 cwd=Path(__file__).resolve().parents[1])
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr and "positive" in proc.stderr
@@ -118,7 +118,7 @@ def test_cli_bad_input_is_short(tmp_path: Path) -> None:
 def test_cli_unwritable_output_dir_is_short(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    proc = _cli("trial.games=2", f"hydra.run.dir={blocker}/run",
+    proc = _cli("games=2", f"hydra.run.dir={blocker}/run",
                 cwd=Path(__file__).resolve().parents[1])
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "output directory" in proc.stderr

@@ -1,21 +1,24 @@
-"""`python -m agents.drl.curves OUT.png RUN_DIR[=LABEL] ...`: training curves side by side.
+"""`python -m agents.drl.curves OUT.png RUN_DIR[=LABEL] ... [block=25]`: training curves side by side.
 
 Reads each run's `curve.csv` (written by `agents.drl.train` or `envs.reference`)
-and plots wins per block of `--block` games (default 25) and, where the learner logged
+and plots wins per block of `block` games (default 25) and, where the learner logged
 it, the PPO policy entropy per update, so runs with different settings can be compared
 in one figure (as the paper's Fig. 2-5). Runs that share a label (the seeds of one
 setting) are drawn as their mean with a band from the lowest to the highest seed.
-Prints one JSON line per run with its wins per block.
+Prints one JSON line per run with its wins per block. (A run folder is a path, so
+`runs/a=LABEL` is a run, not an option; write `./a=LABEL` for a folder here.)
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 from pathlib import Path
 
 import numpy as np
+from pydantic import Field
+
+from openmono.cli import Options, cli
 
 
 def read_run(run: Path) -> list[dict[str, str]]:
@@ -30,12 +33,17 @@ def blocks(won: list[int], size: int) -> list[int]:
     return [sum(won[i:i + size]) for i in range(0, len(won), size)]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("out")
-    ap.add_argument("runs", nargs="+", help="RUN_DIR or RUN_DIR=LABEL")
-    ap.add_argument("--block", type=int, default=25)
-    args = ap.parse_args()
+class CurvesOptions(Options):
+    """Training curves side by side."""
+
+    positional = ("out", "runs")
+    out: str = Field(description="the figure to write (.png)")
+    runs: list[str] = Field(min_length=1, description="RUN_DIR or RUN_DIR=LABEL")
+    block: int = Field(25, ge=1, description="games per block of wins")
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = cli(CurvesOptions, argv, "python -m agents.drl.curves")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

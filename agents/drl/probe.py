@@ -1,10 +1,11 @@
-"""`python -m agents.drl.probe PROBE.npz CHECKPOINT.npz ...`: DDQN value drift on fixed states.
+"""`python -m agents.drl.probe PROBE.npz CHECKPOINT.npz ... [games=4] [seed=700000] [every=4]`:
+DDQN value drift on fixed states.
 
 Q-learning's max over noisy values overestimates, and with a discount of 0.999 the error
 compounds over a game's ~1,000 decisions. A learning curve does not show it (the policy
 can still win while its values drift); values on a fixed set of states do. The probe set
-is every `--every`-th network decision of `--games` games that the `PROBE.npz` agent plays
-greedily against `fp_a, fp_b, fp_c` (game seeds from `--seed`), so each checkpoint is
+is every `every`-th network decision of `games` games that the `PROBE.npz` agent plays
+greedily against `fp_a, fp_b, fp_c` (game seeds from `seed`), so each checkpoint is
 valued on the same states. Under the delta reward no game can pay more than
 (1 - share) x reward_scale from a decision at that share: the report counts the states
 whose best value is past that bound. Prints one JSON line per checkpoint.
@@ -12,13 +13,15 @@ whose best value is past that bound. Prints one JSON line per checkpoint.
 
 from __future__ import annotations
 
-import argparse
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
+from pydantic import Field
+
+from openmono.cli import Options, cli, games_field, seed_field
 
 OPPONENTS = ("fp_a", "fp_b", "fp_c")
 
@@ -77,14 +80,19 @@ def drift(weights: str, states: Sequence[ProbeState]) -> dict[str, float]:
             "past_bound": round(past / n, 4), "states": len(states)}
 
 
+class ProbeOptions(Options):
+    """DDQN value drift on fixed states."""
+
+    positional = ("probe", "checkpoints")
+    probe: str = Field(description="the DDQN weights whose games give the states")
+    checkpoints: list[str] = Field(min_length=1, description="DDQN weights files to value")
+    games: int = games_field(4, "games that give the states")
+    seed: int = seed_field(700_000)
+    every: int = Field(4, ge=1, description="every N-th network decision is a state")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("probe", help="the DDQN weights whose games give the states")
-    ap.add_argument("checkpoints", nargs="+", help="DDQN weights files to value")
-    ap.add_argument("--games", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=700_000)
-    ap.add_argument("--every", type=int, default=4)
-    args = ap.parse_args(argv)
+    args = cli(ProbeOptions, argv, "python -m agents.drl.probe")
     for path in (args.probe, *args.checkpoints):
         if not Path(path).is_file():
             raise SystemExit(f"error: no weights file {path}")

@@ -54,7 +54,7 @@ class RayLauncher(Launcher):
             tcfg = config_from_hydra(cfg)
             tcfg.progress = False
             out = Path(HydraConfig.get().runtime.output_dir)
-            trials.append(RemoteTrial(out, tcfg, bool(cfg.trial.plots)))
+            trials.append(RemoteTrial(out, tcfg, bool(cfg.plots)))
 
         state = Singleton.get_state()
         returns = []

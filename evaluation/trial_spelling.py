@@ -1,0 +1,77 @@
+"""The old `trial.X=` spelling of `evaluation.trial`'s options, read as the new `X=`.
+
+The trial's own options were a `trial:` group (`trial.games=100 trial.seed=1`); they are
+top-level now, spelled as in every other command (`games=100 seed=1 progress=false`).
+Old commands, and the commands recorded beside results, keep working: `modern` rewrites
+them before Hydra sees them, and the folders they named (`multirun/sweep-<hash>` and its
+`trial.seed=0,...` subfolders) are found again by `legacy_sweep_dir` and `sweep_subdir`,
+so an old sweep resumes where it stopped instead of starting over beside itself.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# The options that moved from `trial.X` to `X`.
+MOVED = ("games", "seed", "window", "inject_at", "progress", "plots", "allow_huge",
+         "hook_budget", "isolate", "isolate_budget", "keep_logs")
+OLD = "trial."
+
+
+def _split(arg: str) -> tuple[str, str, str]:
+    """(prefix such as '+' or '~', key, rest from '=' on)."""
+    body = arg.lstrip("+~")
+    prefix = arg[: len(arg) - len(body)]
+    key, eq, value = body.partition("=")
+    return prefix, key, eq + value
+
+
+def modern(argv: list[str]) -> tuple[list[str], list[str]]:
+    """`argv` with every `trial.X=` written `X=`; and the old words found (for a note)."""
+    out, old = [], []
+    for arg in argv:
+        prefix, key, rest = _split(arg)
+        if key.startswith(OLD) and key[len(OLD):] in MOVED and not arg.startswith("-"):
+            old.append(arg)
+            arg = f"{prefix}{key[len(OLD):]}{rest}"
+        out.append(arg)
+    return out, old
+
+
+def note(old: list[str]) -> str:
+    """One line for stderr: what was read, and how it is written now."""
+    new, _ = modern(old)
+    return f"note: {' '.join(old)} is the old spelling; now: {' '.join(new)}"
+
+
+def legacy(argv: list[str]) -> list[str]:
+    """The same options as the old spelling would have written them (for old folders)."""
+    out = []
+    for arg in argv:
+        prefix, key, rest = _split(arg)
+        out.append(f"{prefix}{OLD}{key}{rest}" if key in MOVED and rest else arg)
+    return out
+
+
+def _items(dirname: str) -> list[str]:
+    """Hydra's override_dirname split at its commas (not those inside [..])."""
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(dirname):
+        depth += ch in "[{("
+        depth -= ch in "]})"
+        if ch == "," and depth == 0:
+            items.append(dirname[start:i])
+            start = i + 1
+    items.append(dirname[start:])
+    return [i for i in items if i]
+
+
+def sweep_subdir(sweep_dir: str, dirname: str) -> str:
+    """A sweep job's folder (the `sweep_subdir` resolver of conf/trial.yaml): Hydra's
+    override_dirname, or the folder an old-spelling sweep gave the same job if that one
+    exists and the new one does not."""
+    old = ",".join(sorted(legacy(_items(dirname))))
+    if old != dirname and not (Path(sweep_dir) / dirname).exists() \
+            and (Path(sweep_dir) / old).exists():
+        return old
+    return dirname
