@@ -192,8 +192,8 @@ def trace_name(spec: dict) -> str:
 def _record(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                            check=True).stdout.strip()
+    commit = args.commit or subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True,
+                                           text=True, check=True).stdout.strip()
     (out / "COMMIT").write_text(commit + "\n")
     specs = trial_specs(args.games)[args.start::args.step]
     for spec in specs:
@@ -234,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("record")
     r.add_argument("--out", required=True)
     r.add_argument("--games", type=int, default=5)
+    r.add_argument("--commit", help="the commit of the code recorded (default: HEAD)")
     r.add_argument("--start", type=int, default=0)
     r.add_argument("--step", type=int, default=1)
     q = sub.add_parser("replay")
