@@ -104,7 +104,14 @@ class Recording:
 
 def replay(trace: dict, make: Callable[[Any], Any]) -> tuple[int, list[str]]:
     """Feed a trace's calls to `make(prior)` and compare the outputs at every step;
-    returns (steps compared, differences)."""
+    returns (steps compared, differences). The trial's novelty is applied first, as in
+    the trial's process: a plugin registers its square and card kinds, which the
+    detector's beliefs know (`openmono.kinds`)."""
+    if trace["novelty"]:
+        from evaluation.novelty_setup import prepare_novelty
+        from openmono.schema import rules_schema
+
+        prepare_novelty(trace["novelty"], trace["difficulty"], {}, rules_schema("standard"))
     det = make(trace["prior"])
     digests: dict = {}
     expected = dict(trace["changes"])
