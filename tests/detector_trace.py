@@ -202,7 +202,10 @@ def _record(args: argparse.Namespace) -> None:
     commit = args.commit or subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True,
                                            text=True, check=True).stdout.strip()
     (out / "COMMIT").write_text(commit + "\n")
-    specs = trial_specs(args.games)[args.start::args.step]
+    specs = trial_specs(args.games)
+    if args.only:
+        specs = [s for s in specs if s["novelty"] in args.only.split(",")]
+    specs = specs[args.start::args.step]
     for spec in specs:
         path = out / trace_name(spec)
         if path.exists():
@@ -241,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("record")
     r.add_argument("--out", required=True)
     r.add_argument("--games", type=int, default=5)
+    r.add_argument("--only", help="these novelties only (comma-separated)")
     r.add_argument("--commit", help="the commit of the code recorded (default: HEAD)")
     r.add_argument("--start", type=int, default=0)
     r.add_argument("--step", type=int, default=1)
