@@ -169,7 +169,7 @@ def record_trial(novelty: str | None, difficulty: str, observability: str = "ann
     return {"novelty": novelty, "difficulty": difficulty, "observability": observability,
             "detection": detection, "games": games, "inject": inject, "seed": seed,
             "prior": prior, "calls": rec.calls, "changes": rec.changes,
-            "errors": agent.errors}
+            "errors": agent.errors, "report": rec.det.report(), "version": rec.det.version}
 
 
 def trial_specs(games: int) -> list[dict]:
