@@ -228,3 +228,30 @@ def test_each_checker_is_one_module_registered_once():
                                and callable(getattr(Checker, h))}
     named = [r for cls in CHECKERS for r in cls.reasons]
     assert named.count(OTHER) == 1
+
+
+def test_a_pickled_detector_goes_on_as_the_original():
+    """A trial's snapshot pickles the agents (resuming): a detector restored mid-trial
+    gives the outputs the recorded one gave at every later step."""
+    import io
+    import pickle
+
+    from detector_trace import outputs
+    from evaluation.runner import _StatePickler
+
+    trace = record_trial("rent_hike", "medium", "effects", games=2, inject=0, seed=5)
+    det = NoveltyDetector(trace["prior"])
+    calls = trace["calls"]
+    half = len(calls) // 2
+    for method, args in calls[:half]:
+        getattr(det, method)(*args)
+    buf = io.BytesIO()
+    _StatePickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(det)  # as a snapshot does
+    det = pickle.loads(buf.getvalue())
+    expected = dict(trace["changes"])
+    want = None
+    for i, (method, args) in enumerate(calls):
+        want = expected.get(i, want)
+        if i >= half:
+            getattr(det, method)(*args)
+            assert outputs(det, None, {}) == want, i

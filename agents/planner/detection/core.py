@@ -161,6 +161,19 @@ class NoveltyDetector:
     def detected(self) -> bool:
         return self._detected
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with the agent (a trial's snapshot for resuming): the dispatch
+        tables are rebuilt from the checkers on loading."""
+        state = dict(self.__dict__)
+        for table in ("_events", "_payments", "_other_payments"):
+            del state[table]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._events = self._event_table()
+        self._payments, self._other_payments = self._payment_table()
+
     # ================================================================== for checkers
     def detect(self, confidence: float, why: str) -> None:
         """Record a detection (the report says detected, with the highest confidence)."""
