@@ -13,6 +13,11 @@ that the new code makes the same reports on the same trials.
     python tests/detector_trace.py record --out /work/scratch/detector_traces
     python tests/detector_trace.py replay /work/scratch/detector_traces
 
+Run both with the same `PYTHONHASHSEED` (e.g. `PYTHONHASHSEED=0`): the detector (old
+and new alike) reports the changes of several changed decks in the order it iterates a
+set of deck names, which follows the process's string hashing; a trace records the
+`PYTHONHASHSEED` it was made under and a replay under another one says so.
+
 A trace is one pickle (gzip) per trial: the calls are pickled together, so an
 observation's rules object is shared between calls as it was in play (the detector
 re-reads the rules only when `obs.rules` is another object). Outputs are stored only
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import os
 import hashlib
 import pickle
 import subprocess
@@ -169,7 +175,7 @@ def record_trial(novelty: str | None, difficulty: str, observability: str = "ann
     return {"novelty": novelty, "difficulty": difficulty, "observability": observability,
             "detection": detection, "games": games, "inject": inject, "seed": seed,
             "prior": prior, "calls": rec.calls, "changes": rec.changes,
-            "errors": agent.errors, "report": rec.det.report(), "version": rec.det.version}
+            "errors": agent.errors, "hash_seed": os.environ.get("PYTHONHASHSEED"), "report": rec.det.report(), "version": rec.det.version}
 
 
 def trial_specs(games: int) -> list[dict]:
@@ -226,9 +232,13 @@ def _replay(args: argparse.Namespace) -> int:
 
     paths = sorted(Path(args.dir).glob("*.pkl.gz"))[args.start::args.step]
     steps = bad = 0
+    seed = os.environ.get("PYTHONHASHSEED")
     for path in paths:
         with gzip.open(path, "rb") as fh:
             trace = pickle.load(fh)
+        if trace.get("hash_seed", "?") != seed:
+            print(f"warning: {path.name} was recorded with PYTHONHASHSEED="
+                  f"{trace.get('hash_seed', 'unknown')}, replayed with {seed}", flush=True)
         n, diffs = replay(trace, NoveltyDetector)
         steps += n
         if diffs:
