@@ -255,3 +255,21 @@ def test_a_pickled_detector_goes_on_as_the_original():
         if i >= half:
             getattr(det, method)(*args)
             assert outputs(det, None, {}) == want, i
+
+
+def test_changed_decks_are_reported_in_the_same_order_whatever_the_hash_seed():
+    """Decks whose cards were contradicted are examined in name order, not in a set's
+    order (which changes with PYTHONHASHSEED, and reordered the report)."""
+    import openmono
+    from agents.planner.detection.cards import CardChecker
+
+    class Unordered(set):  # a set that iterates as another hash seed might
+        def __iter__(self):
+            return iter(sorted(super().__iter__(), reverse=True))
+
+    cards = NoveltyDetector(openmono.standard_schema()).checker(CardChecker)
+    names = list(cards.deck_index)
+    cards.deck_epoch = Unordered(names)
+    for deck in names:
+        cards.idx_maps[deck] = {0: "a card"}
+    assert [deck for deck, _, _ in cards.compositions()] == sorted(names)

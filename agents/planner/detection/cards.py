@@ -317,7 +317,7 @@ class CardChecker(Checker):
         changed. Complete: every index up to the deck's size was seen, the size being at
         least the believed one unless many draws never showed a higher index."""
         out = []
-        for deck in self.deck_epoch:
+        for deck in sorted(self.deck_epoch):  # not a set's order: it moves with the hash seed
             m = self.idx_maps.get(deck, {})
             if not m:
                 continue
