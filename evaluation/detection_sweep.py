@@ -388,7 +388,7 @@ def detector_text(agent: str) -> str:
             "trial's first 15 games, so trials need to be long enough for the injection to "
             "come after the calibration.")
     return (
-        "The detector (`agents/planner/detect.py`) compares the believed rules with the "
+        "The detector (`agents/planner/detection/`) compares the believed rules with the "
         "public rules shown (a visible change is reported at the first decision of the "
         "injected game), with every event (rents, taxes, salaries, fees, card effects and "
         "draws, moves, payments for unknown reasons, refused builds, games ended by a "

@@ -155,8 +155,8 @@ def test_drl_agents_get_their_own_detector_described_and_a_warning_for_short_tri
     from evaluation import detection_sweep as ds
 
     assert "agents/drl/surprise.py" in ds.detector_text("hybrid_ppo")
-    assert "agents/planner/detect.py" in ds.detector_text("planner")
-    assert "agents/planner/detect.py" in ds.detector_text("detect_baseline")
+    assert "agents/planner/detection/" in ds.detector_text("planner")
+    assert "agents/planner/detection/" in ds.detector_text("detect_baseline")
 
     def args(agent: str, games: int, lo: float) -> argparse.Namespace:
         return argparse.Namespace(agent=agent, games=games, window=(lo, 0.6))
