@@ -46,7 +46,7 @@ class GameState:
     __slots__ = (
         "players", "cash", "position", "in_jail", "jail_turns", "jail_cards", "active",
         "owner", "level", "mortgaged", "houses_left", "hotels_left", "decks",
-        "turn", "current", "doubles", "phase", "holdings_version",
+        "turn", "current", "doubles", "holdings_version",
         "board_version", "bank_cash", "shown_players", "_shown_rare",
     )
 
@@ -73,7 +73,6 @@ class GameState:
         self.turn = 0
         self.current = 0
         self.doubles = 0
-        self.phase = "pre_roll"
         # Versions (not part of the game; see the module docstring).
         self.holdings_version = [0] * players
         self.board_version = [0]
@@ -107,7 +106,6 @@ class GameState:
         new.turn = self.turn
         new.current = self.current
         new.doubles = self.doubles
-        new.phase = self.phase
         new.holdings_version = self.holdings_version[:]
         new.board_version = self.board_version[:]
         new.shown_players = self.shown_players
