@@ -171,3 +171,20 @@ def test_a_run_resumes_after_an_option_is_added_to_its_learner(tmp_path) -> None
     with pytest.raises(TrainError, match="differs in ddqn"):
         train(_cfg(algo="ddqn", games=3, ddqn={"hidden": [16], "clipped": True,
                                                "learning_starts": 50, "buffer_size": 500}), run)
+
+
+@pytest.mark.parametrize("algo", ["ppo", "ddqn"])
+def test_each_learner_is_registered_once_with_the_whole_protocol(algo):
+    """A learner is one entry of `LEARNERS`: the agent and the trainer build, configure
+    and drive it through the registry, never by its name."""
+    from agents.drl.learners import ALGOS, LEARNERS, kind
+
+    assert ALGOS == tuple(LEARNERS)
+    learner = kind(algo).make(seed=0)
+    for method in ("choose", "record", "add_reward", "end_game", "after_game", "weights"):
+        assert callable(getattr(learner, method)), method
+    assert isinstance(learner.plays_greedy, bool)
+    assert kind(algo).options() >= {"hidden", "head", "features", "gamma", "lr"}
+    assert learner.after_game() == {} or algo == "ddqn"  # PPO: nothing before a full rollout
+    with pytest.raises(ValueError, match="valid: ppo, ddqn"):
+        kind("a2c")

@@ -19,15 +19,13 @@ import numpy as np
 
 from agents.base import NO_NOVELTY, Agent, NoveltyReport
 from agents.drl import encoding as E
-from agents.drl import ddqn as ddqn_mod
-from agents.drl import ppo as ppo_mod
 from agents.drl.ddqn import DDQN
+from agents.drl.learners import ALGOS, kind
 from agents.drl.routing import NETWORK, route, routed_action
 from agents.drl.outcomes import combine
 from agents.drl.ppo import PPO
 from agents.drl.reward import SHAPINGS, ShareDelta, dense_reward, net_worths, terminal_reward
 
-ALGOS = ("ppo", "ddqn")
 # none; surprise: CUSUMs on the return and the model's TD error (`surprise.py`);
 # model: those and the model of what the table shows (`outcomes.py`)
 DETECTORS = ("none", "surprise", "model")
@@ -37,39 +35,28 @@ WEIGHTS_DIR = Path(__file__).parent / "weights"
 
 def make_learner(algo: str, seed: int = 0, preset: str = "default", **cfg: Any) -> PPO | DDQN:
     """A fresh learner: `preset`'s configuration with the options in `cfg`."""
-    if algo == "ppo":
-        return PPO(ppo_mod.config(preset, **cfg), seed=seed)
-    if algo == "ddqn":
-        return DDQN(ddqn_mod.config(preset, **cfg), seed=seed)
-    raise ValueError(f"unknown algo {algo!r}; valid: {', '.join(ALGOS)}")
+    return kind(algo).make(seed=seed, preset=preset, **cfg)
 
 
 def file_config(algo: str, data: Any) -> dict[str, Any]:
     """The learner options a weights file was written with. Files from before options
     were saved hold the paper's network: flat head, 240 features, sizes from the arrays."""
     import json
+    legacy = dict(kind(algo).legacy)
     if "cfg" in data:
         cfg = json.loads(str(data["cfg"]))
         cfg["hidden"] = tuple(cfg.get("hidden", ()))
         cfg.setdefault("features", "paper")  # written before the extended features
-        if algo == "ppo":
-            cfg.setdefault("head", "flat")
-        else:  # written before the state-value output and the factored Q-head
-            cfg.setdefault("dueling", False)
-            cfg.setdefault("head", "flat")
+        for key, value in legacy.items():
+            cfg.setdefault(key, value)
         return cfg
-    net = "q." if algo == "ddqn" else "actor."
+    net = kind(algo).net
     hidden = []
     i = 0
     while f"{net}W{i + 1}" in data:
         hidden.append(int(np.asarray(data[f"{net}W{i}"]).shape[1]))
         i += 1
-    legacy: dict[str, Any] = {"hidden": tuple(hidden), "features": "paper"}
-    if algo == "ppo":
-        legacy["head"] = "flat"
-    else:
-        legacy.update(dueling=False, head="flat")
-    return legacy
+    return {"hidden": tuple(hidden), "features": "paper", **legacy}
 
 
 def learner_for_file(algo: str, path: str | Path) -> PPO | DDQN:
@@ -82,8 +69,7 @@ def learner_for_file(algo: str, path: str | Path) -> PPO | DDQN:
             cfg = file_config(algo, data)
     except Exception as e:
         raise ValueError(f"{path}: not a readable weights file ({type(e).__name__})") from None
-    fields = ppo_mod.PPOConfig.__dataclass_fields__ if algo == "ppo" else \
-        ddqn_mod.DDQNConfig.__dataclass_fields__
+    fields = kind(algo).options()
     try:
         learner = make_learner(algo, **{k: v for k, v in cfg.items() if k in fields})
     except (TypeError, ValueError) as e:
@@ -185,14 +171,12 @@ class DRLAgent(Agent):
         if self.training:
             learner.add_reward(r)
             i, extra = learner.choose(x, idx, learner.rng, greedy=False)
-            if learner.algo == "ddqn":  # its target is bounded by what the share can still gain
-                learner.record(x, mask, i, extra,
-                               share=self._delta.last if self.shaping == "delta" else None)
-            else:
-                learner.record(x, mask, i, extra)
+            # (the share bounds a DDQN's target: what it can still gain)
+            learner.record(x, mask, i, extra,
+                           share=self._delta.last if self.shaping == "delta" else None)
         else:  # playing: PPO samples its policy (or its mode if greedy); DDQN exploits
             i, extra = learner.choose(x, idx, self.rng,
-                                      greedy=self.greedy or learner.algo == "ddqn")
+                                      greedy=self.greedy or learner.plays_greedy)
         if self.detector is not None:
             self.detector.observe(self._prediction(x, extra), r * learner.cfg.reward_scale,
                                   level)

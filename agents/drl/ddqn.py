@@ -161,6 +161,7 @@ class Replay:
 
 class DDQN:
     algo = "ddqn"
+    plays_greedy = True  # a trained agent plays its best legal Q-value
 
     def __init__(self, cfg: DDQNConfig | None = None, seed: int = 0) -> None:
         self.cfg = cfg or DDQNConfig()
@@ -289,6 +290,10 @@ class DDQN:
 
     def ready(self) -> bool:
         return False  # DDQN learns as it plays
+
+    def after_game(self) -> dict[str, float]:
+        """After a training game: the statistics for the curve (it learned as it played)."""
+        return self.update()
 
     def update(self) -> dict[str, float]:
         """The last loss, epsilon and the mean chosen Q since the last call (a rising mean

@@ -133,6 +133,7 @@ class PPO:
     """The learner: acts for the agent during training and updates from its rollouts."""
 
     algo = "ppo"
+    plays_greedy = False  # a trained agent samples its policy (greedy=True: its mode)
 
     def __init__(self, cfg: PPOConfig | None = None, seed: int = 0) -> None:
         self.cfg = cfg = cfg or PPOConfig()
@@ -169,7 +170,9 @@ class PPO:
         log-probability."""
         return self.head.act(self.actor, x, idx, rng, greedy)
 
-    def record(self, x: np.ndarray, mask: np.ndarray, action: int, logp: float) -> None:
+    def record(self, x: np.ndarray, mask: np.ndarray, action: int, logp: float,
+               share: float | None = None) -> None:
+        """One step of the rollout (`share` is for learners that bound their targets)."""
         self.xs.append(x.copy())
         self.masks.append(np.packbits(mask))
         self.actions.append(action)
@@ -188,6 +191,11 @@ class PPO:
 
     def ready(self) -> bool:
         return len(self.actions) >= self.cfg.rollout_steps and (not self.dones or self.dones[-1])
+
+    def after_game(self) -> dict[str, float]:
+        """After a training game: an update once the rollout is full (its statistics),
+        else nothing."""
+        return self.update() if self.ready() else {}
 
     # -- learning -------------------------------------------------------------------
     def update(self) -> dict[str, float]:

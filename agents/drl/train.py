@@ -27,7 +27,6 @@ import csv
 import json
 import sys
 import time
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +37,9 @@ from openmono.hooks import NO_HOOKS
 from openmono.play import play_game
 from openmono.seeding import training_seed
 
-from agents.drl.agent import ALGOS, VARIANTS, DRLAgent, load_weights_file, make_learner
-from agents.drl.ddqn import DDQNConfig
+from agents.drl.agent import VARIANTS, DRLAgent, load_weights_file, make_learner
+from agents.drl.learners import ALGOS, kind
 from agents.drl.nn import save_npz
-from agents.drl.ppo import PPOConfig
 
 IDENTITY_KEYS = ("algo", "variant", "seed", "opponents", "novelty", "novelty_difficulty",
                  "init", "preset", "ppo", "ddqn")
@@ -54,9 +52,8 @@ class TrainError(ValueError):
 def algo_options(algo: str, cfg: dict[str, Any]) -> dict[str, Any]:
     """The `ppo.*` or `ddqn.*` options of `cfg` that are set (null: the preset's value),
     checked (one-line TrainError)."""
-    cls = PPOConfig if algo == "ppo" else DDQNConfig
     given = {k: v for k, v in (cfg.get(algo) or {}).items() if v is not None}
-    names = {f.name for f in fields(cls)}
+    names = kind(algo).options()
     unknown = sorted(set(given) - names)
     if unknown:
         raise TrainError(f"unknown {algo} option(s) {unknown}; valid: {sorted(names)}")
@@ -175,13 +172,9 @@ def train(cfg: dict[str, Any], out_dir: str | Path,
     stop = games if max_new_games is None else min(games, start + max_new_games)
     for g in range(start, stop):
         seed = training_seed(int(cfg["seed"]), g)
-        stats: dict[str, float] = {}
         res = play_game(schema, [agent, *opponents], seed=seed, hooks=hooks)
         learner.progress = (g + 1) / games  # lr annealing reads it
-        if learner.ready():
-            stats = learner.update()
-        elif algo == "ddqn":
-            stats = learner.update()
+        stats = learner.after_game()
         rows.append({"game": g, "seed": seed, "won": int(res.winner == 0), "turns": res.turns,
                      "end": res.end_reason, **{k: round(float(v), 6) for k, v in stats.items()}})
         if bar is not None:
