@@ -19,8 +19,8 @@ PACKAGES = ("openmono", "agents", "evaluation", "envs", "novelties")
 INTERNAL = {"evaluation.sweep_guard"}
 # Hydra apps have no main(argv): asked in a child process; the words their help shows.
 HYDRA = {"evaluation.trial": ["agent", "novelty", "games"],
-         "agents.drl.train": ["algo", "games", "out"],
-         "agents.drl.imitate": ["teacher", "games", "out"]}
+         "agents.drl.train": ["algo", "games", "out: null"],
+         "agents.drl.imitate": ["teacher", "games", "out: null"]}
 # Commands without an options model: words their help must show.
 WORDS = {"novelties": ["list", "show", "difficulty"],
          "agents.remote": ["serve", "check"],
