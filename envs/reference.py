@@ -27,16 +27,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from pydantic import Field
+
+from openmono.cli import (HelpRequested, Options, UsageError, games_field, out_field,
+                          seed_field)
+from openmono.cli import parse as parse_options
+
 from evaluation.metrics import wilson_interval
 
-DEFAULTS: dict[str, Any] = {
-    "games": 533, "seed": 0, "out": None, "opponents": "baseline,baseline,baseline",
-    "eval_games": 300, "eval_seed": 900_000,
-    # MaskablePPO's defaults except these: rollouts of 2048 steps in minibatches of 256,
-    # and a discount for games of hundreds of decisions.
-    "n_steps": 2048, "batch_size": 256, "gamma": 0.999,
-    "save_every": 100,  # games between saves of the model and the curve (resume point)
-}
 FIELDS = ["game", "seed", "won", "turns", "end"]
 
 
@@ -44,22 +42,28 @@ class ReferenceOptionError(ValueError):
     """Bad input; the message is one line."""
 
 
+class ReferenceOptions(Options):
+    """Train sb3-contrib's MaskablePPO as agents.drl.train does: a check by another learner."""
+
+    games: int = games_field(533, "training games")
+    seed: int = seed_field()
+    out: str | None = out_field(None, "the run folder (null: outputs/reference/seedSEED)")
+    opponents: str = Field("baseline,baseline,baseline", description="the three opponents, "
+                           "comma-separated")
+    eval_games: int = Field(300, ge=0, description="games the trained policy plays after")
+    eval_seed: int = Field(900_000, ge=0, description="the first evaluation game's seed")
+    # MaskablePPO's defaults except these: rollouts of 2048 steps in minibatches of 256,
+    # and a discount for games of hundreds of decisions.
+    n_steps: int = Field(2048, ge=1, description="MaskablePPO's rollout steps")
+    batch_size: int = Field(256, ge=1, description="MaskablePPO's minibatch")
+    gamma: float = Field(0.999, description="the discount")
+    save_every: int = Field(100, ge=1, description="games between saves of the model and the "
+                            "curve (the resume point)")
+
+
 def parse(argv: list[str]) -> dict[str, Any]:
-    cfg = dict(DEFAULTS)
-    for word in argv:
-        key, eq, value = word.partition("=")
-        if not eq or key not in DEFAULTS:
-            raise ReferenceOptionError(f"unknown option {word!r}; valid: "
-                                  f"{', '.join(k + '=' for k in DEFAULTS)}")
-        default = DEFAULTS[key]
-        try:
-            cfg[key] = type(default)(value) if default is not None else value
-        except ValueError:
-            raise ReferenceOptionError(f"{key} must be a {type(default).__name__}, "
-                                  f"got {value!r}") from None
-    if cfg["games"] <= 0 or cfg["eval_games"] < 0 or cfg["save_every"] <= 0:
-        raise ReferenceOptionError("games and save_every must be positive and eval_games "
-                                   "not negative")
+    """The options as the plain dict `run` takes and `summary.json` records."""
+    cfg = parse_options(ReferenceOptions, argv, "python -m envs.reference").model_dump()
     cfg["out"] = cfg["out"] or f"outputs/reference/seed{cfg['seed']}"
     return cfg
 
@@ -148,7 +152,9 @@ def main(argv: list[str] | None = None) -> None:
     try:
         cfg = parse(sys.argv[1:] if argv is None else argv)
         print(json.dumps(run(cfg)))
-    except ReferenceOptionError as e:
+    except HelpRequested as e:
+        print(e)
+    except (UsageError, ReferenceOptionError) as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2)
 

@@ -19,24 +19,30 @@ import sys
 import time
 from typing import Any
 
+from pydantic import Field
+
+from openmono.cli import cli, games_field, progress_field, seed_field
 from openmono.play import play_game
 
 from agents.registry import UnknownAgentError
 from agents.remote.isolated import parse_isolation
-from evaluation.cli import (NOVELTY_DEFAULTS, UsageError, fail, novelty_world, parse_overrides,
-                            seated_or_usage)
-from evaluation.remote_seats import REMOTE_DEFAULTS, make_agents, remote_options
+from evaluation.cli import NoveltyOptions, UsageError, fail, novelty_world, seated_or_usage
+from evaluation.remote_seats import RemoteSeatOptions, make_agents
 
-DEFAULTS: dict[str, Any] = {
-    "games": 200,
-    "agents": ["random", "random", "random", "random"],
-    "seed": 0,
-    "engine_only": False,
-    "progress": True,
-    "isolate": "none",  # process: every in-process agent in a child process (NAME@process: one)
-    **NOVELTY_DEFAULTS,
-    **REMOTE_DEFAULTS,
-}
+
+class BenchOptions(NoveltyOptions, RemoteSeatOptions):
+    """How fast the engine plays, with chosen agents (one process)."""
+
+    games: int = games_field(200)
+    agents: list[str] = Field(["random", "random", "random", "random"], min_length=2,
+                              description="the seats' agents (NAME@process: that seat in a "
+                              "child process)")
+    seed: int = seed_field()
+    engine_only: bool = Field(False, description="subtract the time spent in agents' act: "
+                              "the engine's own cost per player-turn")
+    progress: bool = progress_field()
+    isolate: str = Field("none", description="process: every in-process agent in a child "
+                         "process")
 
 
 class _Timed:
@@ -88,34 +94,28 @@ def _wrapper_overhead(calls: int = 200_000) -> float:
     return max(0.0, ((t2 - t1) - clock[0] - (t1 - t0)) / calls)
 
 
-def run(cfg: dict[str, Any]) -> dict[str, Any]:
-    games = cfg["games"]
-    if games <= 0:
-        raise UsageError(f"games must be positive, got {games}")
-    if cfg["seed"] < 0:
-        raise UsageError(f"seed must be an integer >= 0, got {cfg['seed']}")
-    names = cfg["agents"]
-    if len(names) < 2:
-        raise UsageError("agents needs at least two names, e.g. agents=[random,random]")
+def run(cfg: BenchOptions) -> dict[str, Any]:
+    games = cfg.games
+    names = list(cfg.agents)
     schema, hooks, label = novelty_world(cfg)
     try:
-        every = parse_isolation(cfg["isolate"], "isolate")
-        agents = make_agents(names, remote_options(cfg), isolate=every)
+        every = parse_isolation(cfg.isolate, "isolate")
+        agents = make_agents(names, cfg.remote(), isolate=every)
     except ValueError as exc:
         raise UsageError(str(exc).splitlines()[0]) from None
     with seated_or_usage(agents):
         return _bench(cfg, games, names, schema, hooks, label, agents)
 
 
-def _bench(cfg: dict[str, Any], games: int, names: list[str], schema: Any, hooks: Any,
+def _bench(cfg: BenchOptions, games: int, names: list[str], schema: Any, hooks: Any,
            label: str, agents: list[Any]) -> dict[str, Any]:
     clock = [0.0]
-    players = [_Timed(a, clock) for a in agents] if cfg["engine_only"] else agents
+    players = [_Timed(a, clock) for a in agents] if cfg.engine_only else agents
     turns = decisions = 0
     wins = [0] * len(names)
     bankrupt_end = 0
     bar = None
-    if cfg["progress"]:
+    if cfg.progress:
         from tqdm import tqdm
 
         # Updated every 1% of the games: the bar costs nothing measurable.
@@ -125,7 +125,7 @@ def _bench(cfg: dict[str, Any], games: int, names: list[str], schema: Any, hooks
     t0 = time.perf_counter()
     c0 = time.process_time()
     for g in range(games):
-        r = play_game(schema, players, seed=cfg["seed"] + g, hooks=hooks)
+        r = play_game(schema, players, seed=cfg.seed + g, hooks=hooks)
         turns += r.turns
         decisions += r.stats["decisions"]
         wins[r.winner] += 1
@@ -140,7 +140,7 @@ def _bench(cfg: dict[str, Any], games: int, names: list[str], schema: Any, hooks
         "games": games,
         "agents": names,
         "novelty": label,
-        "seed": cfg["seed"],
+        "seed": cfg.seed,
         "seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed, 2),
         "cpu_seconds": round(cpu, 3),
@@ -161,7 +161,7 @@ def _bench(cfg: dict[str, Any], games: int, names: list[str], schema: Any, hooks
         out["remote_decisions"] = remote
         out["remote_decisions_per_second"] = round(remote / wire, 1) if wire else None
         out["remote_faults"] = sum(sum(a.game_faults.values()) for a in seats)
-    if cfg["engine_only"]:
+    if cfg.engine_only:
         # The timing wrapper itself costs a little per decision; measure and remove it.
         engine = elapsed - clock[0] - decisions * _wrapper_overhead()
         out["agent_seconds"] = round(clock[0], 3)
@@ -172,8 +172,7 @@ def _bench(cfg: dict[str, Any], games: int, names: list[str], schema: Any, hooks
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        cfg = parse_overrides(sys.argv[1:] if argv is None else argv, DEFAULTS)
-        out = run(cfg)
+        out = run(cli(BenchOptions, argv, "python -m evaluation.bench"))
     except (UsageError, UnknownAgentError) as exc:
         fail(str(exc))
     rows = [(k, v) for k, v in out.items() if k not in ("agents", "wins")]

@@ -26,8 +26,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from numpy.random import SeedSequence
+from pydantic import Field
 
 from openmono import standard_schema
+from openmono.cli import (Options, cli, games_field, out_field, progress_field, seed_field,
+                          workers_field)
 from openmono.engine import Game
 from openmono.events import BANK, Payment
 from openmono.hooks import NO_HOOKS
@@ -35,16 +38,20 @@ from openmono.play import play_game
 
 from agents.random_agent import RandomAgent
 from evaluation.atomic import atomic_write
-from evaluation.cli import UsageError, fail, parse_overrides
 
-DEFAULTS: dict[str, Any] = {
-    "games": 1000,
-    "workers": 1,
-    "seed": 0,
-    "start": 0,
-    "out": "outputs/check",
-    "progress": True,
-}
+
+class CheckOptions(Options):
+    """Engine invariants over many random games with novelties."""
+
+    games: int = games_field(1000, "games to check")
+    workers: int = workers_field()
+    seed: int = seed_field(what="the run's seed (game i is fixed by seed and i)")
+    start: int = Field(0, ge=0, description="the first game's index (replay one: start=I "
+                       "games=1)")
+    out: str = out_field("outputs/check", "where a violating game's log is written")
+    progress: bool = progress_field()
+
+
 MODES = ("none", "between", "mid")
 MAX_PROBLEMS = 20
 
@@ -209,16 +216,13 @@ def write_violation(out: Path, run_seed: int, case: Case, problems: list[str]) -
     return where
 
 
-def run(cfg: dict[str, Any]) -> dict[str, Any]:
-    games, workers, seed, start = cfg["games"], cfg["workers"], cfg["seed"], cfg["start"]
-    for key, low in (("games", 1), ("workers", 1), ("seed", 0), ("start", 0)):
-        if cfg[key] < low:
-            raise UsageError(f"{key} must be an integer >= {low}, got {cfg[key]}")
-    out = Path(str(cfg["out"]))
+def run(cfg: CheckOptions) -> dict[str, Any]:
+    games, workers, seed, start = cfg.games, cfg.workers, cfg.seed, cfg.start
+    out = Path(cfg.out)
     chunk = max(1, min(200, games // (workers * 20) or 1))
     jobs = [(seed, lo, min(lo + chunk, start + games)) for lo in range(start, start + games, chunk)]
     bar = None
-    if cfg["progress"]:
+    if cfg.progress:
         from tqdm import tqdm
 
         bar = tqdm(total=games, unit="game", desc="checking", file=sys.stderr, mininterval=1.0)
@@ -250,15 +254,11 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
             "violating_games": [c.index for c, _ in violations],
             "seconds": round(time.perf_counter() - t0, 1), "workers": workers,
             "command": "python -m evaluation.check " + " ".join(
-                f"{k}={cfg[k]}" for k in ("games", "workers", "seed", "start"))}
+                f"{k}={getattr(cfg, k)}" for k in ("games", "workers", "seed", "start"))}
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        cfg = parse_overrides(sys.argv[1:] if argv is None else argv, DEFAULTS)
-        summary = run(cfg)
-    except UsageError as exc:
-        fail(str(exc))
+    summary = run(cli(CheckOptions, argv, "python -m evaluation.check"))
     print(f"{summary['games']} games checked in {summary['seconds']} s: "
           f"{summary['violations']} violation(s)")
     print(json.dumps(summary))

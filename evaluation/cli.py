@@ -2,74 +2,67 @@
 
 `evaluation.trial` is a full Hydra app; the other commands parse the same syntax with
 `openmono.cli` (`games=500 agents=[random,baseline] seed=1 progress=false`), each from
-its own options model. Here: the novelty options they share, and seating remote agents.
+its own options model. Here: the options models they share (the novelty options of
+`evaluation.trial`, `agent.NAME.KEY` constructor options), the world those novelty
+options ask for, and seating remote agents.
 """
 
 from __future__ import annotations
 
-from difflib import get_close_matches
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator
 
-from openmono.cli import UsageError, fail, parse_value  # noqa: F401 - the commands' names
+from pydantic import Field, field_validator
 
+from openmono.cli import Options, UsageError, fail  # noqa: F401 - the commands' names
+from openmono.schema import RULE_SETS
 
 # Every evaluation entry point takes the same novelty options as `evaluation.trial`.
 NOVELTY_DEFAULTS: dict[str, Any] = {"novelty": "none", "novelty.difficulty": "medium",
                                      "rules": "standard"}
-PARAMS_PREFIX = "novelty.params."
+AGENT_SPELLING = "agent.NAME.KEY=VALUE (e.g. agent.planner.adapt=false)"
 
 
-def agent_options(argv: Sequence[str]) -> tuple[list[str], dict[str, dict[str, Any]]]:
-    """Split `agent.NAME.KEY=VALUE` arguments off `argv`: the rest, and {NAME: {KEY:
-    VALUE}} (options for every seat of agent NAME, e.g. agent.planner.adapt=false)."""
-    rest: list[str] = []
-    options: dict[str, dict[str, Any]] = {}
-    for arg in argv:
-        key, eq, raw = arg.partition("=")
-        key = key.lstrip("+")
-        if not key.startswith("agent."):
-            rest.append(arg)
-            continue
-        name, _, option = key[len("agent."):].partition(".")
-        if not (eq and name and option) or "." in option:
-            raise UsageError(f"expected agent.NAME.KEY=VALUE (e.g. agent.planner.adapt=false), "
-                             f"got {arg!r}")
-        options.setdefault(name, {})[option] = parse_value(raw)
-    return rest, options
+class NoveltyOptions(Options):
+    """The novelty options of `evaluation.trial`, for a command that plays under one."""
+
+    novelty: str = Field("none", description="a catalogue novelty for every game (python -m "
+                         "novelties list), or none")
+    novelty_difficulty: str = Field("medium", alias="novelty.difficulty",
+                                    description="the novelty's preset: easy, medium or hard")
+    novelty_params: dict[str, Any] = Field({}, alias="novelty.params",
+                                           description="a parameter of the novelty, over its "
+                                           "preset")
+    rules: str = Field("standard", description=f"the rule set the games start from "
+                       f"({', '.join(RULE_SETS)})")
+
+    def world(self) -> dict[str, Any]:
+        """The novelty options as plain data (what `novelty_world` reads; a Ray task
+        rebuilds the world from it)."""
+        return {"novelty": self.novelty, "novelty.difficulty": self.novelty_difficulty,
+                "novelty.params": dict(self.novelty_params), "rules": self.rules}
 
 
-def parse_overrides(argv: Sequence[str], defaults: dict[str, Any]) -> dict[str, Any]:
-    """Merge `key=value` arguments into a copy of `defaults`; unknown keys are errors.
+class AgentOptions(Options):
+    """`agent.NAME.KEY=VALUE`: a constructor option for every seat of agent NAME."""
 
-    When `defaults` has a `novelty` key, `novelty.params.KEY=VALUE` arguments are
-    collected into the dict `novelty.params` (validated later by the plugin).
-    """
-    out = dict(defaults)
-    if "novelty" in defaults:
-        out["novelty.params"] = {}
-    for arg in argv:
-        if "=" not in arg:
-            raise UsageError(f"expected key=value, got {arg!r}; valid keys: {', '.join(defaults)}")
-        key, _, raw = arg.partition("=")
-        key = key.lstrip("+")
-        if "novelty" in defaults and key.startswith(PARAMS_PREFIX):
-            out["novelty.params"][key[len(PARAMS_PREFIX):]] = parse_value(raw)
-            continue
-        if key not in defaults:
-            close = get_close_matches(key, defaults, n=2)
-            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-            raise UsageError(f"unknown option {key!r}{hint}; valid keys: {', '.join(defaults)}")
-        value = parse_value(raw)
-        want = defaults[key]
-        if isinstance(want, bool) and not isinstance(value, bool):
-            raise UsageError(f"{key} must be true or false, got {raw!r}")
-        if isinstance(want, int) and not isinstance(want, bool) and not isinstance(value, int):
-            raise UsageError(f"{key} must be an integer, got {raw!r}")
-        if isinstance(want, list) and not isinstance(value, list):
-            value = [value]
-        out[key] = value
-    return out
+    agent: dict[str, dict[str, Any]] = Field({}, description="a constructor option for "
+                                             "every seat of agent NAME")
+
+    @field_validator("agent", mode="before")
+    @classmethod
+    def _two_levels(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValueError(f"expected {AGENT_SPELLING}")
+        for name, options in value.items():
+            if not isinstance(options, dict) or any(isinstance(v, dict)
+                                                    for v in options.values()):
+                raise ValueError(f"expected {AGENT_SPELLING}, got agent.{name}")
+        return value
+
+    def per_agent(self) -> dict[str, dict[str, Any]]:
+        """{NAME: {KEY: VALUE}}, a fresh copy the caller may extend."""
+        return {name: dict(options) for name, options in self.agent.items()}
 
 
 @contextmanager

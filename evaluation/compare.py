@@ -22,6 +22,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Sequence
 
+from pydantic import Field
+
+from openmono.cli import Options, out_field, read_options
+
 from evaluation.atomic import atomic_write
 from evaluation.metrics import aggregate
 
@@ -161,26 +165,26 @@ def _plot(rows: list[dict[str, Any]], path: Path) -> Path | None:
     return path
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    dirs = [a for a in args if "=" not in a]
-    opts = dict(a.split("=", 1) for a in args if "=" in a)
-    unknown = sorted(set(opts) - {"out"})
-    if unknown:
-        from evaluation.trial_args import did_you_mean
+class CompareOptions(Options):
+    """Several trials side by side: one table, its CSV and Markdown, and plots."""
 
-        print(f"error: unknown option {unknown[0]!r}{did_you_mean(unknown[0], ['out'])}; "
-              "usage: python -m evaluation.compare DIR [DIR...] [out=DIR]", file=sys.stderr)
-        return 2
-    if not dirs:
-        print("error: name at least one results folder; usage: python -m evaluation.compare "
-              "DIR [DIR...] [out=DIR]", file=sys.stderr)
-        return 2
-    if "out" in opts and not opts["out"].strip():
+    positional = ("dirs",)
+    dirs: list[str] = Field(min_length=1, description="results folders (searched for "
+                            "summary.json)")
+    out: str | None = out_field(None, "where the table and plots are written (null: the "
+                                "first folder)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    opts = read_options(CompareOptions, argv, "python -m evaluation.compare")
+    if isinstance(opts, int):
+        return opts
+    dirs = list(opts.dirs)
+    if opts.out is not None and not opts.out.strip():
         print("error: out= is empty: name a folder, e.g. out=results/ (or leave out= out to "
               "write into the first folder)", file=sys.stderr)
         return 2
-    out = Path(opts.get("out", dirs[0]))
+    out = Path(opts.out if opts.out is not None else dirs[0])
     probe = out
     while not probe.exists() and probe.parent != probe:
         probe = probe.parent

@@ -27,9 +27,19 @@ import sys
 import time
 from pathlib import Path
 
-from evaluation.cli import UsageError, fail, parse_overrides
+from pydantic import Field
 
-DEFAULTS = {"kills": 50, "games": 100, "seed": 0, "out": "outputs/kill_loop"}
+from openmono.cli import Options, cli, out_field, seed_field
+
+
+class KillOptions(Options):
+    """SIGKILL a resuming trial again and again; check that no recorded game is lost."""
+
+    kills: int = Field(50, ge=1, description="times the resuming trial is killed")
+    games: int = Field(100, ge=2, description="games of the trial")
+    seed: int = seed_field(what="the trial's seed (and the kills' random delays)")
+    out: str = out_field("outputs/kill_loop", "the folder of the reference and killed runs")
+
 AGENTS = ["agent=random", "opponents=[random,random,random]", "reference=random",
           "progress=false", "plots=false"]
 
@@ -138,13 +148,8 @@ def run(kills: int, games: int, seed: int, out: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        cfg = parse_overrides(sys.argv[1:] if argv is None else argv, DEFAULTS)
-        if cfg["kills"] < 1 or cfg["games"] < 2 or cfg["seed"] < 0:
-            raise UsageError("kills must be >= 1, games >= 2 and seed >= 0")
-    except UsageError as exc:
-        fail(str(exc))
-    return run(cfg["kills"], cfg["games"], cfg["seed"], Path(str(cfg["out"])))
+    cfg = cli(KillOptions, argv, "python -m evaluation.kill_loop")
+    return run(cfg.kills, cfg.games, cfg.seed, Path(cfg.out))
 
 
 if __name__ == "__main__":

@@ -24,8 +24,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Sequence
 
+from pydantic import Field, field_validator
+
+from openmono.cli import Options, UsageError, cli, fail, games_field, seed_field, workers_field
+
 from evaluation.atomic import atomic_write
-from evaluation.cli import UsageError, fail, parse_overrides
 from evaluation.metrics import wilson_interval
 
 FP = ["fp_a", "fp_b", "fp_c"]
@@ -44,8 +47,25 @@ LAYOUTS: dict[str, list[str]] = {
     "V+": ["hybrid_ddqn", *FP_PLUS],
 }
 LEARNERS = ("ppo", "hybrid_ppo", "ddqn", "hybrid_ddqn")
-DEFAULTS: dict[str, Any] = {"out": None, "tables": list(LAYOUTS), "games": 2000, "runs": 5,
-                            "seed": 200_000, "workers": 1}
+
+
+class TablesOptions(Options):
+    """The hybrid-DRL paper's Tables II-VIII, each run kept as it ends (resumable)."""
+
+    out: str = Field(description="the folder that keeps each run (resumable)")
+    tables: list[str] = Field(list(LAYOUTS), min_length=1, description="the tables to play")
+    games: int = games_field(2000, "games per run")
+    runs: int = Field(5, ge=1, description="runs per table")
+    seed: int = seed_field(200_000, "the first game's seed (run r: seed + r x games)")
+    workers: int = workers_field()
+
+    @field_validator("tables")
+    @classmethod
+    def _known(cls, tables: list[str]) -> list[str]:
+        unknown = [t for t in tables if t not in LAYOUTS]
+        if unknown:
+            raise ValueError(f"unknown table {unknown[0]!r}; valid: {', '.join(LAYOUTS)}")
+        return tables
 
 
 def weights_digest(names: Sequence[str]) -> dict[str, str]:
@@ -101,12 +121,12 @@ def format_summary(s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def run_tables(cfg: dict[str, Any]) -> dict[str, Any]:
+def run_tables(cfg: TablesOptions) -> dict[str, Any]:
     """Play every missing run of the chosen tables; returns the summaries of the tables
     whose runs are all done."""
-    out = Path(str(cfg["out"]))
-    tables = [str(t) for t in cfg["tables"]]
-    games, runs, seed, workers = (int(cfg[k]) for k in ("games", "runs", "seed", "workers"))
+    out = Path(cfg.out)
+    tables = list(cfg.tables)
+    games, runs, seed, workers = cfg.games, cfg.runs, cfg.seed, cfg.workers
     todo = []
     for t in tables:
         (out / t).mkdir(parents=True, exist_ok=True)
@@ -142,15 +162,7 @@ def run_tables(cfg: dict[str, Any]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        cfg = parse_overrides(sys.argv[1:] if argv is None else argv, DEFAULTS)
-        if not cfg["out"]:
-            raise UsageError("out= is required: the folder that keeps each run (resumable)")
-        unknown = [t for t in cfg["tables"] if str(t) not in LAYOUTS]
-        if unknown:
-            raise UsageError(f"unknown table {unknown[0]!r}; valid: {', '.join(LAYOUTS)}")
-        for key in ("games", "runs", "workers"):
-            if int(cfg[key]) < 1:
-                raise UsageError(f"{key} must be at least 1, got {cfg[key]}")
+        cfg = cli(TablesOptions, argv, "python -m evaluation.paper_tables")
         summaries = run_tables(cfg)
     except UsageError as exc:
         fail(str(exc))

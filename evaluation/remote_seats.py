@@ -12,21 +12,35 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
+from pydantic import Field
+
+from openmono.cli import Options, option_names
+
 from agents.registry import make_agent
 from agents.remote.isolated import split_name
 from agents.remote.server import RemoteError, probe_listen
 from agents.remote.tokens import seat_tokens
 
-# The `remote.*` options of the small command-line tools (bench, tournament).
-REMOTE_DEFAULTS: dict[str, Any] = {"remote.tokens": [], "remote.token_files": [],
-                                   "remote.port": 7300,
-                                   "remote.host": "127.0.0.1", "remote.budget": 2.0,
-                                   "remote.connect_timeout": 30.0}
+class RemoteSeatOptions(Options):
+    """The `remote.*` options of the small command-line tools (bench, tournament)."""
 
+    remote_tokens: list[str] = Field([], alias="remote.tokens", description="one token per "
+                                     "remote seat, in order")
+    remote_token_files: list[str] = Field([], alias="remote.token_files", description="files "
+                                          "holding those tokens (kept off the command line)")
+    remote_port: int = Field(7300, alias="remote.port", description="the port remote seats "
+                             "listen on")
+    remote_host: str = Field("127.0.0.1", alias="remote.host", description="the address remote "
+                             "seats listen on")
+    remote_budget: float = Field(2.0, alias="remote.budget", description="seconds a "
+                                 "remote client may take per decision")
+    remote_connect_timeout: float = Field(30.0, alias="remote.connect_timeout",
+                                          description="seconds to wait for a remote client")
 
-def remote_options(cfg: dict[str, Any]) -> dict[str, Any]:
-    """`remote.KEY` options of a parsed command line as {KEY: value}."""
-    return {k[len("remote."):]: v for k, v in cfg.items() if k.startswith("remote.")}
+    def remote(self) -> dict[str, Any]:
+        """The `remote.KEY` options as {KEY: value}, what `make_agents` takes."""
+        return {key[len("remote."):]: self[key] for key in option_names(type(self))
+                if key.startswith("remote.")}
 
 
 def make_agents(names: Sequence[str], remote: dict[str, Any],
@@ -132,6 +146,6 @@ def remote_faults(agents: Sequence[Any]) -> dict[str, int]:
     return dict(sorted(total.items()))
 
 
-__all__ = ["REMOTE_DEFAULTS", "RemoteError", "build_seat", "check_addresses", "checked_tokens",
+__all__ = ["RemoteSeatOptions", "RemoteError", "build_seat", "check_addresses", "checked_tokens",
            "close_remote_seats", "make_agents",
-           "open_remote_seats", "remote_faults", "remote_options", "seated"]
+           "open_remote_seats", "remote_faults", "seated"]

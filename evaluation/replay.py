@@ -24,8 +24,11 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from pydantic import Field
+
+from openmono.cli import Options, UsageError, read_options
+
 from evaluation.atomic import atomic_write
-from evaluation.cli import UsageError, parse_overrides
 
 LOGS = "logs"
 BANK = -1
@@ -418,20 +421,25 @@ def kept_games(run_dir: str | Path) -> list[int]:
                   if p.stem.split("-", 1)[1].isdigit())
 
 
+class ReplayOptions(Options):
+    """A game replay in the browser: RUN_DIR/replay-K.html from a kept game log."""
+
+    positional = ("run",)
+    run: str = Field(description="a trial folder")
+    game: int = Field(-1, description="a game whose log the trial kept (keep_logs)")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    runs = [a for a in args if "=" not in a]
+    cfg = read_options(ReplayOptions, argv, "python -m evaluation.replay")
+    if isinstance(cfg, int):
+        return cfg
     try:
-        if len(runs) != 1:
-            raise UsageError("usage: python -m evaluation.replay RUN_DIR game=K "
-                             "(a trial folder and a game whose log it kept)")
-        cfg = parse_overrides([a for a in args if "=" in a], {"game": -1})
-        run = Path(runs[0])
+        run = Path(cfg.run)
         kept = kept_games(run)
-        if cfg["game"] not in kept:
-            raise UsageError(f"{run}: no log of game {cfg['game']}; kept: "
+        if cfg.game not in kept:
+            raise UsageError(f"{run}: no log of game {cfg.game}; kept: "
                              f"{', '.join(map(str, kept)) or 'none'} (keep_logs)")
-        path = write(run, cfg["game"])
+        path = write(run, cfg.game)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)  # one line, no traceback
         return 2

@@ -16,20 +16,25 @@ import tempfile
 import time
 from pathlib import Path
 
-from evaluation.cli import UsageError, fail, parse_overrides
+from pydantic import Field
+
+from openmono.cli import Options, cli
+
+
+class CostOptions(Options):
+    """What the HTML pages cost: the default trial played and reported, with and without logs."""
+
+    runs: int = Field(3, ge=1, description="times each variant is played")
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        cfg = parse_overrides(sys.argv[1:] if argv is None else argv, {"runs": 3})
-    except UsageError as exc:
-        fail(str(exc))
+    cfg = cli(CostOptions, argv, "python -m evaluation.report_cost")
     from evaluation.report import write_report
     from evaluation.runner import TrialConfig, run_trial
 
     root = Path(tempfile.mkdtemp(prefix="report_cost_"))
     try:
-        for _ in range(int(cfg["runs"])):
+        for _ in range(cfg.runs):
             for keep in ("none", "novelty"):
                 out = root / keep
                 shutil.rmtree(out, ignore_errors=True)

@@ -327,17 +327,52 @@ def _run_locked(cfg: TrialConfig, out: Path,
         except RemoteError as exc:
             raise TrialError(str(exc)) from None
         watch = HookWatch(cfg.hook_budget, _hook_codes(novelty.hooks if novelty else None))
+        run = RunContext(cfg, out, base, novelty, inject, shown, on_game)
         with watch:  # (a hook past its budget raises HookTimeout inside it)
-            return _run(cfg, out, agent, opponents, reference, base, novelty, inject, shown,
-                        on_game)
+            return _run(run, Seats(agent, tuple(opponents), reference))
     finally:
         close_remote_seats(seats)
 
 
-def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], reference: Any,
-         base: GameSchema, novelty: Applied | None, inject: int | None, shown: Any,
-         on_game: Callable[[dict[str, Any]], None] | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class RunContext:
+    """One run of a trial, its configuration validated once: the trial's options, the
+    folder it writes, the world it plays (the rules, the novelty and when it arrives,
+    what agents are shown of it) and who hears of each finished game."""
+
+    cfg: TrialConfig
+    out: Path
+    base: GameSchema
+    novelty: Applied | None
+    inject: int | None
+    shown: GameSchema | None
+    on_game: Callable[[dict[str, Any]], None] | None = None
+
+    def world(self, g: int) -> tuple[GameSchema, Hooks, bool]:
+        """(schema, hooks, novelty active) of game `g`."""
+        active = self.inject is not None and g >= self.inject
+        if active and self.novelty:
+            return self.novelty.schema, self.novelty.hooks, active
+        return self.base, NO_HOOKS, active
+
+
+@dataclass(frozen=True)
+class Seats:
+    """The trial's players: the evaluated agent, its opponents and the reference agent
+    (None without one); a resume may replace them with their snapshot."""
+
+    agent: Any
+    opponents: tuple[Any, ...]
+    reference: Any
+
+    def snapshot(self) -> tuple[Any, list[Any], Any]:
+        """What `_save_agents` pickles (and `_resume` gives back)."""
+        return self.agent, list(self.opponents), self.reference
+
+
+def _run(run: RunContext, seats: Seats) -> dict[str, Any]:
     """Play the trial's missing games, appending each record as it finishes."""
+    cfg, out, novelty, inject = run.cfg, run.out, run.novelty, run.inject
     _check_same_trial(cfg, out)
     path = out / GAMES_FILE
     found = _recorded(cfg, path)
@@ -345,6 +380,8 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
     start, restored = _resume(cfg, out, len(done))
     if restored is not None:
         agent, opponents, reference = restored
+        seats = Seats(agent, tuple(opponents), reference)
+    agent, opponents, reference = seats.agent, list(seats.opponents), seats.reference
     bar = _progress(cfg, len(done))
     keep = kept_logs(cfg, inject)
     wins = sum(1 for r in done if r.get("won"))
@@ -354,14 +391,13 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
     head = found.head
     with path.open("a", encoding="utf-8") as fh:
         for g in range(start, cfg.games):
-            active = inject is not None and g >= inject
-            schema, hooks = (novelty.schema, novelty.hooks) if active and novelty else (base, NO_HOOKS)
+            schema, hooks, active = run.world(g)
             if g == inject and cfg.detection == "given":
                 _safe(agent, "novelty_announced")
             t0 = time.perf_counter()
             try:
                 record = _play_one(cfg, g, agent, opponents, reference, schema, hooks, active,
-                                   shown if active else None,
+                                   run.shown if active else None,
                                    out / "logs" / f"game-{g}.jsonl" if g in keep else None)
             except (Exception, HookTimeout, SystemExit) as exc:  # noqa: BLE001 - named, and
                 # the trial stays resumable (sys.exit in a plugin too; not Ctrl-C)
@@ -382,14 +418,14 @@ def _run(cfg: TrialConfig, out: Path, agent: Any, opponents: list[Any], referenc
                 # Snapshot the agents when playing since the last one took SAVE_RATIO times
                 # what a snapshot costs: at most ~1/SAVE_RATIO slower, resume re-plays few.
                 t1 = time.perf_counter()
-                _save_agents(out, g + 1, (agent, opponents, reference))
+                _save_agents(out, g + 1, seats.snapshot())
                 save_cost, played = time.perf_counter() - t1, 0.0
             wins += record["won"]
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(wins=wins, novelty="on" if active else "off")
-            if on_game is not None:
-                on_game(record)
+            if run.on_game is not None:
+                run.on_game(record)
         os.fsync(fh.fileno())
     if bar is not None:
         bar.close()

@@ -21,10 +21,24 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pydantic import Field
+
+from openmono.cli import Options, UsageError, cli, fail, games_field, seed_field
+
 from evaluation.atomic import atomic_write
-from evaluation.cli import UsageError, fail, parse_overrides
 from evaluation.paper_tables import FP as OPPONENTS  # the paper's fixed policies
-DEFAULTS: dict[str, Any] = {"every": 500, "games": 100, "seed": 400_000}
+
+
+class SelectOptions(Options):
+    """Choose a training run's checkpoint on validation games."""
+
+    positional = ("run", "agent")
+    run: str = Field(description="the training run's out folder (it holds weights/)")
+    agent: str = Field(description="the agent the run trained, e.g. hybrid_ddqn")
+    every: int = Field(500, ge=1, description="validate the checkpoints at multiples of this "
+                       "many games")
+    games: int = games_field(100, "validation games per checkpoint")
+    seed: int = seed_field(400_000, "the first validation game's seed")
 
 
 def checkpoints(run: Path, every: int) -> list[tuple[int, Path]]:
@@ -68,23 +82,15 @@ def best(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    cfg = cli(SelectOptions, argv, "python -m evaluation.select_checkpoint")
+    run = Path(cfg.run)
     try:
-        positional = [a for a in args if "=" not in a]
-        if len(positional) != 2:
-            raise UsageError("usage: python -m evaluation.select_checkpoint RUN AGENT "
-                             "[every=500] [games=100] [seed=400000]")
-        run, agent = Path(positional[0]), positional[1]
-        cfg = parse_overrides([a for a in args if "=" in a], DEFAULTS)
         if not (run / "weights").is_dir():
-            raise UsageError(f"{run} has no weights/ folder: not a training run's out_dir")
-        for key in ("every", "games"):
-            if cfg[key] < 1:
-                raise UsageError(f"{key} must be at least 1, got {cfg[key]}")
-        rows = validate(run, agent, cfg["every"], cfg["games"], cfg["seed"])
+            raise UsageError(f"{run} has no weights/ folder: not a training run's out folder")
+        rows = validate(run, cfg.agent, cfg.every, cfg.games, cfg.seed)
         if not rows:
             raise UsageError(f"{run}/weights holds no checkpoint at a multiple of "
-                             f"{cfg['every']} games")
+                             f"{cfg.every} games")
     except UsageError as exc:
         fail(str(exc))
     chosen = best(rows)

@@ -13,14 +13,26 @@ shares with 95% Wilson intervals; the last line is JSON (`out=FILE` keeps the ro
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
-from evaluation.cli import UsageError, fail, parse_overrides, parse_value
+from pydantic import Field
+
+from openmono.cli import Options, UsageError, cli, fail, games_field, out_field, seed_field
+from openmono.schema import RULE_SETS
+
 from evaluation.metrics import wilson_interval
 
-DEFAULTS: dict[str, Any] = {"agent": "planner", "games": 100, "seed": 0, "rules": "standard",
-                            "out": ""}
+
+class SelfplayOptions(Options):
+    """Four copies of one agent: how each game ended, and whether anyone held a colour set."""
+
+    agent: str = Field("planner", description="the agent every seat plays")
+    params: dict[str, Any] = Field({}, json_schema_extra={"prefix": "agent"},
+                                   description="a constructor option of every copy")
+    games: int = games_field(100)
+    seed: int = seed_field()
+    rules: str = Field("standard", description=f"the rule set ({', '.join(RULE_SETS)})")
+    out: str = out_field("", "a file that keeps one JSON line per game (empty: none)")
 
 
 def first_set_turn(rules, game, owner: tuple[int, ...] | None = None) -> int:
@@ -81,39 +93,33 @@ def summary(rows: list[dict]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    cfg = cli(SelfplayOptions, argv, "python -m evaluation.selfplay")
     try:
-        args = list(sys.argv[1:] if argv is None else argv)
-        params = {a.split("=", 1)[0][len("agent."):]: parse_value(a.split("=", 1)[1])
-                  for a in args if a.startswith("agent.") and "=" in a}
-        cfg = parse_overrides([a for a in args if not a.startswith("agent.")], DEFAULTS)
-        cfg["params"] = params
-        if cfg["games"] <= 0:
-            raise UsageError(f"games must be a positive integer, got {cfg['games']}")
         from openmono.schema import SchemaError, rules_schema
         try:
-            rules_schema(cfg["rules"])
+            rules_schema(cfg.rules)
         except SchemaError as exc:
             raise UsageError(str(exc)) from None
         from agents.registry import UnknownAgentError
         try:
-            rows = play(cfg["agent"], cfg["games"], cfg["seed"], cfg["rules"], cfg["params"])
+            rows = play(cfg.agent, cfg.games, cfg.seed, cfg.rules, dict(cfg.params))
         except (UnknownAgentError, TypeError) as exc:
             raise UsageError(str(exc)) from None
     except UsageError as exc:
         fail(str(exc))
         return 2
-    if cfg["out"]:
+    if cfg.out:
         from evaluation.atomic import atomic_write
 
-        atomic_write(cfg["out"], "".join(json.dumps(r) + "\n" for r in rows))
+        atomic_write(cfg.out, "".join(json.dumps(r) + "\n" for r in rows))
     s = summary(rows)
     for key in ("turn_limit", "cash_cap", "no_set_ever"):
         c = s[key]
         print(f"{key:12s} {c['count']:4d} / {s['games']}  {c['share']:.1%} "
               f"(95% CI {c['ci95'][0]:.1%}–{c['ci95'][1]:.1%})")
     print(f"turn-limit games in which no one ever held a set: {s['no_set_among_turn_limit']}")
-    print(json.dumps({"agent": cfg["agent"], "params": cfg["params"], "rules": cfg["rules"],
-                      "seed": cfg["seed"], **s}))
+    print(json.dumps({"agent": cfg.agent, "params": cfg.params, "rules": cfg.rules,
+                      "seed": cfg.seed, **s}))
     return 0
 
 

@@ -26,21 +26,27 @@ from openmono import standard_schema
 from openmono.hooks import NO_HOOKS
 from openmono.play import play_game
 
-from agents.registry import UnknownAgentError, make_agent, option_names, told_rules
-from evaluation.cli import (NOVELTY_DEFAULTS, UsageError, agent_options, fail, novelty_world,
-                            parse_overrides, seated_or_usage)
-from evaluation.remote_seats import REMOTE_DEFAULTS, make_agents, remote_options
+from pydantic import Field
 
-DEFAULTS: dict[str, Any] = {
-    "agents": ["fp_a", "fp_b", "fp_c", "baseline"],
-    "games": 2000,
-    "runs": 5,
-    "seed": 0,
-    "progress": True,
-    "ray": None,  # local, auto or host:port: every run is a Ray task
-    **NOVELTY_DEFAULTS,
-    **REMOTE_DEFAULTS,
-}
+from openmono.cli import cli, games_field, progress_field, seed_field
+
+from agents.registry import UnknownAgentError, make_agent, option_names, told_rules
+from evaluation.cli import (NOVELTY_DEFAULTS, AgentOptions, NoveltyOptions, UsageError, fail,
+                            novelty_world, seated_or_usage)
+from evaluation.remote_seats import RemoteSeatOptions, make_agents
+
+
+class TournamentOptions(NoveltyOptions, AgentOptions, RemoteSeatOptions):
+    """Head-to-head games between named agents, tabled like the hybrid-DRL paper."""
+
+    agents: list[str] = Field(["fp_a", "fp_b", "fp_c", "baseline"],
+                              description="the seats' agents (a name may repeat)")
+    games: int = games_field(2000, "games per run")
+    runs: int = Field(5, ge=1, description="runs; run r plays seeds seed + r x games onward")
+    seed: int = seed_field()
+    progress: bool = progress_field()
+    ray: str | None = Field(None, description="play every run as a Ray task: local, auto or "
+                            "host:port")
 
 
 def _play_run(agents: list[Any], schema: Any, hooks: Any, seed: int, run: int, games: int,
@@ -213,27 +219,24 @@ def format_table(summary: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        rest, options = agent_options(sys.argv[1:] if argv is None else argv)
-        cfg = parse_overrides(rest, DEFAULTS)
-        names = [str(n) for n in cfg["agents"]]
+        cfg = cli(TournamentOptions, argv, "python -m evaluation.tournament")
+        options = cfg.per_agent()
+        names = [str(n) for n in cfg.agents]
         for name in dict.fromkeys(names):  # agents with prior beliefs are told the rules
-            told = told_rules(name, options.get(name, {}), str(cfg["rules"]))
+            told = told_rules(name, options.get(name, {}), cfg.rules)
             if told:
                 options[name] = told
         schema, hooks, label = novelty_world(cfg)
-        ray = cfg["ray"]
+        ray = cfg.ray
         if ray is not None:
             from evaluation.launchers import problem
 
             why = problem("ray")
             if why:
                 raise UsageError(why.replace("hydra/launcher=ray", "ray=ADDRESS"))
-            ray = str(ray)
-        world_cfg = {k: cfg[k] for k in (*NOVELTY_DEFAULTS, "novelty.params")}
-        summary = run_tournament(names, cfg["games"], cfg["runs"], cfg["seed"],
-                                 progress=cfg["progress"], world=(schema, hooks),
-                                 remote=remote_options(cfg), ray=ray, world_cfg=world_cfg,
-                                 options=options)
+        summary = run_tournament(names, cfg.games, cfg.runs, cfg.seed, progress=cfg.progress,
+                                 world=(schema, hooks), remote=cfg.remote(), ray=ray,
+                                 world_cfg=cfg.world(), options=options)
         summary["novelty"] = label
     except (UsageError, UnknownAgentError) as exc:
         fail(str(exc))

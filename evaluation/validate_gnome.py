@@ -24,9 +24,18 @@ import sys
 import time
 from typing import Any
 
-from evaluation.cli import UsageError, fail, parse_overrides
+from pydantic import Field
 
-DEFAULTS: dict[str, Any] = {"games": 200, "seed": 0, "gnome": "", "out": ""}
+from openmono.cli import Options, UsageError, cli, fail, games_field, out_field, seed_field
+
+
+class GnomeOptions(Options):
+    """Four baseline under rules=gnome against GNOME-p3's own four background agents."""
+
+    games: int = games_field(200, "games each side plays")
+    seed: int = seed_field()
+    gnome: str = Field("", description="a GNOME-p3 checkout (empty: play only our side)")
+    out: str = out_field("", "a file that keeps one JSON line per game and side (empty: none)")
 MEASURES = ("turns", "trades", "auctions", "bought", "built", "mortgaged", "sold", "razed")
 LABELS = {"turns": "turns", "trades": "trades", "auctions": "auctions",
           "bought": "properties bought from the bank", "built": "building levels added",
@@ -177,23 +186,21 @@ def _shares(cats, counts) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    cfg = cli(GnomeOptions, argv, "python -m evaluation.validate_gnome")
     try:
-        cfg = parse_overrides(sys.argv[1:] if argv is None else argv, DEFAULTS)
-        if cfg["games"] <= 0:
-            raise UsageError(f"games must be a positive integer, got {cfg['games']}")
         t0 = time.perf_counter()
-        ours = play_ours(cfg["games"], cfg["seed"])
+        ours = play_ours(cfg.games, cfg.seed)
         t1 = time.perf_counter()
-        theirs = play_gnome(cfg["gnome"], cfg["games"], cfg["seed"]) if cfg["gnome"] else []
+        theirs = play_gnome(cfg.gnome, cfg.games, cfg.seed) if cfg.gnome else []
         t2 = time.perf_counter()
     except UsageError as exc:
         fail(str(exc))
         return 2
-    if cfg["out"]:
+    if cfg.out:
         from evaluation.atomic import atomic_write
 
-        atomic_write(cfg["out"], "".join(
-            json.dumps({"side": side, "seed": cfg["seed"] + g, **r}) + "\n"
+        atomic_write(cfg.out, "".join(
+            json.dumps({"side": side, "seed": cfg.seed + g, **r}) + "\n"
             for side, games in (("openmono", ours), ("gnome", theirs))
             for g, r in enumerate(games)))
     from openmono import gnome_schema
@@ -201,14 +208,14 @@ def main(argv: list[str] | None = None) -> int:
     longer = sum(1 for r in theirs if r["turns"] > gnome_schema().bank.turn_limit)
     rows = compare(ours, censor(theirs, gnome_schema().bank.turn_limit))
     print(f"games: ours {len(ours)} ({t1 - t0:.0f} s), GNOME-p3 {len(theirs)} ({t2 - t1:.0f} s);"
-          f" seeds {cfg['seed']}..{cfg['seed'] + cfg['games'] - 1}; GNOME games past our turn"
+          f" seeds {cfg.seed}..{cfg.seed + cfg.games - 1}; GNOME games past our turn"
           f" limit ({longer}) count as reaching it\n")
     print("| measure | openmono baseline, rules=gnome | GNOME-p3 background_agent_v3_1 "
           "| test | p |")
     print("|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['measure']} | {r['ours']} | {r['gnome']} | {r['test']} | {r['p']:.3g} |")
-    print(json.dumps({"games_ours": len(ours), "games_gnome": len(theirs), "seed": cfg["seed"],
+    print(json.dumps({"games_ours": len(ours), "games_gnome": len(theirs), "seed": cfg.seed,
                       "rows": rows}))
     return 0
 

@@ -21,6 +21,10 @@ import json
 import sys
 from pathlib import Path
 
+from pydantic import Field
+
+from openmono.cli import Options, read_options
+
 from evaluation.records import RecordsError, load
 from evaluation.runner import CONFIG_FILE, GAMES_FILE, SUMMARY_FILE
 
@@ -75,14 +79,19 @@ def trial_folders(root: Path) -> list[Path]:
     return sorted({p.parent for p in root.rglob(GAMES_FILE)})
 
 
+class VerifyOptions(Options):
+    """Check that saved trials are what their runs wrote (exit 1: a record was changed)."""
+
+    positional = ("dirs",)
+    dirs: list[str] = Field(min_length=1, description="trial or sweep folders")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if not args or any(a.startswith("-") for a in args):
-        print("error: usage: python -m evaluation.verify DIR... (trial or sweep folders)",
-              file=sys.stderr)
-        return BAD_INPUT
+    opts = read_options(VerifyOptions, argv, "python -m evaluation.verify")
+    if isinstance(opts, int):
+        return opts
     worst = OK
-    for arg in args:
+    for arg in opts.dirs:
         root = Path(arg)
         if not root.is_dir():
             print(f"error: no such folder: {arg}", file=sys.stderr)

@@ -141,6 +141,17 @@ def _field_of(model: type[Options], key: str) -> str:
     raise KeyError(key)
 
 
+def group_prefix(model: type[Options], field: str) -> str | None:
+    """What a dict option's keys are written under (`agent.planner.adapt=false`): its
+    option name, or the `prefix` it declares (`Field(..., json_schema_extra={"prefix":
+    "agent"})`) when that name is taken by another option (`agent=planner`)."""
+    info = model.model_fields[field]
+    if not _is_dict(info.annotation):
+        return None
+    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    return str(extra.get("prefix") or info.alias or field)
+
+
 def did_you_mean(word: str, choices: Sequence[str]) -> str:
     close = get_close_matches(word, list(choices), n=2, cutoff=0.6)
     return f" (did you mean {' or '.join(close)}?)" if close else ""
@@ -253,10 +264,17 @@ def _set(model: type[Options], data: dict[str, Any], key: str, raw: str) -> None
     names = option_names(model)
     if key in names:
         field = names[key]
+        prefix = group_prefix(model, field)
+        if prefix is not None:  # a group is written key by key
+            others = [n for n in names if n != key]
+            raise UsageError(f"{key} is a group of options: write {prefix}."
+                             f"{'NAME.' if _nested(model.model_fields[field].annotation) else ''}"
+                             f"KEY=VALUE{did_you_mean(key, others)}")
         data[field] = _value(model.model_fields[field].annotation, raw)
         return
-    for option, field in names.items():  # `agent.planner.adapt=false` into a dict option
-        if key.startswith(option + ".") and _is_dict(model.model_fields[field].annotation):
+    for field in model.model_fields:  # `agent.planner.adapt=false` into a dict option
+        option = group_prefix(model, field)
+        if option is not None and key.startswith(option + "."):
             path = key[len(option) + 1:].split(".")
             if not all(path):
                 break
@@ -354,6 +372,12 @@ def _default(field: Any) -> str:
     return str(value)
 
 
+def _nested(annotation: Any) -> bool:
+    """A dict of dicts (`agent.NAME.KEY`)."""
+    return any(get_origin(p) is dict and _is_dict(get_args(p)[-1]) for p in _parts(annotation)
+               if get_args(p))
+
+
 def help_text(model: type[Options], prog: str = "") -> str:
     """Usage, the command's one-line purpose, and every option with its default."""
     words = " ".join(f"{model.positional[i].upper()}..." if _is_list(
@@ -367,7 +391,8 @@ def help_text(model: type[Options], prog: str = "") -> str:
     for name, field in model.model_fields.items():
         option = field.alias or name
         if _is_dict(field.annotation):
-            option += ".KEY"
+            group = "NAME." if _nested(field.annotation) else ""
+            option = f"{group_prefix(model, name)}.{group}KEY"
         rows.append((f"{option}={_default(field)}", field.description or ""))
     width = min(34, max(len(r[0]) for r in rows) + 2) if rows else 0
     for left, right in rows:

@@ -302,9 +302,22 @@ def shipped_schema_text() -> str:
     return resources.files("openmono.data").joinpath(SCHEMA_FILE).read_text()
 
 
-if __name__ == "__main__":  # pragma: no cover - `python -m openmono.protocol schema`
-    if sys.argv[1:] != ["schema"]:
-        print("usage: python -m openmono.protocol schema  (prints the JSON Schema)",
-              file=sys.stderr)
-        raise SystemExit(2)
+def main(argv: list[str] | None = None) -> int:
+    """`python -m openmono.protocol schema`: print the protocol's JSON Schema."""
+    from openmono.cli import Options, read_options
+
+    class SchemaOptions(Options):
+        """Print the remote protocol's JSON Schema (what openmono/data ships)."""
+
+        positional = ("what",)
+        what: Literal["schema"] = Field(description="schema: print the JSON Schema")
+
+    opts = read_options(SchemaOptions, argv, "python -m openmono.protocol")
+    if isinstance(opts, int):
+        return opts
     sys.stdout.write(schema_text())
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -175,9 +175,10 @@ def test_surprise_detector_keeps_its_budget_on_skewed_games() -> None:
 def test_detector_none_as_the_command_line_gives_it() -> None:
     """`agent.hybrid_ppo.detector=none` reaches the agent as None (the command-line parser
     reads none/null as None); it must mean no detector, not an unknown one."""
-    from evaluation.cli import agent_options
+    from evaluation.cli import AgentOptions
+    from openmono.cli import parse
 
-    _, options = agent_options(["agent.hybrid_ppo.detector=none"])
+    options = parse(AgentOptions, ["agent.hybrid_ppo.detector=none"]).agent
     agent = make_agent("hybrid_ppo", **options["hybrid_ppo"])
     assert agent.detector is None
 

@@ -70,10 +70,26 @@ def test_bad_input_is_refused_and_nothing_is_overwritten(tmp_path) -> None:
 
 def test_cli_errors_are_one_line(tmp_path) -> None:
     r = subprocess.run([sys.executable, "-m", "agents.drl.train", "algo=a2c",
-                        f"out_dir={tmp_path}", f"hydra.run.dir={tmp_path}"],
+                        f"out={tmp_path}", f"hydra.run.dir={tmp_path}"],
                        capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stderr.strip() == "error: unknown algo 'a2c'; valid: ppo, ddqn"
+
+
+def test_the_old_out_dir_is_read_with_a_note(tmp_path) -> None:
+    """`out_dir=` was the trainer's spelling of every other command's `out=`: an old
+    command still runs, and one note says how it is written now."""
+    from agents.drl.spelling import modern
+
+    assert modern(["games=2", "out_dir=/tmp/r", "+out_dir=x"]) == (
+        ["games=2", "out=/tmp/r", "+out=x"], ["out_dir=/tmp/r", "+out_dir=x"])
+    r = subprocess.run([sys.executable, "-m", "agents.drl.train", "algo=a2c",
+                        f"out_dir={tmp_path}", f"hydra.run.dir={tmp_path}"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        f"note: out_dir={tmp_path} is the old spelling; now: out={tmp_path}",
+        "error: unknown algo 'a2c'; valid: ppo, ddqn"]
 
 
 def test_a_refused_start_leaves_no_run_behind(tmp_path) -> None:

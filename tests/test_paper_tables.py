@@ -29,7 +29,7 @@ def test_each_run_is_the_tournaments_run_and_a_second_call_plays_nothing(tmp_pat
 def test_bad_input_is_one_clear_line(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["tables=[VI]"])
-    assert "out= is required" in capsys.readouterr().err
+    assert "out is required" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main([f"out={tmp_path}", "tables=[IX]"])
     assert "unknown table 'IX'; valid: II, III, IV, V, VI, VII, VIII, II+" in capsys.readouterr().err

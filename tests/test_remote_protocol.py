@@ -166,15 +166,15 @@ def test_the_node_client_plays_ten_games_without_a_fault(tmp_path: Path) -> None
 
 def test_bench_tournament_and_detection_sweep_seat_remote_agents(tmp_path: Path) -> None:
     from evaluation import bench, detection_sweep, tournament
-    from evaluation.cli import parse_overrides
+    from openmono.cli import parse
 
     port = free_port()
 
     def client() -> None:
         serve(make_agent("baseline"), "127.0.0.1", port, "k")
 
-    cfg = parse_overrides(["games=2", "agents=[remote,baseline]", "progress=false",
-                           f"remote.port={port}", "remote.tokens=[k]"], bench.DEFAULTS)
+    cfg = parse(bench.BenchOptions, ["games=2", "agents=[remote,baseline]", "progress=false",
+                                     f"remote.port={port}", "remote.tokens=[k]"])
     out, _ = _with_client(lambda: bench.run(cfg), [client])
     assert out["games"] == 2
     summary, _ = _with_client(lambda: tournament.run_tournament(

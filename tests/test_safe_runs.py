@@ -134,7 +134,7 @@ def test_unwritable_output_folder(tmp_path: Path, monkeypatch, capsys) -> None:
 @pytest.mark.parametrize("main,args,word", [
     (bench.main, ["gamez=3"], "did you mean games"),
     (bench.main, ["seed=1.5"], "seed"),
-    (bench.main, ["seed=-1"], ">= 0"),
+    (bench.main, ["seed=-1"], "greater than or equal to 0"),
     (bench.main, ["agents=[random,nobody]"], "nobody"),
     (tournament.main, ["games=abc"], "games"),
     (tournament.main, ["novelty=rent_hike", "novelty.difficulty=extreme"], "extreme"),

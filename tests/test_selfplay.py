@@ -39,7 +39,7 @@ def test_first_set_turn_sees_a_set_formed_by_a_trade():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["games=0"], "games must be a positive integer"),
+    (["games=0"], "games: input should be greater than or equal to 1"),
     (["rules=hasbro"], "valid rules: standard, gnome"),
     (["agent.nonsense=1", "games=1"], "unexpected keyword argument 'nonsense'"),
 ])

@@ -29,7 +29,7 @@ def test_compare_without_gnome_lists_our_side(capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["games=0"], "games must be a positive integer"),
+    (["games=0"], "games: input should be greater than or equal to 1"),
     (["games=1", "gnome=/nonexistent"], "is not a GNOME-p3 checkout"),
 ])
 def test_bad_input_is_one_line(args, message, capsys):

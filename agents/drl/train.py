@@ -119,14 +119,14 @@ def _check_dir(out: Path, cfg: dict[str, Any]) -> bool:
     meta = out / "train.json"
     if not meta.exists():
         if (out / "checkpoint.npz").exists():
-            raise TrainError(f"{out} holds a checkpoint without train.json; use another out_dir")
+            raise TrainError(f"{out} holds a checkpoint without train.json; use another out=")
         return False
     old = _unset_dropped(json.loads(meta.read_text()))
     new = _unset_dropped(json.loads(json.dumps(_identity(cfg))))
     if old != new:
         diff = [k for k in new if old.get(k) != new.get(k)]
         raise TrainError(f"{out} holds a run of another configuration (differs in "
-                         f"{', '.join(diff)}); nothing overwritten: choose another out_dir")
+                         f"{', '.join(diff)}); nothing overwritten: choose another out=")
     return True
 
 
@@ -250,16 +250,22 @@ def _main() -> None:
     from hydra.core.hydra_config import HydraConfig
     from omegaconf import OmegaConf
 
+    from agents.drl.spelling import modern, note
+
+    sys.argv[1:], old = modern(sys.argv[1:])
+    if old:
+        print(note(old), file=sys.stderr)
+
     @hydra.main(version_base=None, config_path="../../conf", config_name="train")
     def main(c) -> None:
         cfg = OmegaConf.to_container(c, resolve=True)
-        out = cfg.get("out_dir") or HydraConfig.get().runtime.output_dir
+        out = cfg.get("out") or HydraConfig.get().runtime.output_dir
         try:
             summary = train(cfg, out)
         except (TrainError, ValueError) as e:
             print(f"error: {e}", file=sys.stderr)
             raise SystemExit(2)
-        print(json.dumps({"out_dir": str(out), **summary}))
+        print(json.dumps({"out": str(out), **summary}))
 
     main()
 
