@@ -43,7 +43,7 @@ import sys
 import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -61,9 +61,6 @@ from agents.drl.train import TrainError, algo_options
 
 ALGOS = ("ppo",)
 PACKED = (E.ACTION_DIM + 7) // 8
-DATA_KEYS = ("teacher", "variant", "seed", "opponents", "deploy_rules", "snap_offers",
-             "chunk_games", "ppo")
-
 
 @dataclass(frozen=True)
 class FitConfig:
@@ -92,6 +89,81 @@ class FitConfig:
 
 class ImitateError(ValueError):
     """Bad input to imitation; the message is one line naming the problem."""
+
+
+@dataclass(frozen=True)
+class ImitateConfig:
+    """The command's options (conf/imitate.yaml), validated once by `of`; the rest of
+    the module reads fields, never a dict."""
+
+    teacher: str
+    variant: str
+    algo: str = "ppo"
+    games: int = 500
+    seed: int = 0
+    opponents: tuple[str, ...] = ("fp_a", "fp_b", "fp_c")
+    out: str | None = None
+    chunk_games: int = 50
+    deploy_rules: bool = True
+    snap_offers: bool = True
+    progress: bool = True
+    fit: FitConfig = field(default_factory=FitConfig)
+    ppo_options: tuple[tuple[str, Any], ...] = ()  # the `ppo.*` options as given
+    ppo: PPOConfig = field(default_factory=PPOConfig)  # the network the fit trains
+
+    @classmethod
+    def of(cls, given: Mapping[str, Any]) -> "ImitateConfig":
+        """From the options as Hydra (or a caller) gives them; one-line ImitateError."""
+        from agents.registry import available_agents, is_agent
+
+        g = dict(given)
+        algo = g.get("algo") or "ppo"
+        if algo not in ALGOS:
+            raise ImitateError(f"unknown algo {algo!r}; valid: {', '.join(ALGOS)} "
+                               "(behaviour cloning fits a policy; DDQN has none)")
+        if g.get("variant") not in VARIANTS:
+            raise ImitateError(f"unknown variant {g.get('variant')!r}; valid: "
+                               f"{', '.join(VARIANTS)}")
+        for key in ("games", "chunk_games"):
+            v = g.get(key, getattr(cls, key, None))
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ImitateError(f"{key} must be a positive integer, got {v!r}")
+        opponents = tuple(g.get("opponents") or cls.opponents)
+        for role, name in [("teacher", g.get("teacher"))] + [("opponent", n) for n in opponents]:
+            if not isinstance(name, str) or not is_agent(name):
+                raise ImitateError(f"unknown {role} {name!r}; valid: "
+                                   f"{', '.join(available_agents())}")
+        fit_cfg = FitConfig.of(g.get("fit"))
+        if not 0.0 <= fit_cfg.holdout < 1.0:
+            raise ImitateError(f"fit.holdout must be in [0, 1), got {fit_cfg.holdout}")
+        ppo_given = dict(g.get("ppo") or {})
+        return cls(teacher=g["teacher"], variant=g["variant"], algo=algo, games=g.get("games", 500),
+                   seed=int(g.get("seed") or 0), opponents=opponents, out=g.get("out"),
+                   chunk_games=g.get("chunk_games", 50),
+                   deploy_rules=bool(g.get("deploy_rules", True)),
+                   snap_offers=bool(g.get("snap_offers", True)),
+                   progress=bool(g.get("progress", True)), fit=fit_cfg,
+                   ppo_options=tuple(ppo_given.items()), ppo=_ppo_config(ppo_given))
+
+    def identity(self) -> dict[str, Any]:
+        """What the recorded teacher games depend on (a folder holding others is refused)."""
+        return json.loads(json.dumps({
+            "teacher": self.teacher, "variant": self.variant, "seed": self.seed,
+            "opponents": list(self.opponents), "deploy_rules": self.deploy_rules,
+            "snap_offers": self.snap_offers, "chunk_games": self.chunk_games,
+            "ppo": dict(self.ppo_options)}))
+
+    def as_json(self) -> dict[str, Any]:
+        """The options as given, for imitate.json."""
+        return {"teacher": self.teacher, "variant": self.variant, "algo": self.algo,
+                "games": self.games, "seed": self.seed, "opponents": list(self.opponents),
+                "out": self.out, "chunk_games": self.chunk_games,
+                "deploy_rules": self.deploy_rules, "snap_offers": self.snap_offers,
+                "progress": self.progress, "fit": vars(self.fit), "ppo": dict(self.ppo_options)}
+
+
+def _options(cfg: "ImitateConfig | Mapping[str, Any]") -> ImitateConfig:
+    return cfg if isinstance(cfg, ImitateConfig) else ImitateConfig.of(cfg)
 
 
 # -- recording ------------------------------------------------------------------------------
@@ -255,16 +327,15 @@ def _chunk_path(out: Path, start: int, end: int) -> Path:
     return out / "samples" / f"chunk_{start:06d}_{end:06d}.npz"
 
 
-def play_chunk(cfg: dict[str, Any], ppo: PPOConfig, start: int, end: int, schema: Any,
+def play_chunk(cfg: ImitateConfig, ppo: PPOConfig, start: int, end: int, schema: Any,
                bar: Any = None) -> tuple[Recording, Counts]:
     from agents.registry import make_agent
 
-    rec = Recorder(make_agent(cfg["teacher"]), cfg["variant"], bool(cfg["deploy_rules"]), ppo,
-                   bool(cfg.get("snap_offers", True)))
-    opponents = [make_agent(n) for n in cfg["opponents"]]
+    rec = Recorder(make_agent(cfg.teacher), cfg.variant, cfg.deploy_rules, ppo, cfg.snap_offers)
+    opponents = [make_agent(n) for n in cfg.opponents]
     for g in range(start, end):
         rec.game = g
-        play_game(schema, [rec, *opponents], seed=training_seed(int(cfg["seed"]), g))
+        play_game(schema, [rec, *opponents], seed=training_seed(cfg.seed, g))
         if bar is not None:
             bar.update(1)
     return rec.rec, rec.counts
@@ -283,19 +354,21 @@ def _save_chunk(path: Path, rec: Recording, counts: Counts) -> None:
     tmp.replace(path)
 
 
-def generate(cfg: dict[str, Any], out: Path, ppo: PPOConfig) -> dict[str, Any]:
+def generate(cfg: "ImitateConfig | Mapping[str, Any]", out: Path, ppo: PPOConfig
+             ) -> dict[str, Any]:
     """Play (or reuse) the teacher games; returns the samples and the counts."""
     from openmono import standard_schema
 
     schema = standard_schema()
-    games, k = int(cfg["games"]), int(cfg["chunk_games"])
+    cfg = _options(cfg)
+    games, k = cfg.games, cfg.chunk_games
     ranges = [(s, min(s + k, games)) for s in range(0, games, k)]
     todo = [r for r in ranges if not _chunk_path(out, *r).exists()]
     bar = None
-    if cfg.get("progress", True) and todo:
+    if cfg.progress and todo:
         from tqdm import tqdm
         bar = tqdm(total=games, initial=games - sum(e - s for s, e in todo),
-                   desc=f"teacher {cfg['teacher']}", unit="game", file=sys.stderr)
+                   desc=f"teacher {cfg.teacher}", unit="game", file=sys.stderr)
     t0 = time.perf_counter()
     for s, e in todo:
         rec, counts = play_chunk(cfg, ppo, s, e, schema, bar)
@@ -423,10 +496,10 @@ def fit(data: dict[str, np.ndarray], ppo: PPOConfig, fit_cfg: FitConfig | dict[s
 
 
 # -- the command ------------------------------------------------------------------------------
-def _ppo_config(cfg: dict[str, Any]) -> PPOConfig:
+def _ppo_config(given: Mapping[str, Any]) -> PPOConfig:
     """The `ppo.*` options, checked as training checks them."""
     try:
-        opts = algo_options("ppo", cfg)
+        opts = algo_options("ppo", {"ppo": dict(given)})
     except TrainError as e:
         raise ImitateError(str(e)) from None
     opts = {"head": "flat", "features": "paper", **opts}
@@ -436,30 +509,14 @@ def _ppo_config(cfg: dict[str, Any]) -> PPOConfig:
     return PPOConfig(**opts)
 
 
-def validate(cfg: dict[str, Any]) -> None:
-    from agents.registry import available_agents, is_agent
-
-    if cfg.get("algo", "ppo") not in ALGOS:
-        raise ImitateError(f"unknown algo {cfg.get('algo')!r}; valid: {', '.join(ALGOS)} "
-                           "(behaviour cloning fits a policy; DDQN has none)")
-    if cfg["variant"] not in VARIANTS:
-        raise ImitateError(f"unknown variant {cfg['variant']!r}; valid: {', '.join(VARIANTS)}")
-    games = cfg.get("games")
-    if not isinstance(games, int) or isinstance(games, bool) or games < 1:
-        raise ImitateError(f"games must be a positive integer, got {games!r}")
-    if not isinstance(cfg.get("chunk_games"), int) or cfg["chunk_games"] < 1:
-        raise ImitateError(f"chunk_games must be a positive integer, got {cfg.get('chunk_games')!r}")
-    for role, name in [("teacher", cfg["teacher"])] + [("opponent", n) for n in cfg["opponents"]]:
-        if not isinstance(name, str) or not is_agent(name):
-            raise ImitateError(f"unknown {role} {name!r}; valid: {', '.join(available_agents())}")
-    h = FitConfig.of(cfg.get("fit")).holdout
-    if not 0.0 <= h < 1.0:
-        raise ImitateError(f"fit.holdout must be in [0, 1), got {h}")
+def validate(cfg: Mapping[str, Any]) -> None:
+    """Check the options (one-line ImitateError), as `imitate` does before anything runs."""
+    ImitateConfig.of(cfg)
 
 
-def _check_dir(out: Path, cfg: dict[str, Any]) -> None:
+def _check_dir(out: Path, cfg: ImitateConfig) -> None:
     """Refuse a directory whose samples come from another data configuration."""
-    ident = json.loads(json.dumps({k: cfg.get(k) for k in DATA_KEYS}))
+    ident = cfg.identity()
     meta = out / "samples" / "data.json"
     if meta.exists():
         old = json.loads(meta.read_text())
@@ -472,10 +529,10 @@ def _check_dir(out: Path, cfg: dict[str, Any]) -> None:
         meta.write_text(json.dumps(ident, indent=2))
 
 
-def imitate(cfg: dict[str, Any], out_dir: str | Path) -> dict[str, Any]:
+def imitate(given: "ImitateConfig | Mapping[str, Any]", out_dir: str | Path) -> dict[str, Any]:
     """Teacher games (resumable), fit, and write weights.npz + imitate.json."""
-    validate(cfg)
-    ppo = _ppo_config(cfg)
+    cfg = _options(given)
+    ppo = cfg.ppo
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     _check_dir(out, cfg)
@@ -485,12 +542,12 @@ def imitate(cfg: dict[str, Any], out_dir: str | Path) -> dict[str, Any]:
         raise ImitateError(f"the teacher's games gave no network decision to imitate "
                            f"({counts.network} decisions, {counts.unmapped} unmapped)")
     t0 = time.perf_counter()
-    learner, report = fit(data, ppo, FitConfig.of(cfg.get("fit")), bool(cfg.get("progress", True)))
+    learner, report = fit(data, ppo, cfg.fit, cfg.progress)
     fit_seconds = time.perf_counter() - t0
     save_npz(out / "weights.npz", learner.weights(), half=True)
     c = vars(counts)
     summary = {
-        "config": cfg,
+        "config": cfg.as_json(),
         "teacher_games": {**c, "win_rate": round(counts.wins / max(1, counts.games), 4),
                           "unmapped_fraction": round(counts.unmapped / max(1, counts.network), 4),
                           "snapped_fraction": round(counts.snapped / max(1, counts.network), 4),
@@ -514,9 +571,9 @@ def _main() -> None:
 
     @hydra.main(version_base=None, config_path="../../conf", config_name="imitate")
     def main(c) -> None:
-        cfg = OmegaConf.to_container(c, resolve=True)
-        out = cfg.get("out") or HydraConfig.get().runtime.output_dir
         try:
+            cfg = ImitateConfig.of(OmegaConf.to_container(c, resolve=True))
+            out = cfg.out or HydraConfig.get().runtime.output_dir
             summary = imitate(cfg, out)
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
