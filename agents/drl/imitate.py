@@ -55,7 +55,8 @@ from agents.drl.agent import VARIANTS
 from agents.drl import encoding as E
 from agents.drl.routing import FORCED, NETWORK, route, routed_action
 from agents.drl.nn import Adam, masked_log_softmax, masked_softmax, save_npz
-from agents.drl.ppo import PPO, PPOConfig, value_loss
+from agents.drl.ppo import IMITATION_KEYS, PPO, PPOConfig, value_loss
+from agents.drl.ppo import config as ppo_config
 from agents.drl.reward import net_worths, share, terminal_reward
 from agents.drl.train import TrainError, algo_options
 
@@ -151,7 +152,7 @@ class ImitateConfig:
             "teacher": self.teacher, "variant": self.variant, "seed": self.seed,
             "opponents": list(self.opponents), "deploy_rules": self.deploy_rules,
             "snap_offers": self.snap_offers, "chunk_games": self.chunk_games,
-            "ppo": dict(self.ppo_options)}))
+            "ppo": {k: getattr(self.ppo, k) for k in IMITATION_KEYS}}))
 
     def as_json(self) -> dict[str, Any]:
         """The options as given, for imitate.json."""
@@ -497,16 +498,16 @@ def fit(data: dict[str, np.ndarray], ppo: PPOConfig, fit_cfg: FitConfig | dict[s
 
 # -- the command ------------------------------------------------------------------------------
 def _ppo_config(given: Mapping[str, Any]) -> PPOConfig:
-    """The `ppo.*` options, checked as training checks them."""
+    """The fitted network: `PRESETS["imitate"]` with the `ppo.*` options given, checked as
+    training checks them."""
     try:
         opts = algo_options("ppo", {"ppo": dict(given)})
     except TrainError as e:
         raise ImitateError(str(e)) from None
-    opts = {"head": "flat", "features": "paper", **opts}
-    if opts["head"] != "flat" or opts["features"] != "paper":
+    if opts.get("head", "flat") != "flat" or opts.get("features", "paper") != "paper":
         raise ImitateError("imitation fits the paper's network only: ppo.head=flat "
                            "ppo.features=paper")
-    return PPOConfig(**opts)
+    return ppo_config("imitate", **opts)
 
 
 def validate(cfg: Mapping[str, Any]) -> None:

@@ -58,7 +58,13 @@ PRESETS = {
     "paper": PPOConfig(hidden=(1024, 512), head="flat", features="paper", reward="paper",
                        reward_scale=0.05, lone_bonus=1.5, prior=False, gamma=0.9999,
                        lr=1e-4, anneal_lr=False),
+    # The network behaviour cloning fits (`imitate.py`, a warm start for the paper's
+    # setting): the paper's network, state and flat head, with the default reward.
+    "imitate": PPOConfig(hidden=(1024, 512), head="flat", features="paper", gamma=0.9999),
 }
+# The options a behaviour-cloning run's recorded teacher games depend on.
+IMITATION_KEYS = ("hidden", "prior", "reward", "lone_bonus", "gamma", "terminal_c", "head",
+                  "features")
 
 
 def config(preset: str = "default", **overrides: Any) -> PPOConfig:
