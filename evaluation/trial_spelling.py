@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from openmono.cli import respell, respelled_note
+
 # The options that moved from `trial.X` to `X`.
 MOVED = ("games", "seed", "window", "inject_at", "progress", "plots", "allow_huge",
          "hook_budget", "isolate", "isolate_budget", "keep_logs")
@@ -26,22 +28,17 @@ def _split(arg: str) -> tuple[str, str, str]:
     return prefix, key, eq + value
 
 
+RENAMES = {OLD + name: name for name in MOVED}
+
+
 def modern(argv: list[str]) -> tuple[list[str], list[str]]:
     """`argv` with every `trial.X=` written `X=`; and the old words found (for a note)."""
-    out, old = [], []
-    for arg in argv:
-        prefix, key, rest = _split(arg)
-        if key.startswith(OLD) and key[len(OLD):] in MOVED and not arg.startswith("-"):
-            old.append(arg)
-            arg = f"{prefix}{key[len(OLD):]}{rest}"
-        out.append(arg)
-    return out, old
+    return respell(argv, RENAMES)
 
 
 def note(old: list[str]) -> str:
     """One line for stderr: what was read, and how it is written now."""
-    new, _ = modern(old)
-    return f"note: {' '.join(old)} is the old spelling; now: {' '.join(new)}"
+    return respelled_note(old, RENAMES)
 
 
 def legacy(argv: list[str]) -> list[str]:

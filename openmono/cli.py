@@ -426,6 +426,33 @@ def read_options(model: type[M], argv: Sequence[str] | None, prog: str = "") -> 
         return 2
 
 
+def respell(argv: Sequence[str], renames: dict[str, str]) -> tuple[list[str], list[str]]:
+    """`argv` with every option renamed since (`renames`: old name -> new name) written
+    under its new name, Hydra's `+`/`~` prefixes kept; and the old words found, so that a
+    command can say once how they are written now (`respelled_note`). Old commands, and
+    those recorded beside results, keep working.
+
+    >>> respell(["+out_dir=x", "games=2"], {"out_dir": "out"})
+    (['+out=x', 'games=2'], ['+out_dir=x'])
+    """
+    out, old = [], []
+    for arg in argv:
+        body = arg.lstrip("+~")
+        prefix = arg[: len(arg) - len(body)]
+        key, eq, value = body.partition("=")
+        if key in renames and not arg.startswith("-"):
+            old.append(arg)
+            arg = f"{prefix}{renames[key]}{eq}{value}"
+        out.append(arg)
+    return out, old
+
+
+def respelled_note(old: Sequence[str], renames: dict[str, str]) -> str:
+    """One line for stderr: what was read, and how it is written now."""
+    new, _ = respell(old, renames)
+    return f"note: {' '.join(old)} is the old spelling; now: {' '.join(new)}"
+
+
 def fail(message: str, code: int = 2) -> None:
     """Print a short error (no traceback) and exit."""
     print(f"error: {message}", file=sys.stderr)

@@ -79,9 +79,9 @@ def test_cli_errors_are_one_line(tmp_path) -> None:
 def test_the_old_out_dir_is_read_with_a_note(tmp_path) -> None:
     """`out_dir=` was the trainer's spelling of every other command's `out=`: an old
     command still runs, and one note says how it is written now."""
-    from agents.drl.spelling import modern
+    from openmono.cli import respell
 
-    assert modern(["games=2", "out_dir=/tmp/r", "+out_dir=x"]) == (
+    assert respell(["games=2", "out_dir=/tmp/r", "+out_dir=x"], {"out_dir": "out"}) == (
         ["games=2", "out=/tmp/r", "+out=x"], ["out_dir=/tmp/r", "+out_dir=x"])
     r = subprocess.run([sys.executable, "-m", "agents.drl.train", "algo=a2c",
                         f"out_dir={tmp_path}", f"hydra.run.dir={tmp_path}"],

@@ -250,11 +250,12 @@ def _main() -> None:
     from hydra.core.hydra_config import HydraConfig
     from omegaconf import OmegaConf
 
-    from agents.drl.spelling import modern, note
+    from openmono.cli import respell, respelled_note
 
-    sys.argv[1:], old = modern(sys.argv[1:])
+    renamed = {"out_dir": "out"}  # every command names its output folder out=
+    sys.argv[1:], old = respell(sys.argv[1:], renamed)
     if old:
-        print(note(old), file=sys.stderr)
+        print(respelled_note(old, renamed), file=sys.stderr)
 
     @hydra.main(version_base=None, config_path="../../conf", config_name="train")
     def main(c) -> None:

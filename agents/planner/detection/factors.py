@@ -4,6 +4,7 @@ jail, a tax per building. Estimated from the rents and taxes paid (`RentChecker`
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from openmono.compiled import TAX
@@ -211,3 +212,20 @@ class ChargeFactors(Checker):
                      if hotels_seen else None)
             out[("rule:tax", "per building")] = NoveltyChange("rule:tax", "per building",
                                                               value, None)
+
+
+class LandingCharge(Checker):
+    """Base of the checkers of a charge a landing makes due (rent, tax): what is due is
+    `pending` until it is paid or the landing closes, and each payment feeds
+    `ChargeFactors` with the factor it implies."""
+
+    def __init__(self, det: Any) -> None:
+        super().__init__(det)
+        self.pending: Any = None
+
+    @cached_property
+    def factors(self) -> ChargeFactors:
+        return self.det.checker(ChargeFactors)
+
+    def new_game(self) -> None:
+        self.pending = None

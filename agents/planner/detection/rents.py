@@ -2,34 +2,21 @@
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
 from openmono.compiled import UTILITY
 from openmono.engine import rent_of
 
-from agents.planner.detection.checker import Checker
-from agents.planner.detection.factors import ChargeFactors
+from agents.planner.detection.factors import LandingCharge
 
 
-class RentChecker(Checker):
+class RentChecker(LandingCharge):
     """Sets the rent a landing makes due (`pending`: [payer, square, owner, expected or
     None until the throw a utility needs, throws still to come, (rent, dice) multipliers
     of a card]), checks each rent payment against the believed rent and factors, and
     feeds the factor runs (`ChargeFactors`) with what each payment says."""
 
     reasons = ("rent",)
-
-    def __init__(self, det: Any) -> None:
-        super().__init__(det)
-        self.pending: list | None = None
-
-    @cached_property
-    def factors(self) -> ChargeFactors:
-        return self.det.checker(ChargeFactors)
-
-    def new_game(self) -> None:
-        self.pending = None
 
     def landed(self, seat: int, sq: int, reason: str, ctx: tuple) -> None:
         det = self.det

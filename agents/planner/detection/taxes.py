@@ -2,32 +2,19 @@
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
 from openmono.compiled import TAX
 
-from agents.planner.detection.checker import Checker
-from agents.planner.detection.factors import ChargeFactors
+from agents.planner.detection.factors import LandingCharge
 
 
-class TaxChecker(Checker):
+class TaxChecker(LandingCharge):
     """Sets the tax a landing makes due (`pending`: (seat, square, tax, (houses, hotels)
     at the landing)), checks each tax against the believed tax, factor and per-building
     part, and feeds `ChargeFactors` (factor runs, payments by builders)."""
 
     reasons = ("tax",)
-
-    def __init__(self, det: Any) -> None:
-        super().__init__(det)
-        self.pending: tuple | None = None
-
-    @cached_property
-    def factors(self) -> ChargeFactors:
-        return self.det.checker(ChargeFactors)
-
-    def new_game(self) -> None:
-        self.pending = None
 
     def landed(self, seat: int, sq: int, reason: str, ctx: tuple) -> None:
         R = self.det.R
