@@ -221,7 +221,7 @@ def buildable_sets(rules: PublicRules, counts: list[list[int]], seat: int) -> li
 def build_candidates(rules: PublicRules, obs: Observation, seat: int,
                      groups: Iterable[int]) -> list[tuple[int, int, float]]:
     """(street, cost, rent gain per cost) for every build the rules allow now, cash
-    and bank stock aside. Filters with plain tuple reads (even building, mortgages);
+    and bank stock aside: the board's part of the engine's rule (`legal.build_blocked`);
     callers cache it per (owner, level, mortgaged) tuples, `best_build` checks cash and
     stock, and `legal.check_build` has the last word on the pick.
 
@@ -248,35 +248,17 @@ def build_candidates(rules: PublicRules, obs: Observation, seat: int,
     return out
 
 
-def _group_build_candidates(rules: PublicRules, owner, level, mortgaged, seat: int,
+def _group_build_candidates(rules: PublicRules, owner: tuple[int, ...], level: tuple[int, ...],
+                            mortgaged: tuple[bool, ...], seat: int,
                             g: int) -> tuple[tuple[int, int, float], ...]:
+    """`seat`'s streets of group `g` the board lets it build on (`legal.build_blocked`,
+    the engine's own rule), with their cost and rent gain per cost."""
     if not rules.group_buildable[g]:
         return ()
-    max_level = rules.max_level
-    mine = [m for m in rules.group_members[g] if owner[m] == seat]
-    lo = max_level
-    beside = rules.bank.build_beside_mortgaged  # GNOME: a mortgage bars only its street
-    for m in mine:
-        if mortgaged[m] and not beside:
-            return ()
-        if level[m] < lo:
-            lo = level[m]
-    if lo >= max_level:
-        return ()
-    # `legal.check_build`: with hotels sold whole, no house beside a hotel
-    no_houses = rules.bank.hotel_sale == "whole" and any(
-        level[m] == rules.hotel_level for m in rules.group_members[g])
-    even = rules.bank.even_build
     house_cost = rules.house_cost
-    out = []
-    for sq in mine:
-        lv = level[sq]
-        if lv >= max_level or (even and lv > lo) or mortgaged[sq] or (
-                no_houses and lv + 1 < rules.hotel_level):
-            continue
-        cost = house_cost[sq]
-        out.append((sq, cost, rent_gain(rules, level, sq) / (cost or 1)))
-    return tuple(out)
+    return tuple((sq, house_cost[sq], rent_gain(rules, level, sq) / (house_cost[sq] or 1))
+                 for sq in rules.group_members[g] if owner[sq] == seat
+                 and legal.build_blocked(rules, owner, level, mortgaged, seat, sq) is None)
 
 
 def best_build(rules: PublicRules, obs: Observation, seat: int, groups: Iterable[int],
@@ -302,9 +284,10 @@ def best_build(rules: PublicRules, obs: Observation, seat: int, groups: Iterable
             score *= weight[sq]
         if score > best_score:
             best, best_score = sq, score
-    # The candidates mirror `legal.check_build` for the built-in rules; where a plugin's
-    # rule forbids building (the engine lists those streets in `obs.refused`), the
-    # choice is made again without them (whole-game tests assert no faults).
+    # The candidates follow `legal.build_blocked`, the board's part of `check_build`;
+    # where a plugin's rule forbids building (the engine lists those streets in
+    # `obs.refused`), the choice is made again without them (whole-game tests assert no
+    # faults).
     if best >= 0 and obs.refused and best in obs.refused:
         return _best_build_slow(rules, obs, seat, groups, reserve, weight)
     return best

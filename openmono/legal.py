@@ -19,6 +19,7 @@ hidden parameter leaks through a refusal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 
 from openmono import actions as A
@@ -73,18 +74,20 @@ def _group_has_buildings(rules: Rules, view, seat: int, group: int) -> bool:
     return False
 
 
-def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
+def build_blocked(rules: Rules, owner: Sequence[int], level: Sequence[int],
+                  mortgaged: Sequence[bool], seat: int, sq: int) -> str | None:
+    """Why the board alone (owners, levels, mortgages) bars `seat` from building on `sq`,
+    whatever its cash, the bank's stock and the plugins; None when it does not.
+    `check_build` is this and those; agents that cache their build candidates per board
+    use it so that they apply the same rules."""
     if not (0 <= sq < rules.n) or not rules.is_street[sq]:
         return "not a street"
-    owner = view.owner
     if owner[sq] != seat:
         return "you do not own it"
     g = rules.group_of[sq]
     if g < 0 or not rules.group_buildable[g]:
         return "you have no monopoly on its group"
     # One pass over the group: members owned, any mortgaged, the lowest level.
-    level = view.level
-    mortgaged = view.mortgaged
     count = 0
     low = rules.max_level
     blocked = False
@@ -100,8 +103,6 @@ def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
     lv = level[sq]
     if lv >= rules.max_level:
         return "it is fully built"
-    if view.cash[seat] < rules.house_cost[sq]:
-        return "not enough cash"
     if blocked:
         # `BankRules.build_beside_mortgaged` (GNOME): only the street itself is barred;
         # the mortgaged street's level (0) still counts for even building below.
@@ -118,7 +119,16 @@ def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
         for m in rules.group_members[g]:
             if level[m] == hotel:
                 return "no house beside a hotel"
-    if lv + 1 == hotel:
+    return None
+
+
+def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
+    problem = build_blocked(rules, view.owner, view.level, view.mortgaged, seat, sq)
+    if problem is not None:
+        return problem
+    if view.cash[seat] < rules.house_cost[sq]:
+        return "not enough cash"
+    if view.level[sq] + 1 == rules.hotel_level:
         if view.hotels_left < 1:
             return "the bank has no hotels left"
     elif view.houses_left < 1:
