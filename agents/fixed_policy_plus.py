@@ -52,7 +52,7 @@ from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
 
-from agents.policy_helpers import (NEVER, best_build, build_candidates, buildable_sets,
+from agents.policy_helpers import (NEVER, best_build, bid_up_to, build_candidates, buildable_sets,
                                     conclude_until, liquidation_value, ownership,
                                     raise_cash_action, sets_change)
 from agents.base import PhaseAgent
@@ -253,10 +253,7 @@ class FixedPolicyPlusAgent(PhaseAgent):
             limit = min(cash - 2 * self.reserve, price // 2)
         else:
             limit = min(cash - self.reserve, price)
-        high = obs.high_bid
-        if high >= limit:
-            return A.DROP_OUT
-        return A.Bid(min(limit, high + max(1, price // 10)))
+        return bid_up_to(obs.high_bid, limit, max(1, price // 10))
 
     # --- management ------------------------------------------------------------------------------
     def _pre_roll(self, obs: Observation) -> A.Action:

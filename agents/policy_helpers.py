@@ -394,6 +394,14 @@ def raise_cash_action(rules: PublicRules, obs: Observation, seat: int, need: int
     return None
 
 
+def bid_up_to(high: int, limit: int, step: int) -> A.Action:
+    """An auction bid that raises the high bid by `step` without passing `limit`; drop
+    out once the high bid has reached it."""
+    if high >= limit:
+        return A.DROP_OUT
+    return A.Bid(min(limit, high + step))
+
+
 NEVER = 1 << 60  # a cash limit no one reaches
 _UNTIL: dict[int, A.Conclude] = {}
 

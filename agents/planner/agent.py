@@ -56,6 +56,7 @@ from agents.base import NoveltyReport, PhaseAgent
 from agents.planner.pruning import allowed
 from agents.planner.detect import NoveltyDetector
 from agents.planner.simulate import SimState, apply, buy, trade
+from agents.policy_helpers import bid_up_to
 from agents.planner.value import K_LOOPS, K_TURNS, Evaluator, Tables, Terms, tables_for
 
 CONCLUDE = A.CONCLUDE
@@ -250,12 +251,8 @@ class PlannerAgent(PhaseAgent):
             t, st, ev, base = self._setup(obs)
             self._bid_limit = self._max_price(
                 ev, base, lambda x: buy(st, me, sq, x), 1, obs.cash[me])
-        limit = self._bid_limit
-        high = obs.high_bid
-        if high >= limit:
-            return A.DROP_OUT
-        step = max(1, int(obs.rules.price[sq] * self.bid_step))
-        return A.Bid(min(limit, high + step))
+        return bid_up_to(obs.high_bid, self._bid_limit,
+                         max(1, int(obs.rules.price[sq] * self.bid_step)))
 
     # --- management phases ------------------------------------------------------------------
     def _manage(self, obs: Observation) -> A.Action:
