@@ -388,7 +388,10 @@ def help_text(model: type[Options], prog: str = "") -> str:
         lines += ["", purpose[0]]
     lines += ["", "options (key=value; lists as [a,b]; true/false; null):"]
     rows = []
-    for name, field in model.model_fields.items():
+    # The command's own options first, then those it shares (novelty, remote, ...).
+    own = model.__dict__.get("__annotations__", {})
+    fields = sorted(model.model_fields.items(), key=lambda kv: kv[0] not in own)
+    for name, field in fields:
         option = field.alias or name
         if _is_dict(field.annotation):
             group = "NAME." if _nested(field.annotation) else ""
