@@ -149,9 +149,13 @@ class Hello(_Model):
 
 
 class ActionAnswer(_Model):
+    """The action for request `id`. `error`: the agent failed (raised) and `action` is
+    the default a client answers instead; the harness counts it as a fault, as it does
+    an exception in process."""
     type: Literal["action"]
     id: int
     action: WireAction
+    error: str | None = None
 
 
 class ChangeModel(_Model):

@@ -107,3 +107,13 @@ class Unbuildable(BaselineAgent):
 
     def __init__(self) -> None:
         raise RuntimeError("no weights here")
+
+
+class Raiser(Crasher):
+    """Raises at its 10th decision of every game (its process goes on)."""
+
+    def act(self, obs: Any) -> Any:
+        self.decisions += 1
+        if self.decisions == 10:
+            raise RuntimeError("a bug in the agent")
+        return BaselineAgent.act(self, obs)

@@ -258,3 +258,18 @@ def test_no_token_where_other_processes_can_read_it(monkeypatch, no_orphans):
         assert b"the-remote-seats-secret" not in seen
     finally:
         seat.close()
+
+
+def test_an_isolated_agent_that_raises_counts_the_fault_as_in_process(tmp_path, no_orphans):
+    """An exception in `act` is a fault in process (the engine records it and plays the
+    default); isolated, the child answers the default and says why, and the harness
+    counts the same fault, not a clean decision."""
+    name = "isolate_agents:Raiser"
+    _, inproc = _trial(tmp_path, "in", name, games=2, reference=None)
+    summary, isolated = _trial(tmp_path, "iso", name, ["agent"], games=2, reference=None)
+    for a, b in zip(inproc, isolated):
+        a, b = json.loads(a), json.loads(b)
+        assert a["faults"] == b["faults"] >= 1
+        assert b["remote_faults"].get("raised") == 1
+        assert (a["winner"], a["turns"]) == (b["winner"], b["turns"])
+    assert summary["remote_faults"]["raised"] == 2

@@ -84,15 +84,17 @@ def serve(agent: Any, host: str = "127.0.0.1", port: int = 7300, token: str = ""
             kind = msg.get("type")
             if kind == "decide":
                 obs = observe(msg)
+                error = None
                 try:
                     action = agent.act(obs)
                     payload = action.to_json()
                 except Exception as exc:  # noqa: BLE001 - answer something, say why
-                    LOG.warning("the agent raised %s: %s", type(exc).__name__, exc)
+                    error = f"{type(exc).__name__}: {exc}"[:200]
+                    LOG.warning("the agent raised %s", error)
                     default = DEFAULT_ACTION.get(obs.phase) or obs.legal_actions()[0]
                     payload = default.to_json()
-                conn.send(encode(ActionAnswer(type="action", id=msg["id"], action=payload)),
-                          timeout=30.0)
+                conn.send(encode(ActionAnswer(type="action", id=msg["id"], action=payload,
+                                              error=error)), timeout=30.0)
             elif kind == "begin_game":
                 obs = observe(msg)
                 if msg.get("seed") is not None:

@@ -267,6 +267,9 @@ class RemoteAgent:
         except ValueError as exc:
             self.game_faults["malformed"] += 1
             return _agent_fault(f"malformed: {str(exc).splitlines()[0]}")
+        if answer.error is not None:  # the client's agent raised: a fault, as in process
+            self.game_faults["raised"] += 1
+            return _agent_fault(f"raised {answer.error}")
         why = obs.why_illegal(action)
         if why is not None:
             self.game_faults["illegal"] += 1
