@@ -174,6 +174,9 @@ class DRLAgent(Agent):
             # (the share bounds a DDQN's target: what it can still gain)
             learner.record(x, mask, i, extra,
                            share=self._delta.last if self.shaping == "delta" else None)
+            cost = getattr(learner.cfg, "offer_cost", 0.0)
+            if cost and i < E.IMPROVE:  # an offer: charged, whatever its answer
+                learner.add_reward(-cost)
         else:  # playing: PPO samples its policy (or its mode if greedy); DDQN exploits
             i, extra = learner.choose(x, idx, self.rng,
                                       greedy=self.greedy or learner.plays_greedy)

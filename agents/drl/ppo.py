@@ -43,6 +43,7 @@ class PPOConfig:
     lone_bonus: float = 1.25  # b outside a complete set; the paper's 1.5 makes buying a
     # lone property from an opponent at 1.25 x price look like a gain (docs/drl.md, Reward)
     norm_adv: bool = True
+    offer_cost: float = 0.0  # reward charged for each trade offer made (0: none, the paper)
     target_kl: float = 0.0  # stop an update's epochs once approx. KL passes 1.5 x this (0: off)
     hidden: tuple[int, ...] = (256, 256)
     terminal_c: float = 0.0  # the paper's c for PPO
