@@ -216,3 +216,24 @@ def test_an_untrained_standard_ppo_buys_what_it_can_afford(seed: int) -> None:
     obs = _buy_obs(1500, {}, "Illinois Avenue")
     buys = sum(agent.act(obs) == A.BUY for _ in range(200))
     assert buys >= 100
+
+
+def test_an_offer_cost_charges_each_offer_and_nothing_else() -> None:
+    """`ppo.offer_cost`: the same training game (no update inside it) records the same
+    actions, and each offer's reward is lower by exactly the cost."""
+    from agents.drl import encoding as E
+    from agents.drl.agent import make_learner
+
+    def rewards(cost: float) -> tuple[list[int], list[float]]:
+        learner = make_learner("ppo", seed=3, offer_cost=cost)
+        agent = DRLAgent("ppo", "hybrid", learner=learner, training=True, detector="none")
+        openmono.play_game(SHORT, [agent, make_agent("fp_a"), make_agent("fp_b"),
+                                   make_agent("fp_c")], seed=11)
+        return list(learner.actions), list(learner.rewards)
+
+    free_actions, free = rewards(0.0)
+    actions, charged = rewards(0.25)
+    assert actions == free_actions
+    offers = [a < E.IMPROVE for a in actions]
+    assert sum(offers) > 0
+    assert charged == pytest.approx([r - 0.25 * o for r, o in zip(free, offers)])
