@@ -125,6 +125,7 @@ class DRLAgent(Agent):
         if self.shaping not in SHAPINGS:
             raise ValueError(f"unknown reward {self.shaping!r}; valid: {', '.join(SHAPINGS)}")
         self._bonus = float(getattr(self.learner.cfg, "lone_bonus", 1.5))
+        self._offer_cost = float(getattr(self.learner.cfg, "offer_cost", 0.0))  # PPO only
         self._delta = ShareDelta(self._bonus)
         self.training = training
         self.greedy = greedy
@@ -174,9 +175,8 @@ class DRLAgent(Agent):
             # (the share bounds a DDQN's target: what it can still gain)
             learner.record(x, mask, i, extra,
                            share=self._delta.last if self.shaping == "delta" else None)
-            cost = getattr(learner.cfg, "offer_cost", 0.0)
-            if cost and i < E.IMPROVE:  # an offer: charged, whatever its answer
-                learner.add_reward(-cost)
+            if self._offer_cost and i < E.IMPROVE:  # an offer: charged, whatever its answer
+                learner.add_reward(-self._offer_cost)
         else:  # playing: PPO samples its policy (or its mode if greedy); DDQN exploits
             i, extra = learner.choose(x, idx, self.rng,
                                       greedy=self.greedy or learner.plays_greedy)

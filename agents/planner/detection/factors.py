@@ -229,3 +229,8 @@ class LandingCharge(Checker):
 
     def new_game(self) -> None:
         self.pending = None
+
+    def on_bankrupt(self, e: Any) -> None:
+        """A bankrupt payer's charge will never be paid."""
+        if self.pending is not None and self.pending[0] == e.seat:
+            self.pending = None

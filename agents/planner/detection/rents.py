@@ -68,11 +68,6 @@ class RentChecker(LandingCharge):
         if self.pending is not None:
             self.det.close_landing()
 
-    def on_bankrupt(self, e: Any) -> None:
-        pr = self.pending
-        if pr is not None and pr[0] == e.seat:
-            self.pending = None
-
     def on_payment(self, e: Any) -> None:
         payer, _, amount, _, sq = e
         det = self.det

@@ -32,11 +32,6 @@ class TaxChecker(LandingCharge):
             else:
                 self.det.detect(1.0, f"no tax charged on square {pt[1]}")
 
-    def on_bankrupt(self, e: Any) -> None:
-        pt = self.pending
-        if pt is not None and pt[0] == e.seat:
-            self.pending = None
-
     def on_payment(self, e: Any) -> None:
         payer, _, amount, _, sq = e
         det = self.det
