@@ -237,3 +237,34 @@ def test_an_offer_cost_charges_each_offer_and_nothing_else() -> None:
     offers = [a < E.IMPROVE for a in actions]
     assert sum(offers) > 0
     assert charged == pytest.approx([r - 0.25 * o for r, o in zip(free, offers)])
+
+
+@pytest.mark.parametrize("name", ["hybrid_ppo", "ddqn"])
+def test_the_detector_sees_each_decisions_own_estimate(name: str, monkeypatch) -> None:
+    """The detector gets, in order, one estimate per network decision: PPO's critic value of
+    that decision's state (computed in one batch at the game's end) or DDQN's chosen
+    Q-value; the same numbers a pass per decision gives."""
+    agent = make_agent(name, detector="surprise")
+    states, fed, chosen = [], [], []
+    encode, choose = agent.enc.encode, agent.learner.choose
+
+    def spy_encode(*a):
+        x = encode(*a)
+        states.append(x.copy())
+        return x
+
+    def spy_choose(*a, **k):
+        out = choose(*a, **k)
+        chosen.append(out[1])
+        return out
+    monkeypatch.setattr(agent.enc, "encode", spy_encode)
+    monkeypatch.setattr(agent.learner, "choose", spy_choose)
+    monkeypatch.setattr(agent.detector, "observe", lambda p, r, level=None: fed.append(p))
+    openmono.play_game(SHORT, [agent, make_agent("fp_a"), make_agent("fp_b"),
+                               make_agent("fp_c")], seed=5)
+    assert len(fed) == len(states) == agent.network_decisions > 10
+    if name == "ddqn":
+        assert fed == chosen
+    else:
+        one_by_one = [float(agent.learner.critic.forward_one(x)[0]) for x in states]
+        assert fed == pytest.approx(one_by_one, rel=1e-4, abs=1e-5)

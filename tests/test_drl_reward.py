@@ -86,9 +86,6 @@ class _Recorder:
     def record(self, *a) -> None:
         pass
 
-    def value(self, x) -> float:
-        return 0.0
-
     def end_game(self, final: float) -> None:
         self.final = final
 

@@ -76,6 +76,10 @@ class MLP:
             np.maximum(h, 0.0, out=h)
         return h
 
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """A batch's outputs (no cache)."""
+        return self.hidden(x) @ self.W[-1] + self.b[-1]
+
     def forward_one(self, x: np.ndarray) -> np.ndarray:
         """One input vector -> output (a preallocated buffer, overwritten next call)."""
         h = x

@@ -169,8 +169,9 @@ class PPO:
         self.dones: list[bool] = []
 
     # -- acting ---------------------------------------------------------------------
-    def value(self, x: np.ndarray) -> float:
-        return float(self.critic.forward_one(x)[0])
+    def values(self, xs: np.ndarray) -> np.ndarray:
+        """The critic's values of a batch of states (n, features) -> (n,)."""
+        return self.critic.predict(xs)[:, 0]
 
     def choose(self, x: np.ndarray, idx: np.ndarray, rng: Any, greedy: bool) -> tuple[int, float]:
         """An action index among the legal `idx` (sampled, or the most likely) and its
