@@ -73,3 +73,14 @@ def test_the_list_finds_the_commands() -> None:
     found = entry_points()
     assert {"evaluation.bench", "evaluation.check", "agents.drl.train", "novelties",
             "agents.remote", "envs.reference", "openmono.protocol"} <= set(found)
+
+
+def test_a_command_runs_under_the_profiler(tmp_path) -> None:
+    """`python -m cProfile -m envs.bench ...` (how the results pages profile): run that way
+    a module's globals are not `__main__`'s, and its options must still resolve their
+    postponed annotations (`Literal[...]` here)."""
+    out = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(tmp_path / "p"), "-m",
+                          "envs.bench", "env=gym", "steps=20", "seed=0"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-600:]
+    assert "steps_per_second" in out.stdout
