@@ -393,8 +393,6 @@ class BaselineAgent(PhaseAgent):
             if cash >= need:
                 return A.UNMORTGAGE[m]
             limit = min(limit, need)
-        if rules.bank.out_of_turn_calls is not None:
-            return CONCLUDE  # it may be asked as the active player: no standing order
         for g in full_sets(rules, obs.owner, me):
             for s in rules.group_members[g]:
                 if improvable(rules, obs.owner, obs.level, obs.mortgaged, s):

@@ -50,7 +50,8 @@ class RandomAgent(Agent):
         theirs = [sq for sq in obs.rules.properties if obs.owner[sq] == to]
         give = (rng.choice(mine),) if mine and rng.random() < 0.7 else ()
         get = (rng.choice(theirs),) if theirs and rng.random() < 0.7 else ()
-        give_cash = rng.randint(0, obs.cash[me] // 4) if rng.random() < 0.5 else 0
-        get_cash = rng.randint(0, obs.cash[to] // 4) if rng.random() < 0.3 else 0
+        # (cash may be negative: in debt under the gnome rules)
+        give_cash = rng.randint(0, max(0, obs.cash[me]) // 4) if rng.random() < 0.5 else 0
+        get_cash = rng.randint(0, max(0, obs.cash[to]) // 4) if rng.random() < 0.3 else 0
         offer = A.OfferTrade(to, give, get, give_cash, get_cash)
         return offer if obs.is_legal(offer) else None

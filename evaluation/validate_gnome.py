@@ -54,11 +54,13 @@ def play_ours(games: int, seed: int) -> list[dict[str, Any]]:
     schema = gnome_schema()
     out = []
     for g in range(games):
+        t0, c0 = time.perf_counter(), time.process_time()
         game = Game(schema, players=4, seed=seed + g)
         result = play_game(schema, [BaselineAgent() for _ in range(4)], seed=seed + g,
                            seats=[0, 1, 2, 3], game=game)
+        timing = {"seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0}
         evs = game.events
-        out.append({
+        out.append({**timing,
             "turns": result.turns, "end": result.end_reason, "winner": result.winner,
             "trades": game.trades, "auctions": game.auctions,
             "bought": sum(1 for e in evs if type(e) is E.Payment and e.reason == "buy"),
@@ -72,7 +74,7 @@ def play_ours(games: int, seed: int) -> list[dict[str, Any]]:
 
 
 _DRIVER = r'''
-import json, sys, types
+import json, sys, time, types
 sys.path.insert(0, sys.argv[1])
 try:
     import xlsxwriter  # noqa: F401  (GNOME imports it for optional history files)
@@ -109,18 +111,21 @@ schema = os.path.join(sys.argv[1], "monopoly_game_schema_v1-2.json")
 games, seed = int(sys.argv[2]), int(sys.argv[3])
 for g in range(games):
     count.clear()
+    t0, c0 = time.perf_counter(), time.process_time()
     agents = {f"player_{i}": Agent(**background_agent_v3_1.decision_agent_methods)
               for i in range(1, 5)}
     elements = gameplay.set_up_board(schema, agents)
     for a in agents.values():
         a.startup(elements)
     winner = gameplay.simulate_game_instance(elements, np_seed=seed + g)
+    timing = {"seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0}
     names = [p.player_name for p in elements["players"]]
     lost = sum(p.status == "lost" for p in elements["players"])
     row = {k: count.get(k, 0) for k in ("turns", "trades", "auctions", "bought", "built",
                                         "mortgaged", "sold", "razed")}
     row["end"] = "bankruptcy" if lost == 3 else "cash_cap"
     row["winner"] = names.index(winner) if winner in names else -1
+    row.update(timing)
     print(json.dumps(row), flush=True)
 '''
 
@@ -170,6 +175,23 @@ def compare(ours: list[dict], theirs: list[dict]) -> list[dict[str, Any]]:
     return rows
 
 
+def speed(ours: list[dict], theirs: list[dict]) -> dict[str, Any]:
+    """Games and player-turns per CPU second of each side, counting only the games
+    (set-up of each game included; start-up, imports and our statistics left out), and
+    ours over GNOME's. GNOME has no turn limit, so player-turns/s is the fairer ratio."""
+    out: dict[str, Any] = {}
+    for side, rows in (("ours", ours), ("gnome", theirs)):
+        cpu = sum(r["cpu"] for r in rows)
+        out[side] = {"games": len(rows), "cpu_seconds": round(cpu, 3),
+                     "seconds": round(sum(r["seconds"] for r in rows), 3),
+                     "games_per_cpu_s": len(rows) / cpu if cpu else None,
+                     "turns_per_cpu_s": sum(r["turns"] for r in rows) / cpu if cpu else None}
+    if theirs and out["gnome"]["cpu_seconds"]:
+        for k in ("games_per_cpu_s", "turns_per_cpu_s"):
+            out[f"ratio_{k}"] = out["ours"][k] / out["gnome"][k]
+    return out
+
+
 def _ms(x) -> str:
     """mean (sd); median [quartiles]"""
     import numpy as np
@@ -207,16 +229,25 @@ def main(argv: list[str] | None = None) -> int:
 
     longer = sum(1 for r in theirs if r["turns"] > gnome_schema().bank.turn_limit)
     rows = compare(ours, censor(theirs, gnome_schema().bank.turn_limit))
+    fast = speed(ours, theirs)
     print(f"games: ours {len(ours)} ({t1 - t0:.0f} s), GNOME-p3 {len(theirs)} ({t2 - t1:.0f} s);"
           f" seeds {cfg.seed}..{cfg.seed + cfg.games - 1}; GNOME games past our turn"
-          f" limit ({longer}) count as reaching it\n")
+          f" limit ({longer}) count as reaching it")
+    for side, label in (("ours", "ours"), ("gnome", "GNOME-p3")):
+        if fast[side]["cpu_seconds"]:
+            print(f"speed, {label}: {fast[side]['games_per_cpu_s']:.1f} games and "
+                  f"{fast[side]['turns_per_cpu_s']:,.0f} player-turns per CPU second")
+    if "ratio_games_per_cpu_s" in fast:
+        print(f"speed, ours over GNOME-p3: {fast['ratio_games_per_cpu_s']:.2f}x games/s, "
+              f"{fast['ratio_turns_per_cpu_s']:.2f}x player-turns/s")
+    print()
     print("| measure | openmono baseline, rules=gnome | GNOME-p3 background_agent_v3_1 "
           "| test | p |")
     print("|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['measure']} | {r['ours']} | {r['gnome']} | {r['test']} | {r['p']:.3g} |")
     print(json.dumps({"games_ours": len(ours), "games_gnome": len(theirs), "seed": cfg.seed,
-                      "rows": rows}))
+                      "rows": rows, "speed": fast}))
     return 0
 
 

@@ -482,7 +482,10 @@ class Game(Money, Holdings, Trading, Moves):
         """Out-of-turn phases bounded by calls (`BankRules.out_of_turn_calls`): cycle
         from the player after `p` through every seat, `p` included, for at most `calls`
         calls (a bankrupt seat uses one up) until as many calls in a row as there are
-        players left end without an action; p's pre-roll counts as the first."""
+        players left end without an action; p's pre-roll counts as the first. A standing
+        order covers other players' turns only: p's own out-of-turn calls are where it
+        trades (GNOME asks the active player too), so p is always asked there, which
+        ends its order."""
         st = self.state
         active = st.active
         cash = st.cash
@@ -501,11 +504,11 @@ class Game(Money, Holdings, Trading, Moves):
                 yield from self._answer_pending(q)
             order = orders[q]
             if order is not None:
-                if order.holds(cash[q]):
+                if q != p and order.holds(cash[q]):
                     self.decisions += 1
                     passes += 1
                     continue
-                orders[q] = None
+                orders[q] = None  # (p's own calls are always asked: its order ends)
             action = yield q, _OUT_OF_TURN
             if type(action) is A.Conclude:
                 self.decisions += 1
@@ -536,6 +539,12 @@ class Game(Money, Holdings, Trading, Moves):
             if not active[seat]:
                 break
             action = yield seat, d
+        else:
+            # The answer after the last allowed action is dropped (GNOME asks once more,
+            # then ends the phase), but a standing order it carries is a promise about
+            # later answers, true whenever given: it stands.
+            if type(action) is A.Conclude and action.until_cash is not None:
+                self._stand(seat, d, action)
         return acted
 
     # --- executing management actions ------------------------------------------------------

@@ -2,7 +2,8 @@
 
 The engine answers Conclude for the seat, without asking, while its cash stays below
 the limit and what it watches (its own properties, or every property) is unchanged;
-a pre-roll in jail is always asked. The contract is checked from the agent's side: an
+a pre-roll in jail is always asked, and so, under rules with out-of-turn calls (GNOME's),
+is the player whose turn it is in those calls (which ends its order). The contract is checked from the agent's side: an
 agent that keeps its own orders (and answers Conclude itself while one holds) plays the
 same game whether the engine skips those decisions or asks them all, is never asked
 while one of its orders holds, and receives every event.
@@ -24,6 +25,8 @@ from openmono.engine import Game
 from openmono.legal import MANAGE_PHASES
 
 STANDARD = openmono.standard_schema()
+GNOME = openmono.gnome_schema()
+RULES = {"standard": STANDARD, "gnome": GNOME}
 
 
 class Orders(RandomAgent):
@@ -63,6 +66,9 @@ class Orders(RandomAgent):
         order = self.orders.get(obs.phase)
         if order is None or (obs.phase == "pre_roll" and obs.in_jail[obs.seat]):
             return False
+        if (obs.phase == "out_of_turn" and obs.current == obs.seat
+                and obs.rules.bank.out_of_turn_calls is not None):
+            return False  # its own turn's out-of-turn calls are always asked
         return obs.cash[obs.seat] < order[0]
 
     def act(self, obs: Any) -> A.Action:
@@ -84,18 +90,20 @@ class Orders(RandomAgent):
         return super().act(obs)
 
 
-def _play(agents: list[Any], seed: int) -> tuple[Any, Game]:
-    game = Game(STANDARD, len(agents), seed=seed)
-    result = openmono.play_game(STANDARD, agents, seed=seed, game=game)
+def _play(agents: list[Any], seed: int, rules: str = "standard") -> tuple[Any, Game]:
+    schema = RULES[rules]
+    game = Game(schema, len(agents), seed=seed)
+    result = openmono.play_game(schema, agents, seed=seed, game=game)
     return result, game
 
 
+@pytest.mark.parametrize("rules", sorted(RULES))
 @pytest.mark.parametrize("seed", range(6))
-def test_same_game_with_and_without_the_engine_answering(seed: int) -> None:
+def test_same_game_with_and_without_the_engine_answering(seed: int, rules: str) -> None:
     skipping = [Orders() for _ in range(4)]
     asking = [Orders(strip=True) for _ in range(4)]
-    r1, g1 = _play(skipping, seed)
-    r2, g2 = _play(asking, seed)
+    r1, g1 = _play(skipping, seed, rules)
+    r2, g2 = _play(asking, seed, rules)
     assert r1.to_json() == r2.to_json()
     assert g1.events == g2.events
     assert g1.decisions == g2.decisions  # skipped decisions still count
@@ -110,21 +118,42 @@ def test_same_game_with_and_without_the_engine_answering(seed: int) -> None:
 
 @pytest.mark.parametrize("name", ["baseline", "baseline_v0", "fp_a", "fp_b", "fp_c",
                                   "fp_plus_a", "fp_plus_b", "fp_plus_c"])
+@pytest.mark.parametrize("rules", sorted(RULES))
 @pytest.mark.parametrize("seed", range(3))
-def test_built_in_orders_change_nothing(name: str, seed: int, monkeypatch: Any) -> None:
+def test_built_in_orders_change_nothing(name: str, seed: int, rules: str,
+                                        monkeypatch: Any) -> None:
     """The agents that give standing orders play the same games when their orders
     become plain Concludes (at the source, so that no code path of theirs changes but
     the order): each limit they give is one below which they really conclude."""
     from agents import baseline, baseline_v0, fixed_policy_plus, policy_helpers
     from agents.registry import make_agent
 
-    r1, g1 = _play([make_agent(name) for _ in range(4)], seed)
+    r1, g1 = _play([make_agent(name) for _ in range(4)], seed, rules)
     assert any(type(e).__name__ == "TurnStarted" for e in g1.events)
     for module in (policy_helpers, baseline, baseline_v0, fixed_policy_plus):
         monkeypatch.setattr(module, "conclude_until", lambda cash: A.CONCLUDE)
-    r2, g2 = _play([make_agent(name) for _ in range(4)], seed)
+    r2, g2 = _play([make_agent(name) for _ in range(4)], seed, rules)
     assert r1.to_json() == r2.to_json()
     assert g1.events == g2.events
+
+
+def test_baseline_orders_answer_most_out_of_turn_calls_under_gnome_rules() -> None:
+    """GNOME's background agent, asked out of turn on another player's turn, mostly has
+    nothing to build or unmortgage: `baseline` says so once with an order, and the
+    engine answers the calls after it."""
+    agents = [BaselineAgent() for _ in range(4)]
+    asked = []
+    for agent in agents:
+        act = agent.act
+
+        def counting(obs: Any, act: Any = act) -> A.Action:
+            if obs.phase == "out_of_turn" and obs.current != obs.seat:
+                asked.append(obs.seat)
+            return act(obs)
+        agent.act = counting  # type: ignore[method-assign]
+    result, game = _play(agents, 1, "gnome")
+    calls_on_others_turns = 3 * result.turns  # at least: one per other player a turn
+    assert len(asked) < calls_on_others_turns / 3
 
 
 def _default(d: Any) -> A.Action:

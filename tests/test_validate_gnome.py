@@ -15,9 +15,22 @@ def test_our_side_records_every_measure():
     assert len(rows) == 2
     for r in rows:
         assert set(r) == {"turns", "end", "winner", "trades", "auctions", "bought", "built",
-                          "mortgaged", "sold", "razed"}
+                          "mortgaged", "sold", "razed", "seconds", "cpu"}
         assert r["end"] in ("bankruptcy", "cash_cap", "turn_limit") and 0 <= r["winner"] < 4
-        assert r["bought"] > 0 and r["turns"] > 0
+        assert r["bought"] > 0 and r["turns"] > 0 and r["cpu"] > 0
+
+
+def test_speed_counts_games_and_player_turns_per_cpu_second():
+    """Each side's rate is its games (and their player-turns) over their CPU time;
+    the ratio is ours over GNOME's."""
+    ours = [{"turns": 100, "cpu": 0.01, "seconds": 0.02}] * 4
+    gnome = [{"turns": 150, "cpu": 0.1, "seconds": 0.1}] * 2
+    fast = V.speed(ours, gnome)
+    assert fast["ours"]["games_per_cpu_s"] == pytest.approx(100)
+    assert fast["gnome"]["turns_per_cpu_s"] == pytest.approx(1500)
+    assert fast["ratio_games_per_cpu_s"] == pytest.approx(10)
+    assert fast["ratio_turns_per_cpu_s"] == pytest.approx(10000 / 1500)
+    assert "ratio_games_per_cpu_s" not in V.speed(ours, [])
 
 
 def test_compare_without_gnome_lists_our_side(capsys):
