@@ -42,7 +42,10 @@ def _ci(agg: dict[str, Any], key: str, pct: bool = True) -> str:
 def _label(saved: dict[str, Any]) -> tuple[str, str]:
     args = detection_sweep.saved_args(saved)
     novelty = [t for t in saved["trials"] if not detection_bands.is_control(t)]
-    return args.agent, (args.observability if novelty else "controls only")
+    from evaluation.runner import agent_label
+
+    name = agent_label(args.agent, dict(getattr(args, "params", None) or {}))
+    return name, (args.observability if novelty else "controls only")
 
 
 def summary_rows(sweeps: list[dict[str, Any]]) -> str:

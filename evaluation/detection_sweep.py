@@ -423,8 +423,11 @@ def report_text(args: Any, cell: str, per: str, totals: dict[str, Any],
     ctl = totals.get("control") or {}
     fp_all = totals.get("fp_all_trials") or {}
     level = getattr(args, "observability", None) or "announced"
-    title = (f"### `{args.agent}`, control trials only" if not args.per_cell
-             else f"### `{args.agent}`, novelties `{level}`")
+    from evaluation.runner import agent_label
+
+    name = agent_label(args.agent, dict(getattr(args, "params", None) or {}))
+    title = (f"### `{name}`, control trials only" if not args.per_cell
+             else f"### `{name}`, novelties `{level}`")
     lines = [
         title,
         "",
@@ -432,7 +435,7 @@ def report_text(args: Any, cell: str, per: str, totals: dict[str, Any],
         command,
         "```",
         "",
-        f"Agent `{args.agent}` against three `baseline` agents, novelties "
+        f"Agent `{name}` against three `baseline` agents, novelties "
         f"`{getattr(args, 'observability', 'announced')}` (docs/detection.md); "
         + ("" if getattr(args, "rules", "standard") == "standard"
            else f"rules `{args.rules}` (docs/rules.md); ") +
@@ -515,6 +518,9 @@ class SweepOptions(Options):
     model_config = ConfigDict(frozen=False)
     agent: str = Field("planner", description="evaluated agent (a registered name, or "
                        "detect_<name>)")
+    params: dict[str, Any] = Field({}, description="a constructor option of the agent for "
+                                   "every trial, e.g. params.adapt=false (the planner "
+                                   "without adaptation)")
     per_cell: int = Field(20, ge=0, description="novelty trials per category x difficulty")
     controls: int = Field(20, ge=0, description="trials without a novelty")
     games: int = games_field(30, "games per trial")
@@ -564,12 +570,28 @@ def _check_args(args: Any) -> str | None:
         return f"remote_port must be a port number in 1..65535, got {args.remote_port}"
     if args.per_cell + args.controls == 0:
         return "per_cell and controls are both 0: nothing to run"
+    if args.params:
+        why = _params_problem(args.agent, dict(args.params))
+        if why:
+            return why
     out = Path(args.out or f"outputs/detection_sweep/{args.agent}")
     probe = out
     while not probe.exists() and probe.parent != probe:
         probe = probe.parent
     if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
         return f"cannot write to the output directory {str(out)!r}"
+    return None
+
+
+def _params_problem(agent: str, params: dict[str, Any]) -> str | None:
+    """Whether the agent takes `params` (built once to find out), as one line."""
+    from evaluation.config_store import agent_defaults
+
+    try:
+        make_agent(agent, **params)
+    except (TypeError, ValueError) as exc:
+        known = ", ".join(sorted(agent_defaults(AGENTS[agent]))) or "none"
+        return f"agent {agent!r} does not take params {params} ({exc}); its options: {known}"
     return None
 
 
@@ -673,6 +695,9 @@ def _sweep(args: Any, out: Path, argv: list[str]) -> int:
     mark_trial_folders(out, specs)
     print(f"{len(specs)} trials -> {out}", file=sys.stderr)
     t0 = time.perf_counter()
+    for spec in specs:
+        if args.params:
+            spec["agent_params"] = dict(args.params)
     if args.agent == "remote":
         for spec in specs:  # the client serves each trial in turn (serve --forever)
             spec["agent_params"] = {"port": args.remote_port, "token": args.remote_token,
@@ -689,8 +714,8 @@ def _sweep(args: Any, out: Path, argv: list[str]) -> int:
     text = report_text(args, cell, per, totals, results, seconds, command)
     print(text)
     saved = {"command": command, "seconds": seconds, "trials": results,
-             "args": {k: getattr(args, k) for k in ("agent", "per_cell", "controls", "games",
-                                                     "window", "seed", "workers",
+             "args": {k: getattr(args, k) for k in ("agent", "params", "per_cell", "controls",
+                                                     "games", "window", "seed", "workers",
                                                      "observability", "rules")}}
     atomic_write(out / "sweep.json", json.dumps(saved, indent=1, default=str) + "\n")
     atomic_write(out / "sweep.md", text + "\n")

@@ -442,6 +442,27 @@ def test_detection_sweep_plays_its_trials_under_the_rules_given(tmp_path: Path) 
     assert json.loads((out / "sweep.json").read_text())["args"]["rules"] == "gnome"
 
 
+def test_detection_sweep_passes_agent_options_to_every_trial(tmp_path: Path, capsys) -> None:
+    """`params.KEY=VALUE` (e.g. the planner without adaptation, `params.adapt=false`)
+    reaches every trial's agent and the sweep's title; an option the agent does not take
+    is one line naming the agent's options."""
+    out = tmp_path / "sweep"
+    code = detection_sweep.main(["agent=planner", "params.adapt=false", "per_cell=0",
+                                 "controls=1", "games=2", "workers=1", f"out={out}"])
+    assert code == 0
+    config = json.loads(next(out.rglob("trial.json")).read_text())
+    assert config["agent_params"] == {"adapt": False}
+    saved = json.loads((out / "sweep.json").read_text())
+    assert saved["args"]["params"] == {"adapt": False}
+    assert "`planner(adapt=False)`" in (out / "sweep.md").read_text()
+    capsys.readouterr()
+    assert detection_sweep.main(["agent=planner", "params.adapt_not=1", "controls=1",
+                                 "per_cell=0", f"out={tmp_path / 'bad'}"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "adapt_not" in err[0] and "adapt" in err[0]
+    assert not (tmp_path / "bad").exists()
+
+
 class _Planted:
     """A pickle that runs code when loaded: what a results folder from elsewhere may hold."""
 
