@@ -48,18 +48,31 @@ def _label(saved: dict[str, Any]) -> tuple[str, str]:
     return name, (args.observability if novelty else "controls only")
 
 
+def delay_spread(trials: list[dict[str, Any]]) -> str:
+    """The detected trials' delays as `median [quartiles], max` (games), or `-`."""
+    import numpy as np
+
+    delays = [t["detection_delay"] for t in trials
+              if t.get("nda") and t.get("detection_delay") is not None]
+    if not delays:
+        return "-"
+    q1, med, q3 = np.percentile(delays, [25, 50, 75])
+    return f"{med:g} [{q1:g}–{q3:g}], max {max(delays):g}"
+
+
 def summary_rows(sweeps: list[dict[str, Any]]) -> str:
     rows = ["| Agent | Novelties | Novelty trials | Games/trial | NDA % (95% CI) | "
-            "NDA+char. % (95% CI) | Delay, games (95% CI) | FP % (95% CI), trials | "
-            "NRP, pooled (95% CI) | Post-novelty win % (95% CI) |",
-            "|---|---|---:|---:|---|---|---|---|---|---|"]
+            "NDA+char. % (95% CI) | Delay, games: mean (95% CI) | Delay: median "
+            "[quartiles], max | FP % (95% CI), trials | NRP, pooled (95% CI) | "
+            "Post-novelty win % (95% CI) |",
+            "|---|---|---:|---:|---|---|---|---|---|---|---|"]
     for saved in sweeps:
         agent, level = _label(saved)
         agg = metrics.aggregate(saved["trials"])
         rows.append(
             f"| `{agent}` | {level} | {agg['novelty_trials']} | {saved['args']['games']} | "
             f"{_ci(agg, 'nda')} | {_ci(agg, 'nda_characterized')} | "
-            f"{_ci(agg, 'detection_delay', pct=False)} | "
+            f"{_ci(agg, 'detection_delay', pct=False)} | {delay_spread(saved['trials'])} | "
             f"{_ci(agg, 'false_positive_rate')}, {agg['false_positive_rate_n']} | "
             f"{_ci(agg, 'nrp', pct=False)} | {_ci(agg, 'post_win_rate')} |")
     return "\n".join(rows)

@@ -115,6 +115,22 @@ def test_the_study_puts_saved_sweeps_side_by_side(tmp_path: Path, capsys):
     assert "no sweep.json" in capsys.readouterr().err
 
 
+def test_the_summary_gives_the_delays_distribution():
+    """Delay: beside the mean and its interval, the median, quartiles and largest of the
+    detected trials' delays (a mean hides a long tail)."""
+    from evaluation import detection_study
+
+    ts = [dict(trial("rent_hike", "easy", "0" * 2 + "0" * d + "1" + "1" * (7 - d)),
+               observability="effects", sweep_category="attribute", char_accuracy_values=None)
+          for d in (0, 0, 1, 2, 6)]
+    saved = {"trials": ts, "args": {"agent": "planner", "games": 10, "window": [0.2, 0.2],
+                                    "observability": "effects"}}
+    row = detection_study.summary_rows([saved]).splitlines()[2]
+    assert "| 1 [0–2], max 6 |" in row
+    none = dict(saved, trials=[dict(ts[0], detection_delay=None, nda=False)])
+    assert "| - |" in detection_study.summary_rows([none]).splitlines()[2]
+
+
 def test_a_cell_measured_for_other_preset_parameters_is_not_used():
     """Presets get re-tuned: a measured cell whose `params` differ from the preset a trial
     ran (recorded, or else the preset as it is now) describes another novelty."""
