@@ -42,10 +42,7 @@ def _ci(agg: dict[str, Any], key: str, pct: bool = True) -> str:
 def _label(saved: dict[str, Any]) -> tuple[str, str]:
     args = detection_sweep.saved_args(saved)
     novelty = [t for t in saved["trials"] if not detection_bands.is_control(t)]
-    from evaluation.runner import agent_label
-
-    name = agent_label(args.agent, dict(getattr(args, "params", None) or {}))
-    return name, (args.observability if novelty else "controls only")
+    return detection_sweep.agent_name(args), (args.observability if novelty else "controls only")
 
 
 def delay_spread(trials: list[dict[str, Any]]) -> str:

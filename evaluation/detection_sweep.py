@@ -413,6 +413,14 @@ def short_for_detector(args: Any) -> bool:
     return args.agent in DRL_AGENTS and int(args.window[0] * args.games) < _calibration_games()
 
 
+def agent_name(args: Any) -> str:
+    """The sweep's agent as its tables name it, with its options (`planner(adapt=False)`);
+    saved sweeps from before `params` have none."""
+    from evaluation.runner import agent_label
+
+    return agent_label(args.agent, dict(getattr(args, "params", None) or {}))
+
+
 def report_text(args: Any, cell: str, per: str, totals: dict[str, Any],
                 results: list[dict[str, Any]], seconds: float,
                 command: str | None = None, cells: dict | None = None) -> str:
@@ -423,9 +431,7 @@ def report_text(args: Any, cell: str, per: str, totals: dict[str, Any],
     ctl = totals.get("control") or {}
     fp_all = totals.get("fp_all_trials") or {}
     level = getattr(args, "observability", None) or "announced"
-    from evaluation.runner import agent_label
-
-    name = agent_label(args.agent, dict(getattr(args, "params", None) or {}))
+    name = agent_name(args)
     title = (f"### `{name}`, control trials only" if not args.per_cell
              else f"### `{name}`, novelties `{level}`")
     lines = [
@@ -695,8 +701,8 @@ def _sweep(args: Any, out: Path, argv: list[str]) -> int:
     mark_trial_folders(out, specs)
     print(f"{len(specs)} trials -> {out}", file=sys.stderr)
     t0 = time.perf_counter()
-    for spec in specs:
-        if args.params:
+    if args.params:
+        for spec in specs:
             spec["agent_params"] = dict(args.params)
     if args.agent == "remote":
         for spec in specs:  # the client serves each trial in turn (serve --forever)
