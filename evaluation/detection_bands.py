@@ -36,6 +36,14 @@ UNMEASURED = "not measured"
 ORDER = tuple(label for _, label in BANDS) + (NEVER, UNMEASURED)
 
 
+def hardest_cells(cells: Mapping[tuple[str, str], Mapping[str, Any]] | None = None
+                  ) -> list[tuple[str, str]]:
+    """The (plugin, preset) cells of the hardest band, and those never seen in the games
+    measured (a sweep that wants resolution where detection is hard runs these)."""
+    cells = load_cells() if cells is None else cells
+    return sorted(k for k, cell in cells.items() if band_of(cell) in (BANDS[-1][1], NEVER))
+
+
 def is_control(trial: Mapping[str, Any]) -> bool:
     """A trial without a novelty (saved sweeps name its novelty "none")."""
     return trial.get("novelty") in (None, "none") or trial.get("sweep_category") == "control"

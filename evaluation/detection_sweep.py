@@ -129,20 +129,27 @@ def catalogue() -> dict[str, list[str]]:
 
 def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[float, float],
          agent: str, observability: str = "announced",
-         rules: str = "standard") -> list[dict[str, Any]]:
-    """Trial specs: per category x difficulty, novelties cycled in a seeded order."""
+         rules: str = "standard",
+         cells: list[tuple[str, str]] | None = None) -> list[dict[str, Any]]:
+    """Trial specs: per category x difficulty, novelties cycled in a seeded order; with
+    `cells` (plugin, preset), `per_cell` trials of each of those cells instead."""
     cat = catalogue()
     specs = []
     k = 0
     for category in CATEGORIES:
         for difficulty in DIFFICULTIES:
             names = list(cat.get(category, []))
-            if not names:
-                continue
-            random.Random(f"{seed}:{category}:{difficulty}").shuffle(names)
-            for i in range(per_cell):
+            if cells is not None:
+                names = sorted(n for n in names if (n, difficulty) in cells)
+                chosen = [n for n in names for _ in range(per_cell)]
+            elif names:
+                random.Random(f"{seed}:{category}:{difficulty}").shuffle(names)
+                chosen = [names[i % len(names)] for i in range(per_cell)]
+            else:
+                chosen = []
+            for name in chosen:
                 specs.append({"agent": agent, "category": category, "difficulty": difficulty,
-                              "novelty": names[i % len(names)], "seed": seed + k,
+                              "novelty": name, "seed": seed + k,
                               "games": games, "window": window,
                               "observability": observability})
                 k += 1
@@ -154,6 +161,34 @@ def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[floa
         for spec in specs:
             spec["rules"] = rules
     return specs
+
+
+def chosen_cells(items: list[str]) -> list[tuple[str, str]]:
+    """`cells=` as (plugin, preset) pairs; `hardest` expands to the hardest measured band.
+    Raises ValueError naming the first item that is not a known cell."""
+    from evaluation.detection_bands import hardest_cells
+
+    known = {n for names in catalogue().values() for n in names}
+    out: list[tuple[str, str]] = []
+    for item in items:
+        if item == "hardest":
+            out.extend(c for c in hardest_cells() if c[0] in known)
+            continue
+        name, _, preset = item.partition(":")
+        if name not in known:
+            raise ValueError(f"cells: unknown plugin {name!r} in {item!r}; valid: "
+                             f"plugin:preset (python -m novelties list), or hardest")
+        if preset not in DIFFICULTIES:
+            raise ValueError(f"cells: {item!r} needs a preset; valid: "
+                             f"{', '.join(f'{name}:{d}' for d in DIFFICULTIES)}")
+        out.append((name, preset))
+    if not out:
+        raise ValueError("cells: no cell chosen (no measured cell is in the hardest band)")
+    return list(dict.fromkeys(out))
+
+
+def _cells_text(items: list[str]) -> str:
+    return "[" + ",".join(items) + "]"
 
 
 def _truth(novelty: str, difficulty: str, rules: str = "standard") -> list[dict[str, Any]]:
@@ -447,9 +482,12 @@ def report_text(args: Any, cell: str, per: str, totals: dict[str, Any],
            else f"rules `{args.rules}` (docs/rules.md); ") +
         f"{args.games}-game trials, the "
         f"novelty injected at a game drawn from [{args.window[0]}, {args.window[1]}] of the "
-        f"trial and kept; {args.per_cell} trials per category x difficulty with novelties "
-        f"drawn from the catalogue in a seeded order that cycles through the category, plus "
-        f"{args.controls} control trials; trial seeds {seeds} (in that order: CN, AN, RN x "
+        f"trial and kept; "
+        + (f"{args.per_cell} trial(s) of each chosen cell (cells={_cells_text(args.cells)}), "
+           if getattr(args, "cells", None) else
+           f"{args.per_cell} trials per category x difficulty with novelties drawn from the "
+           "catalogue in a seeded order that cycles through the category, ") +
+        f"plus {args.controls} control trials; trial seeds {seeds} (in that order: CN, AN, RN x "
         f"easy, medium, hard, then controls). {n_trials} trials in {seconds:.0f} s wall clock "
         + (f"on Ray (ray={args.ray}, {args.workers} CPUs for a local cluster)."
            if getattr(args, "ray", None) else f"with {args.workers} worker(s)."),
@@ -527,7 +565,12 @@ class SweepOptions(Options):
     params: dict[str, Any] = Field({}, description="a constructor option of the agent for "
                                    "every trial, e.g. params.adapt=false (the planner "
                                    "without adaptation)")
-    per_cell: int = Field(20, ge=0, description="novelty trials per category x difficulty")
+    per_cell: int = Field(20, ge=0, description="novelty trials per category x difficulty "
+                          "(with cells=: per cell)")
+    cells: list[str] | None = Field(None, description="only these plugin:preset cells, e.g. "
+                                    "[cash_cap:hard,late_rent:hard]; [hardest]: every cell "
+                                    "of the hardest measured band (> 1000 decisions to see, "
+                                    "or never seen)")
     controls: int = Field(20, ge=0, description="trials without a novelty")
     games: int = games_field(30, "games per trial")
     window: list[float] = Field([0.3, 0.6], min_length=2, max_length=2,
@@ -576,6 +619,11 @@ def _check_args(args: Any) -> str | None:
         return f"remote_port must be a port number in 1..65535, got {args.remote_port}"
     if args.per_cell + args.controls == 0:
         return "per_cell and controls are both 0: nothing to run"
+    if args.cells is not None:
+        try:
+            chosen_cells(args.cells)
+        except ValueError as exc:
+            return str(exc)
     if args.params:
         why = _params_problem(args.agent, dict(args.params))
         if why:
@@ -697,7 +745,8 @@ def _sweep(args: Any, out: Path, argv: list[str]) -> int:
             print(f"error: {problem}", file=sys.stderr)
             return 2
     specs = plan(args.per_cell, args.controls, args.seed, args.games, tuple(args.window),
-                 args.agent, args.observability, args.rules)
+                 args.agent, args.observability, args.rules,
+                 None if args.cells is None else chosen_cells(args.cells))
     mark_trial_folders(out, specs)
     print(f"{len(specs)} trials -> {out}", file=sys.stderr)
     t0 = time.perf_counter()
@@ -722,7 +771,7 @@ def _sweep(args: Any, out: Path, argv: list[str]) -> int:
     saved = {"command": command, "seconds": seconds, "trials": results,
              "args": {k: getattr(args, k) for k in ("agent", "params", "per_cell", "controls",
                                                      "games", "window", "seed", "workers",
-                                                     "observability", "rules")}}
+                                                     "observability", "rules", "cells")}}
     atomic_write(out / "sweep.json", json.dumps(saved, indent=1, default=str) + "\n")
     atomic_write(out / "sweep.md", text + "\n")
     from evaluation import compare

@@ -200,3 +200,35 @@ def test_saved_trials_take_the_preset_name_their_parameters_have_now():
     assert (out[0]["sweep_difficulty"], out[0]["difficulty"]) == ("medium", "medium")
     assert out[1] == unknown and out[2] == control
     assert old_name["sweep_difficulty"] == "hard"  # the saved record is not changed
+
+
+def test_the_hardest_cells_are_the_last_band_and_the_never_seen():
+    assert db.hardest_cells(CELLS) == [("dice_weights", "hard"), ("sticky_doubles", "hard")]
+
+
+def test_a_sweep_over_chosen_cells_runs_each_cell_per_cell_times():
+    from evaluation import detection_sweep as ds
+
+    cells = ds.chosen_cells(["cash_cap:hard", "late_rent:hard", "cash_cap:hard"])
+    assert cells == [("cash_cap", "hard"), ("late_rent", "hard")]  # once each
+    specs = ds.plan(2, 1, 500, 100, (0.3, 0.6), "planner", "effects", cells=cells)
+    assert [(s["novelty"], s["difficulty"]) for s in specs[:4]] == [
+        ("late_rent", "hard"), ("late_rent", "hard"), ("cash_cap", "hard"), ("cash_cap", "hard")]
+    assert [s["category"] for s in specs] == ["class", "class", "attribute", "attribute",
+                                              "control"]
+    assert [s["seed"] for s in specs] == list(range(500, 505))
+    hardest = ds.chosen_cells(["hardest"])
+    assert hardest and set(hardest) == set(db.hardest_cells())
+
+
+@pytest.mark.parametrize("item, named", [("nope:hard", "unknown plugin 'nope'"),
+                                         ("cash_cap", "cash_cap:hard"),
+                                         ("cash_cap:harder", "cash_cap:easy")])
+def test_a_bad_cell_is_one_line_naming_the_choices(tmp_path: Path, capsys, item, named):
+    from evaluation import detection_sweep as ds
+
+    out = tmp_path / "sweep"
+    assert ds.main([f"cells=[{item}]", "controls=0", "games=1", f"out={out}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and named in err and "cells" in err
+    assert not out.exists()
