@@ -41,7 +41,8 @@ from evaluation import metrics
 from evaluation.atomic import atomic_write
 from evaluation.detection_bands import band_table, load_cells
 from evaluation.folder_lock import FolderBusy, folder_lock
-from evaluation.runner import GAMES_FILE, TrialConfig, read_records, run_trial
+from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, read_identity,
+                               read_records, run_trial)
 from novelties.base import CATEGORIES, DIFFICULTIES
 from openmono.cli import (Options, games_field, out_field, read_options, seed_field,
                           workers_field)
@@ -221,7 +222,8 @@ def finish(spec: dict[str, Any], summary: dict[str, Any], where: Path,
     if spec["novelty"] is not None:  # the preset as run (presets get re-tuned)
         from novelties.registry import load_novelty
 
-        summary["novelty_params"] = load_novelty(
+        played = (read_identity(where / CONFIG_FILE) or {}).get("novelty_preset")
+        summary["novelty_params"] = played if played is not None else load_novelty(
             spec["novelty"], spec["difficulty"] or "medium")[1].model_dump(mode="json")
     summary["sweep_category"] = spec["category"]
     summary["sweep_difficulty"] = spec["difficulty"]

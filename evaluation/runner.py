@@ -679,7 +679,22 @@ def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     if not cfg.isolate:  # in process, as trial folders from before isolation
         data.pop("isolate")
         data.pop("isolate_budget")
+    if cfg.novelty is not None:  # the parameters as played: presets get re-tuned
+        data["novelty_preset"] = _preset_played(cfg)
     return data
+
+
+def _preset_played(cfg: TrialConfig) -> dict[str, Any] | list[dict[str, Any]]:
+    """The novelty's parameters after its preset and overrides (with `then`: one per
+    novelty, in order)."""
+    from novelties.registry import load_novelty
+
+    played = [load_novelty(str(cfg.novelty), cfg.difficulty,
+                           cfg.novelty_params or {})[1].model_dump(mode="json")]
+    for item in cfg.then or []:
+        extra, _, level = str(item).partition(":")
+        played.append(load_novelty(extra, level or cfg.difficulty)[1].model_dump(mode="json"))
+    return played[0] if len(played) == 1 else played
 
 
 def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
@@ -687,11 +702,15 @@ def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
     path = out / CONFIG_FILE
     ident = _trial_identity(cfg)
     old = read_identity(path)
+    if old is not None and "novelty_preset" in ident and "novelty_preset" not in old:
+        ident.pop("novelty_preset")  # a folder from before presets were recorded: as it was
     if old is not None and old != ident:
         diff = sorted(k for k in ident if old.get(k) != ident[k])
+        why = (" (the novelty's preset was re-tuned since it ran)"
+               if diff == ["novelty_preset"] else "")
         raise TrialError(
             f"{out} holds a trial with a different configuration ({', '.join(diff)} "
-            "differ); choose another hydra.run.dir or delete that directory")
+            f"differ{why}); choose another hydra.run.dir or delete that directory")
     text = json.dumps(ident, indent=2, sort_keys=True) + "\n"
     try:
         same = path.read_text(encoding="utf-8") == text

@@ -232,3 +232,19 @@ def test_a_bad_cell_is_one_line_naming_the_choices(tmp_path: Path, capsys, item,
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and named in err and "cells" in err
     assert not out.exists()
+
+
+def test_a_sweep_labels_a_trial_with_the_preset_it_played(tmp_path: Path, monkeypatch):
+    from evaluation import detection_sweep as ds
+    from novelties.registry import available_novelties
+
+    spec = {"agent": "random", "category": "attribute", "difficulty": "hard",
+            "novelty": "rent_hike", "seed": 7, "games": 3, "window": (0.3, 0.6),
+            "observability": "effects"}
+    played = ds.run_one(spec, str(tmp_path))["novelty_params"]
+    plugin = available_novelties()["rent_hike"]
+    monkeypatch.setattr(plugin, "presets", {**plugin.presets, "hard": {"factor": 9.0}})
+    where, _ = ds.trial_for(spec, str(tmp_path))
+    summary = json.loads((where / "summary.json").read_text())
+    assert ds.finish(spec, summary, where, 0.0)["novelty_params"] == played  # not factor 9
+    assert played["factor"] != 9.0

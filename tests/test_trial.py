@@ -56,6 +56,23 @@ def test_resume_with_other_config_is_refused(tmp_path: Path) -> None:
         run_trial(_cfg(games=3, seed=2), tmp_path)
 
 
+def test_resume_after_a_preset_was_retuned_is_refused(tmp_path: Path, monkeypatch) -> None:
+    """A folder records the novelty's parameters as played: a re-tuned preset would
+    otherwise be resumed into the same trial, and the trial labelled with the new one."""
+    from novelties.registry import available_novelties
+
+    cfg = _cfg(games=4, seed=2, novelty="rent_hike", difficulty="hard", inject_at=1)
+    run_trial(cfg, tmp_path / "t")
+    ident = json.loads((tmp_path / "t" / "trial.json").read_text())
+    plugin = available_novelties()["rent_hike"]
+    assert ident["novelty_preset"]["factor"] == plugin.presets["hard"]["factor"]
+    retuned = {**plugin.presets, "hard": {**plugin.presets["hard"], "factor": 9.0}}
+    monkeypatch.setattr(plugin, "presets", retuned)
+    with pytest.raises(TrialError, match="novelty_preset"):
+        run_trial(_cfg(games=6, seed=2, novelty="rent_hike", difficulty="hard", inject_at=1),
+                  tmp_path / "t")
+
+
 def test_records_hold_what_the_measures_need(tmp_path: Path) -> None:
     summary = run_trial(_cfg(games=5, seed=0), tmp_path)
     rec = read_records(tmp_path / GAMES_FILE)[0]
