@@ -26,11 +26,14 @@ def _first_observation():
 
 # --- class ------------------------------------------------------------------------------
 def test_rich_salary_cuts_the_salary_only_above_the_cash_level() -> None:
-    for cash, salary in ((3001, 150), (3000, 200)):
+    for cash, salary in ((2501, []), (2500, [200])):  # hard: nothing above 2500
         game, _ = novelty_game("rich_salary", "hard", [(1, 3)], cash={0: cash},
                                position={0: 39})
         play(game)
-        assert [p[2] for p in payments(game, "go_salary")] == [salary], cash
+        assert [p[2] for p in payments(game, "go_salary")] == salary, cash
+    game, _ = novelty_game("rich_salary", "medium", [(1, 3)], cash={0: 2001}, position={0: 39})
+    play(game)
+    assert [p[2] for p in payments(game, "go_salary")] == [100]  # medium: half above 2000
 
 
 def test_rich_salary_easy_pays_nothing_to_the_rich() -> None:
@@ -55,13 +58,13 @@ def test_wealth_tax_hard_taxes_only_a_net_worth_above_its_level() -> None:
                                cash={0: cash})
         play(game)
         paid = payments(game, "wealth_tax")
-        assert paid == ([] if tax is None else [(0, BANK, int((cash + 200) * 0.1),
+        assert paid == ([] if tax is None else [(0, BANK, int((cash + 200) * 0.5),
                                                   "wealth_tax", 0)]), cash
 
 
 def test_hotel_upkeep_charges_a_holder_of_nine_hotels_each_turn() -> None:
     streets = [s.name for s in STD.squares if s.kind == "street"]
-    for hotels, fee in ((9, [50]), (8, [])):
+    for hotels, fee in ((9, [1500]), (8, [])):
         game, _ = novelty_game("hotel_upkeep", "hard", [(1, 2)], position={0: 0},
                                owner={s: 0 for s in streets},
                                level={s: 5 for s in streets[:hotels]})

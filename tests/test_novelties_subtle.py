@@ -56,7 +56,7 @@ def test_jail_upkeep_only_while_still_in_jail() -> None:
 
 
 def test_rich_rent_surcharge_only_above_the_cash_level() -> None:
-    for cash, rent in ((2501, 55), (2500, 50)):
+    for cash, rent in ((2501, 100), (2500, 50)):  # hard doubles the rent above 2500
         game, _ = novelty_game("rich_rent", "hard", [(2, 1)], cash={0: cash},
                                position={0: 36}, owner={"Boardwalk": 1})
         play(game)
@@ -122,14 +122,14 @@ def test_late_rent_starts_at_its_turn() -> None:
                            params={"after_turn": 2}, position={0: 36, 1: 36},
                            owner={"Boardwalk": 2}, players=3)
     play(game)
-    assert _rent(game) == [50, 55]
+    assert _rent(game) == [50, 100]
 
 
 def test_late_salary_starts_at_its_turn() -> None:
     game, _ = novelty_game("late_salary", "hard", [(1, 2), (1, 2)], turns=2,
                            params={"after_turn": 2}, position={0: 39, 1: 39})
     play(game)
-    assert [p[2] for p in payments(game, "go_salary")] == [200, 150]
+    assert [p[2] for p in payments(game, "go_salary")] == [200]  # hard: no salary from turn 2
 
 
 def test_first_lap_grace_ends_when_the_payer_passes_go() -> None:
@@ -154,7 +154,7 @@ def test_card_amount_changes_one_card_and_keeps_its_text() -> None:
 
 def test_level_rent_only_at_its_level() -> None:
     light_blue = ("Oriental Avenue", "Vermont Avenue", "Connecticut Avenue")
-    for lv, rent in ((4, 459), (3, 270), (5, 550)):  # 4 houses: int(400 x 1.15) = 459
+    for lv, rent in ((4, 1200), (3, 270), (5, 550)):  # 4 houses: 400 x 3
         game, _ = novelty_game("level_rent", "hard", [(1, 2)], position={0: 3},
                                owner={s: 1 for s in light_blue},
                                level={s: lv for s in light_blue})

@@ -3,7 +3,8 @@
 A salary cut for players grown rich beyond a cash level, and a permit fee for hotels on
 a few colour groups: neither is announced, and in most baseline games nobody is rich
 enough or builds a hotel there, so even an observer who knows both worlds needs many
-games to see them. Hard presets pick the rarest trigger.
+games to see them. Hard presets pick the rarest trigger, with an amount large enough to
+change the games it reaches.
 """
 
 from __future__ import annotations
@@ -28,12 +29,12 @@ class RichSalary(Novelty):
     name = "rich_salary"
     category = "class"
     description = ("A player holding more than `threshold` cash when it passes Go collects "
-                   "only `factor` of the salary; hard pays 75% above 3000, a level few "
+                   "only `factor` of the salary; hard pays nothing above 2500, a level few "
                    "players reach.")
     Params = _RichSalary
     presets = {"easy": {"threshold": 1500, "factor": 0.0},
                "medium": {"threshold": 2000, "factor": 0.5},
-               "hard": {"threshold": 3000, "factor": 0.75}}
+               "hard": {"threshold": 2500, "factor": 0.0}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         t, f = params.threshold, params.factor
@@ -123,11 +124,11 @@ class HotelUpkeep(Novelty):
     name = "hotel_upkeep"
     category = "class"
     description = ("A player holding `hotels` or more hotels pays `fee` at the end of each of "
-                   "its turns; hard charges 50 from the ninth hotel, which only a player "
+                   "its turns; hard charges 1500 from the ninth hotel, which only a player "
                    "who has taken over the board builds.")
     Params = _Upkeep
     presets = {"easy": {"hotels": 1, "fee": 50}, "medium": {"hotels": 6, "fee": 50},
-               "hard": {"hotels": 9, "fee": 50}}
+               "hard": {"hotels": 9, "fee": 1500}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         need, fee = params.hotels, params.fee

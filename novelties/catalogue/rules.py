@@ -30,12 +30,12 @@ class WealthTax(Novelty):
     name = "wealth_tax"
     category = "class"
     description = ("A player who passed Go during a turn pays `rate` of its cash (or net worth) "
-                   "at the end of that turn, if it is above `above`; hard taxes 10% of a net "
+                   "at the end of that turn, if it is above `above`; hard taxes half of a net "
                    "worth above 9000, unannounced, which few players reach.")
     Params = _Wealth
     presets = {"easy": {"rate": 0.05},
                "medium": {"rate": 0.10, "base": "net_worth", "announced": False, "above": 5000},
-               "hard": {"rate": 0.10, "base": "net_worth", "announced": False, "above": 9000}}
+               "hard": {"rate": 0.5, "base": "net_worth", "announced": False, "above": 9000}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         rate, base, above = params.rate, params.base, params.above

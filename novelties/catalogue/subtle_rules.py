@@ -3,7 +3,9 @@
 Each rule fires only in a narrow situation - one rarely landed square, a cash level,
 doubles, jail, auctions, the third house, the late game - and none is announced on the
 board, so an agent learns of it only by being in that situation (or watching someone
-who is). Hard presets pick the rarest trigger and the smallest amount.
+who is). Hard presets pick the rarest trigger; where the rule can change how a game goes,
+the hard amount is large, so that a rule seen in few games still matters in those it
+reaches (an exact rule is seen the first time it fires, whatever its amount).
 """
 
 from __future__ import annotations
@@ -138,11 +140,11 @@ class RichRent(Novelty):
     name = "rich_rent"
     category = "class"
     description = ("A payer holding more than `threshold` cash pays `surcharge` more rent; hard "
-                   "adds 10% above 2500, a level few players reach.")
+                   "doubles the rent above 2500, a level few players reach.")
     Params = _Surcharge
     presets = {"easy": {"threshold": 1000, "surcharge": 0.5},
                "medium": {"threshold": 1500, "surcharge": 0.25},
-               "hard": {"threshold": 2500, "surcharge": 0.1}}
+               "hard": {"threshold": 2500, "surcharge": 1.0}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         t, f = params.threshold, 1 + params.surcharge
@@ -340,11 +342,11 @@ class LateRent(Novelty):
     name = "late_rent"
     category = "class"
     description = ("From turn `after_turn` on (counted over all players) rents are multiplied "
-                   "by `factor`; hard adds 10% after turn 200, which only long games reach.")
+                   "by `factor`; hard doubles them after turn 200, which only long games reach.")
     Params = _Late
     presets = {"easy": {"after_turn": 50, "factor": 1.5},
                "medium": {"after_turn": 150, "factor": 1.1},
-               "hard": {"after_turn": 200, "factor": 1.1}}
+               "hard": {"after_turn": 200, "factor": 2.0}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         t, f = params.after_turn, params.factor
@@ -361,11 +363,11 @@ class LateSalary(Novelty):
     name = "late_salary"
     category = "class"
     description = ("From turn `after_turn` on the Go salary is multiplied by `factor`; hard pays "
-                   "75% after turn 200, which only long games reach.")
+                   "nothing after turn 200, which only long games reach.")
     Params = _Late
     presets = {"easy": {"after_turn": 50, "factor": 0.0},
                "medium": {"after_turn": 150, "factor": 0.75},
-               "hard": {"after_turn": 200, "factor": 0.75}}
+               "hard": {"after_turn": 200, "factor": 0.0}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         t, f = params.after_turn, params.factor

@@ -107,13 +107,13 @@ class _Level(NoveltyParams):
 class LevelRent(Novelty):
     name = "level_rent"
     category = "attribute"
-    description = ("Street rent at one building `level` times `factor`; hard adds 15% to the "
+    description = ("Street rent at one building `level` times `factor`; hard triples the "
                    "4th-house rent of light blue only, unprinted (seen only at that level).")
     Params = _Level
     presets = {"easy": {"level": 5, "factor": 1.25},
                "medium": {"level": 3, "factor": 1.15, "groups": ["light_blue"],
                           "printed": False},
-               "hard": {"level": 4, "factor": 1.15, "groups": ["light_blue"],
+               "hard": {"level": 4, "factor": 3.0, "groups": ["light_blue"],
                         "printed": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
