@@ -39,10 +39,15 @@ def _ci(agg: dict[str, Any], key: str, pct: bool = True) -> str:
     return text
 
 
-def _label(saved: dict[str, Any]) -> tuple[str, str]:
+def _label(saved: dict[str, Any], cells: bool = True) -> tuple[str, str]:
+    """(agent, level) of a sweep; a sweep of chosen cells says so (`cells=False`: not)."""
     args = detection_sweep.saved_args(saved)
     novelty = [t for t in saved["trials"] if not detection_bands.is_control(t)]
-    return detection_sweep.agent_name(args), (args.observability if novelty else "controls only")
+    level = args.observability if novelty else "controls only"
+    chosen = getattr(args, "cells", None)
+    if cells and novelty and chosen:
+        level += f", cells {','.join(chosen)}"
+    return detection_sweep.agent_name(args), level
 
 
 def delay_spread(trials: list[dict[str, Any]]) -> str:
@@ -76,12 +81,16 @@ def summary_rows(sweeps: list[dict[str, Any]]) -> str:
 
 
 def band_rows(sweeps: list[dict[str, Any]], cells: dict) -> str:
+    """One block of bands per agent and level: the sweeps of one agent at one level are
+    pooled (a sweep of the hardest cells adds trials where the bands are thin)."""
     rows = ["| Agent | Novelties | Measured detectability | Trials | NDA % (95% CI) | "
             "NDA+char. % | Delay, games (95% CI) |",
             "|---|---|---|---:|---|---:|---|"]
+    pooled: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for saved in sweeps:
-        agent, level = _label(saved)
-        for r in detection_bands.band_rows(saved["trials"], cells):
+        pooled.setdefault(_label(saved, cells=False), []).extend(saved["trials"])
+    for (agent, level), trials in pooled.items():
+        for r in detection_bands.band_rows(trials, cells):
             rows.append(f"| `{agent}` | {level} | {r['band']} | {r['novelty_trials']} | "
                         f"{_ci(r, 'nda')} | {_pct(r['nda_characterized'])} | "
                         f"{_ci(r, 'detection_delay', pct=False)} |")
@@ -101,7 +110,8 @@ def study_text(sweeps: list[dict[str, Any]], cells: dict, preface: str = "",
                   "preset name; the tables show them under today's name (the saved\n"
                   "`sweep.json` keeps the name they ran under and their parameters).", ""]
     parts += ["Summary, one row per sweep:", "", summary_rows(sweeps), "",
-              "Per measured-detectability band:", "", band_rows(sweeps, cells), ""]
+              "Per measured-detectability band (the sweeps of one agent and level pooled):",
+              "", band_rows(sweeps, cells), ""]
     for saved in sweeps:
         parts += [detection_sweep.render_saved(saved, cells=cells), ""]
     return "\n".join(parts)

@@ -115,6 +115,31 @@ def test_the_study_puts_saved_sweeps_side_by_side(tmp_path: Path, capsys):
     assert "no sweep.json" in capsys.readouterr().err
 
 
+def test_the_band_table_pools_the_sweeps_of_one_agent_and_level():
+    """A sweep of the hardest cells adds its trials to the same agent's bands."""
+    from evaluation import detection_study
+
+    def saved(trials, cells=None):
+        args = {"agent": "planner", "per_cell": 1, "controls": 0, "games": 5,
+                "window": [0.3, 0.6], "seed": 0, "workers": 1, "observability": "effects"}
+        return {"command": "c", "seconds": 1.0, "trials": trials,
+                "args": {**args, **({"cells": cells} if cells else {})}}
+
+    def t(novelty, difficulty, detected):
+        return dict(trial(novelty, difficulty, detected), observability="effects",
+                    sweep_category="attribute", char_accuracy_values=None)
+
+    main = saved([t("rent_hike", "easy", "00111"), t("dice_weights", "hard", "00000")])
+    hardest = saved([t("dice_weights", "hard", "00011"), t("dice_weights", "hard", "00000")],
+                    cells=["hardest"])
+    table = detection_study.band_rows([main, hardest], CELLS)
+    rows = [r for r in table.splitlines() if r.startswith("| `planner`")]
+    assert len(rows) == 2  # one agent and level: its two bands, pooled
+    assert rows[1].startswith("| `planner` | effects | > 1000 decisions | 3 | 33.3 (")
+    summary = detection_study.summary_rows([main, hardest])
+    assert "| `planner` | effects, cells hardest | 2 |" in summary
+
+
 def test_the_summary_gives_the_delays_distribution():
     """Delay: beside the mean and its interval, the median, quartiles and largest of the
     detected trials' delays (a mean hides a long tail)."""
