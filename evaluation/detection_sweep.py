@@ -41,8 +41,8 @@ from evaluation import metrics
 from evaluation.atomic import atomic_write
 from evaluation.detection_bands import band_table, load_cells
 from evaluation.folder_lock import FolderBusy, folder_lock
-from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, read_identity,
-                               read_records, run_trial)
+from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, complete_summary,
+                               read_identity, read_records, run_trial)
 from novelties.base import CATEGORIES, DIFFICULTIES
 from openmono.cli import (Options, games_field, out_field, read_options, seed_field,
                           workers_field)
@@ -239,6 +239,9 @@ def finish(spec: dict[str, Any], summary: dict[str, Any], where: Path,
 def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
     where, cfg = trial_for(spec, out)
     t0 = time.perf_counter()
+    done = complete_summary(cfg, where)  # a finished trial is read, not replayed
+    if done is not None:
+        return finish(spec, done, where, done.get("wall_seconds", done.get("seconds", 0.0)))
     summary = run_trial(cfg, where)
     seconds = time.perf_counter() - t0
     from evaluation.report import write_report

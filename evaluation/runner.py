@@ -494,7 +494,7 @@ def complete_summary(cfg: TrialConfig, out_dir: str | os.PathLike[str]) -> dict[
         summary = json.loads((out / SUMMARY_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if ident != _trial_identity(cfg) or summary.get("games") != cfg.games:
+    if ident != _identity_for(cfg, ident) or summary.get("games") != cfg.games:
         return None
     try:
         if len(read_records(out / GAMES_FILE)) != cfg.games:
@@ -697,13 +697,20 @@ def _preset_played(cfg: TrialConfig) -> dict[str, Any] | list[dict[str, Any]]:
     return played[0] if len(played) == 1 else played
 
 
+def _identity_for(cfg: TrialConfig, old: dict[str, Any] | None) -> dict[str, Any]:
+    """The identity to compare with a folder's `old` one: a folder from before presets
+    were recorded is compared, and kept, without them."""
+    ident = _trial_identity(cfg)
+    if old is not None and "novelty_preset" not in old:
+        ident.pop("novelty_preset", None)
+    return ident
+
+
 def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
     """A run directory holds one trial: resuming with another config would mix results."""
     path = out / CONFIG_FILE
-    ident = _trial_identity(cfg)
     old = read_identity(path)
-    if old is not None and "novelty_preset" in ident and "novelty_preset" not in old:
-        ident.pop("novelty_preset")  # a folder from before presets were recorded: as it was
+    ident = _identity_for(cfg, old)
     if old is not None and old != ident:
         diff = sorted(k for k in ident if old.get(k) != ident[k])
         why = (" (the novelty's preset was re-tuned since it ran)"

@@ -273,3 +273,20 @@ def test_a_sweep_labels_a_trial_with_the_preset_it_played(tmp_path: Path, monkey
     summary = json.loads((where / "summary.json").read_text())
     assert ds.finish(spec, summary, where, 0.0)["novelty_params"] == played  # not factor 9
     assert played["factor"] != 9.0
+
+
+def test_a_finished_trial_is_read_not_replayed_when_a_sweep_resumes(tmp_path: Path,
+                                                                    monkeypatch):
+    from evaluation import detection_sweep as ds
+
+    spec = {"agent": "random", "category": "attribute", "difficulty": "hard",
+            "novelty": "rent_hike", "seed": 3, "games": 3, "window": (0.3, 0.6)}
+    first = ds.run_one(spec, str(tmp_path))
+
+    def replay(*_a, **_k):
+        raise AssertionError("a finished trial was played again")
+
+    monkeypatch.setattr(ds, "run_trial", replay)
+    again = ds.run_one(spec, str(tmp_path))
+    assert again["nda"] == first["nda"] and again["games"] == 3
+    assert again["novelty_params"] == first["novelty_params"]
