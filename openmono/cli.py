@@ -404,7 +404,7 @@ def help_text(model: type[Options], prog: str = "") -> str:
     return "\n".join(lines)
 
 
-def _resolve(model: type[BaseModel], namespace: dict[str, Any]) -> None:
+def resolve_model(model: type[BaseModel], namespace: dict[str, Any]) -> None:
     """Finish a model whose postponed annotations pydantic could not resolve. Why: run as
     `python -m cProfile -m pkg.cmd`, the command's module is not `sys.modules['__main__']`,
     where pydantic looks for the names; `namespace` is the globals of its `main`."""
@@ -414,7 +414,7 @@ def _resolve(model: type[BaseModel], namespace: dict[str, Any]) -> None:
 
 def cli(model: type[M], argv: Sequence[str] | None = None, prog: str = "") -> M:
     """`parse` for a command's `main`: help printed (exit 0), bad input one line (exit 2)."""
-    _resolve(model, sys._getframe(1).f_globals)
+    resolve_model(model, sys._getframe(1).f_globals)
     try:
         return parse(model, sys.argv[1:] if argv is None else argv, prog)
     except HelpRequested as exc:
@@ -428,7 +428,7 @@ def cli(model: type[M], argv: Sequence[str] | None = None, prog: str = "") -> M:
 def read_options(model: type[M], argv: Sequence[str] | None, prog: str = "") -> M | int:
     """`parse` for a `main` that returns its exit code: the options, or the code after
     printing the help (0) or the one-line error (2)."""
-    _resolve(model, sys._getframe(1).f_globals)
+    resolve_model(model, sys._getframe(1).f_globals)
     try:
         return parse(model, sys.argv[1:] if argv is None else argv, prog)
     except HelpRequested as exc:

@@ -84,3 +84,12 @@ def test_a_command_runs_under_the_profiler(tmp_path) -> None:
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-600:]
     assert "steps_per_second" in out.stdout
+
+
+def test_the_results_check_runs_under_the_profiler(tmp_path) -> None:
+    """Its records are pydantic models built at import, outside any command's options."""
+    out = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(tmp_path / "p"), "-m",
+                          "evaluation.results", "check"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-600:]
+    assert "match their data" in out.stdout
