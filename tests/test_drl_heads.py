@@ -91,6 +91,16 @@ def test_acting_samples_the_batch_distribution(name: str) -> None:
         assert g == best[np.argmax(p[best])]
 
 
+@pytest.mark.parametrize("name", ["flat", "factored"])
+def test_a_lone_legal_action_is_certain(name: str) -> None:
+    rng = np.random.default_rng(4)
+    head = make_head(name)
+    mlp = MLP((8, 16, head.out_dim), rng=rng)
+    x = rng.standard_normal(8).astype(np.float32)
+    for greedy in (False, True):
+        assert head.act(mlp, x, np.array([E.CONCLUDE]), rng, greedy) == (E.CONCLUDE, 0.0)
+
+
 def test_an_unknown_head_is_one_line() -> None:
     with pytest.raises(ValueError, match="unknown head 'tree'; valid: factored, flat"):
         make_head("tree")

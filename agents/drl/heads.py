@@ -125,16 +125,22 @@ class FactoredHead:
         b[t["buy"]] = 3.0
         return b
 
+    # The outputs in float64 and a 0 after them (the padding component): one buffer for
+    # every decision (a playing agent decides ~1,000 times a game; `act` never nests).
+    _out = np.zeros(FACTORED_DIM + 1)
+
     def act(self, mlp: Any, x: np.ndarray, idx: np.ndarray, rng: Any,
             greedy: bool) -> tuple[int, float]:
-        out = mlp.forward_one(x).astype(np.float64)
+        buf = self._out
+        buf[:-1] = mlp.forward_one(x)
         types = TYPE_OF[idx]
-        legal_types = types[np.r_[True, types[1:] != types[:-1]]]  # idx ascends, so types do
-        k, lp = _choose(out[legal_types], rng, greedy)
+        first = np.concatenate((_TRUE, types[1:] != types[:-1]))  # idx ascends, so types do
+        legal_types = types[first]
+        k, lp = _choose(buf[legal_types], rng, greedy)
         among = idx[types == legal_types[k]]
         if len(among) == 1:
             return int(among[0]), lp
-        comp = np.append(out[N_TYPES:], 0.0)
+        comp = buf[N_TYPES:]
         j, lp_target = _choose(comp[COMPONENTS[among]].sum(axis=1), rng, greedy)
         return int(among[j]), lp + lp_target
 
@@ -222,10 +228,15 @@ def _log_softmax(z: np.ndarray) -> np.ndarray:
     return z - np.log(np.exp(z).sum())
 
 
+_TRUE = np.ones(1, dtype=bool)
+
+
 def _choose(z: np.ndarray, rng: Any, greedy: bool) -> tuple[int, float]:
     """An index sampled from softmax(z) (its argmax when greedy) and its log-probability."""
+    if len(z) == 1:
+        return 0, 0.0  # (what the softmax gives: log 1)
     lp = _log_softmax(z)
-    if greedy or len(z) == 1:
+    if greedy:
         k = int(np.argmax(z))
     else:
         k = int(min(np.searchsorted(np.cumsum(np.exp(lp)), rng.random()), len(z) - 1))
