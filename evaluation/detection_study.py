@@ -84,16 +84,18 @@ def band_rows(sweeps: list[dict[str, Any]], cells: dict) -> str:
     """One block of bands per agent and level: the sweeps of one agent at one level are
     pooled (a sweep of the hardest cells adds trials where the bands are thin)."""
     rows = ["| Agent | Novelties | Measured detectability | Trials | NDA % (95% CI) | "
-            "NDA+char. % | Delay, games (95% CI) |",
-            "|---|---|---|---:|---|---:|---|"]
+            "NDA+char. % | Delay, games (95% CI) | Delay: median [quartiles], max |",
+            "|---|---|---|---:|---|---:|---|---|"]
     pooled: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for saved in sweeps:
         pooled.setdefault(_label(saved, cells=False), []).extend(saved["trials"])
     for (agent, level), trials in pooled.items():
+        banded = detection_bands.by_band(trials, cells)
         for r in detection_bands.band_rows(trials, cells):
             rows.append(f"| `{agent}` | {level} | {r['band']} | {r['novelty_trials']} | "
                         f"{_ci(r, 'nda')} | {_pct(r['nda_characterized'])} | "
-                        f"{_ci(r, 'detection_delay', pct=False)} |")
+                        f"{_ci(r, 'detection_delay', pct=False)} | "
+                        f"{delay_spread(banded.get(r['band'], []))} |")
     return "\n".join(rows)
 
 

@@ -136,6 +136,7 @@ def test_the_band_table_pools_the_sweeps_of_one_agent_and_level():
     rows = [r for r in table.splitlines() if r.startswith("| `planner`")]
     assert len(rows) == 2  # one agent and level: its two bands, pooled
     assert rows[1].startswith("| `planner` | effects | > 1000 decisions | 3 | 33.3 (")
+    assert rows[1].endswith("| 1 [1–1], max 1 |")  # the one detection, a game after
     summary = detection_study.summary_rows([main, hardest])
     assert "| `planner` | effects, cells hardest | 2 |" in summary
 
