@@ -8,13 +8,13 @@ import json
 from types import SimpleNamespace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import openmono
 from agents.baseline import BaselineAgent
 from agents.base import NoveltyReport
-from agents.drl.outcomes import OutcomeModel, combine
+from agents.drl.outcomes import CALIBRATION_GAMES, OutcomeModel, combine
 from agents.drl.train import world
 from openmono import events as E
 from openmono.protocol import ReportModel
@@ -52,9 +52,13 @@ def _play(model: OutcomeModel, games: int, first_seed: int, world_=(STD, None)) 
 
 @settings(max_examples=4, deadline=None)
 @given(st.integers(0, 10**6))
+@example(1806)  # with 5 calibration games no unmortgage was seen, then one came 3 turns running
 def test_no_contradiction_without_a_novelty(seed: int) -> None:
-    model = OutcomeModel(calibration_games=5)
-    _play(model, 25, seed)
+    """With the calibration the agents ship (15 games). A standard payment reason never
+    seen while calibrating counts once it recurs (`_kind`); unmortgage, the rarest, is
+    missing from about one `baseline` game in four, so from all 15 about once in 10^9."""
+    model = OutcomeModel(calibration_games=CALIBRATION_GAMES)
+    _play(model, CALIBRATION_GAMES + 20, seed)
     assert model.contradictions == 0, model.first
     assert model.alarm_game is None
     assert model.evidence()["firm_contexts"] > 50
