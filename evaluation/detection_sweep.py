@@ -188,10 +188,6 @@ def chosen_cells(items: list[str]) -> list[tuple[str, str]]:
     return list(dict.fromkeys(out))
 
 
-def _cells_text(items: list[str]) -> str:
-    return "[" + ",".join(items) + "]"
-
-
 def _truth(novelty: str, difficulty: str, rules: str = "standard") -> list[dict[str, Any]]:
     from evaluation.novelty_setup import prepare_novelty
     from openmono.schema import rules_schema
@@ -241,7 +237,7 @@ def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
     t0 = time.perf_counter()
     done = complete_summary(cfg, where)  # a finished trial is read, not replayed
     if done is not None:
-        return finish(spec, done, where, done.get("wall_seconds", done.get("seconds", 0.0)))
+        return finish(spec, done, where, done.get("seconds", 0.0))
     summary = run_trial(cfg, where)
     seconds = time.perf_counter() - t0
     from evaluation.report import write_report
@@ -488,7 +484,7 @@ def report_text(args: Any, cell: str, per: str, totals: dict[str, Any],
         f"{args.games}-game trials, the "
         f"novelty injected at a game drawn from [{args.window[0]}, {args.window[1]}] of the "
         f"trial and kept; "
-        + (f"{args.per_cell} trial(s) of each chosen cell (cells={_cells_text(args.cells)}), "
+        + (f"{args.per_cell} trial(s) of each chosen cell (cells=[{','.join(args.cells)}]), "
            if getattr(args, "cells", None) else
            f"{args.per_cell} trials per category x difficulty with novelties drawn from the "
            "catalogue in a seeded order that cycles through the category, ") +

@@ -18,6 +18,17 @@ from novelties.base import Applied, NoveltyError
 __all__ = ["Applied", "NoveltyError", "prepare_novelty"]
 
 
+def novelty_specs(name: str, difficulty: str, overrides: dict[str, Any] | None,
+                  then: list[str] | None = None) -> list[tuple[str, str, dict[str, Any] | None]]:
+    """(name, difficulty, overrides) of the novelty and of each one `then` adds after it
+    ("name" or "name:difficulty"), in order."""
+    specs: list[tuple[str, str, dict[str, Any] | None]] = [(name, difficulty, overrides or {})]
+    for item in then or []:
+        extra, _, level = str(item).partition(":")
+        specs.append((extra, level or difficulty, None))
+    return specs
+
+
 def prepare_novelty(name: str, difficulty: str, overrides: dict[str, Any] | None,
                     base: GameSchema, then: list[str] | None = None) -> Applied:
     """Load, validate and apply a novelty to `base` before any game is played.
@@ -29,10 +40,7 @@ def prepare_novelty(name: str, difficulty: str, overrides: dict[str, Any] | None
 
     if not then:
         return apply_novelty(name, base, difficulty=difficulty, params=overrides or {})
-    specs = [(name, difficulty, overrides or {})]
-    for item in then:
-        extra, _, level = str(item).partition(":")
-        specs.append((extra, level or difficulty, None))
+    specs = novelty_specs(name, difficulty, overrides, then)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         applied = compose(base, specs, warn=True)

@@ -53,7 +53,7 @@ from evaluation.folder_lock import FolderBusy, folder_lock
 from evaluation.remote_seats import (RemoteError, build_seat, checked_tokens,
                                      close_remote_seats, make_agents, open_remote_seats,
                                      remote_faults)
-from evaluation.novelty_setup import Applied, prepare_novelty
+from evaluation.novelty_setup import Applied, novelty_specs, prepare_novelty
 from evaluation.hook_watch import DEFAULT_BUDGET, HookTimeout, HookWatch
 from evaluation.seal import KeyProblem, seal, snapshot_key, unseal
 
@@ -689,11 +689,9 @@ def _preset_played(cfg: TrialConfig) -> dict[str, Any] | list[dict[str, Any]]:
     novelty, in order)."""
     from novelties.registry import load_novelty
 
-    played = [load_novelty(str(cfg.novelty), cfg.difficulty,
-                           cfg.novelty_params or {})[1].model_dump(mode="json")]
-    for item in cfg.then or []:
-        extra, _, level = str(item).partition(":")
-        played.append(load_novelty(extra, level or cfg.difficulty)[1].model_dump(mode="json"))
+    played = [load_novelty(*spec)[1].model_dump(mode="json")
+              for spec in novelty_specs(str(cfg.novelty), cfg.difficulty, cfg.novelty_params,
+                                        cfg.then)]
     return played[0] if len(played) == 1 else played
 
 
