@@ -280,3 +280,46 @@ def test_cash_cap_ends_the_game_after_a_turn_above_the_cap() -> None:
         result = play(game, all_dice=reason != "cash_cap")
         assert result.end_reason == reason, cash
         assert game.state.turn == (1 if reason == "cash_cap" else 2)
+
+
+def test_hotel_victory_ends_the_game_at_the_ninth_hotel() -> None:
+    streets = [s.name for s in STD.squares if s.kind == "street"]
+    for hotels, reason in ((9, "rule"), (8, "turn_limit")):
+        game, _ = novelty_game("hotel_victory", "hard", [(1, 2)], position={0: 0},
+                               owner={s: 0 for s in streets[:11]} | {s: 1 for s in streets[11:]},
+                               level={s: 5 for s in streets[:hotels]})
+        result = play(game)
+        assert (result.end_reason, result.winner_seat) == (reason, 0), hotels
+    # A rival's hotels do not count towards the holder's.
+    game, _ = novelty_game("hotel_victory", "hard", [(1, 2)], position={0: 0},
+                           owner={s: 0 if i % 2 else 1 for i, s in enumerate(streets)},
+                           level={s: 5 for s in streets[:16]})
+    assert play(game).end_reason == "turn_limit"
+
+
+# --- attribute: the turn limit ------------------------------------------------------------
+def _baseline_game(schema, seed: int, hooks=None):
+    from agents.baseline import BaselineAgent
+
+    game = openmono.Game(schema, 4, seed=seed, **({"hooks": hooks} if hooks else {}))
+    result = openmono.play_game(schema, [BaselineAgent() for _ in range(4)], seed=seed,
+                                shuffle_seats=False, game=game)
+    return game, result
+
+
+def test_turn_limit_ends_a_long_game_at_its_turn_and_leaves_a_short_one_alone() -> None:
+    from novelties.observability import shown_schema
+
+    p = apply_novelty("turn_limit", STD, "hard")
+    assert p.schema.bank.turn_limit == 200
+    assert shown_schema(STD, p.schema).bank.turn_limit == 1000  # effects: the old limit shown
+    long_std, long_result = _baseline_game(STD, 6)  # 210 turns, a bankruptcy ends it
+    assert long_result.turns > 200 and long_result.end_reason != "turn_limit"
+    game, result = _baseline_game(p.schema, 6)
+    assert (result.turns, result.end_reason) == (200, "turn_limit")
+    worth = game.net_worths()
+    assert worth[result.winner_seat] == max(w for s, w in enumerate(worth) if game.state.active[s])
+    short_std, short_result = _baseline_game(STD, 0)
+    assert short_result.turns < 200
+    game, result = _baseline_game(p.schema, 0)
+    assert game.events == short_std.events  # a game the limit never reaches is unchanged

@@ -6,6 +6,11 @@ spend what they earn, so few games ever see a cash pile that large; the hard pre
 picks the level fewest games reach. When it fires the game ends at once, so the change
 is rare to see but large when seen.
 
+`turn_limit` moves the bank's turn limit (1,000 turns in the standard game), after which
+the highest net worth wins. Under `effects` agents are still shown the old limit; only a
+game that lasts long enough shows the new one, and the hard preset picks a length few
+games reach. It can only shorten a game, so where it fires it matters.
+
 `repair_costs` changes what the street-repairs cards charge; a charge per hotel shows
 only when a player holding a hotel draws the card.
 """
@@ -20,6 +25,21 @@ from openmono.schema import GameSchema
 
 from novelties.base import Novelty, NoveltyParams, replace
 from novelties.catalogue._common import BankValue, swap_money_in_text
+
+
+class _Limit(NoveltyParams):
+    value: int = Field(ge=1, le=100_000)
+
+
+class TurnLimit(BankValue):
+    name = "turn_limit"
+    description = ("The game ends after `value` turns instead of 1,000 (the highest net worth "
+                   "wins); hard ends it after turn 200, which about one baseline game in 30 "
+                   "reaches.")
+    field = "turn_limit"
+    Params = _Limit
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"value": 80}, "medium": {"value": 150}, "hard": {"value": 200}}
 
 
 class _Cap(NoveltyParams):

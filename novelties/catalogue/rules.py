@@ -324,6 +324,38 @@ class WealthVictory(Novelty):
             None, t),))
 
 
+class _Hotels(NoveltyParams):
+    hotels: int = Field(ge=1, le=40)
+
+
+class HotelVictory(Novelty):
+    name = "hotel_victory"
+    category = "class"
+    description = ("The first player holding `hotels` hotels wins at once; easy: the first "
+                   "hotel ends the game; hard needs nine, which only a player who has taken "
+                   "over the board builds.")
+    Params = _Hotels
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"hotels": 1}, "medium": {"hotels": 5}, "hard": {"hotels": 9}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        need = params.hotels
+
+        def game_over(game: Any) -> int | None:
+            rules, st = game.rules, game.state
+            top = rules.hotel_level
+            if top <= 0:
+                return None
+            held = [(sum(1 for sq in rules.streets if st.owner[sq] == s and st.level[sq] >= top),
+                     -s) for s in range(st.players) if st.active[s]]
+            best = max(held)
+            return -best[1] if best[0] >= need else None  # ties: the earlier seat
+
+        return Applied(schema, Hooks(game_over=game_over), (HookChange(
+            "rule:game_over", "hotel victory", f"holding {need} hotels wins at once", False,
+            None, need),))
+
+
 class _Sets(NoveltyParams):
     sets: int = Field(ge=1, le=10)
 
