@@ -298,10 +298,10 @@ def test_hotel_victory_ends_the_game_at_the_ninth_hotel() -> None:
 
 
 # --- attribute: the turn limit ------------------------------------------------------------
-def _baseline_game(schema, seed: int, hooks=None):
+def _baseline_game(schema, seed: int):
     from agents.baseline import BaselineAgent
 
-    game = openmono.Game(schema, 4, seed=seed, **({"hooks": hooks} if hooks else {}))
+    game = openmono.Game(schema, 4, seed=seed)
     result = openmono.play_game(schema, [BaselineAgent() for _ in range(4)], seed=seed,
                                 shuffle_seats=False, game=game)
     return game, result
@@ -313,7 +313,7 @@ def test_turn_limit_ends_a_long_game_at_its_turn_and_leaves_a_short_one_alone() 
     p = apply_novelty("turn_limit", STD, "hard")
     assert p.schema.bank.turn_limit == 200
     assert shown_schema(STD, p.schema).bank.turn_limit == 1000  # effects: the old limit shown
-    long_std, long_result = _baseline_game(STD, 6)  # 210 turns, a bankruptcy ends it
+    _, long_result = _baseline_game(STD, 6)  # 210 turns, a bankruptcy ends it
     assert long_result.turns > 200 and long_result.end_reason != "turn_limit"
     game, result = _baseline_game(p.schema, 6)
     assert (result.turns, result.end_reason) == (200, "turn_limit")

@@ -52,6 +52,15 @@ def levy(game: Any, owed: dict[int, int], reason: str) -> Any:
             yield from game.charge(seat, BANK, owed[seat], reason)
 
 
+def hotels_held(game: Any, seat: int) -> int:
+    """How many hotels `seat` holds (0 under rules without hotels)."""
+    rules, st = game.rules, game.state
+    top = rules.hotel_level
+    if top <= 0:
+        return 0
+    return sum(1 for sq in rules.streets if st.owner[sq] == seat and st.level[sq] >= top)
+
+
 def select_dice(schema: GameSchema, dice: Dice) -> list[int]:
     if dice == "all":
         return list(range(len(schema.dice)))

@@ -17,7 +17,8 @@ from openmono.hooks import Hooks
 from openmono.schema import GameSchema
 
 from novelties.base import Applied, HookChange, Novelty, NoveltyParams
-from novelties.catalogue._common import Groups, first_of_kind, levy, select_groups, street_names
+from novelties.catalogue._common import (Groups, first_of_kind, hotels_held, levy, select_groups,
+                                         street_names)
 
 
 class _RichSalary(NoveltyParams):
@@ -134,13 +135,7 @@ class HotelUpkeep(Novelty):
         need, fee = params.hotels, params.fee
 
         def end_of_turn(game: Any, seat: int) -> Any:
-            rules, st = game.rules, game.state
-            top = rules.hotel_level
-            if top <= 0:
-                return None
-            held = sum(1 for sq in rules.streets
-                       if st.owner[sq] == seat and st.level[sq] >= top)
-            if held < need:
+            if hotels_held(game, seat) < need:
                 return None
             return levy(game, {seat: fee}, "hotel_upkeep")
 

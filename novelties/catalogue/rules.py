@@ -15,7 +15,7 @@ from openmono.schema import GameSchema
 from openmono.state import has_monopoly, net_worth
 
 from novelties.base import Applied, HookChange, Novelty, NoveltyParams
-from novelties.catalogue._common import first_of_kind, set_bank, with_square_params
+from novelties.catalogue._common import first_of_kind, hotels_held, set_bank, with_square_params
 
 
 # --- new taxes --------------------------------------------------------------------------------
@@ -342,13 +342,8 @@ class HotelVictory(Novelty):
         need = params.hotels
 
         def game_over(game: Any) -> int | None:
-            rules, st = game.rules, game.state
-            top = rules.hotel_level
-            if top <= 0:
-                return None
-            held = [(sum(1 for sq in rules.streets if st.owner[sq] == s and st.level[sq] >= top),
-                     -s) for s in range(st.players) if st.active[s]]
-            best = max(held)
+            st = game.state
+            best = max((hotels_held(game, s), -s) for s in range(st.players) if st.active[s])
             return -best[1] if best[0] >= need else None  # ties: the earlier seat
 
         return Applied(schema, Hooks(game_over=game_over), (HookChange(
