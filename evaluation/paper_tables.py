@@ -3,6 +3,7 @@
     python -m evaluation.paper_tables out=outputs/paper_tables                  # all, 5 x 2,000
     python -m evaluation.paper_tables out=DIR tables=[III,V] workers=2          # some, on 2 cores
     python -m evaluation.paper_tables out=DIR games=50 runs=2 seed=0            # a quick look
+    python -m evaluation.paper_tables out=DIR progress=false                    # no bar (logs)
 
 Each table is a layout of the paper (the learner against `fp_a, fp_b, fp_c`, both
 learners of one algorithm at one table, all four learners) played as `runs` runs of
@@ -12,21 +13,25 @@ games=G runs=R seed=S` (game seeds S + r x G + g, seats shuffled per game), play
 own job and written to `out/TABLE/runR.json` as soon as it ends, so a killed command run
 again plays only the missing runs. The DRL agents play their shipped weights with
 `detector=none`. Prints each finished table (wins per run, the win rate with its 95%
-Wilson interval) and writes `out/summary.json`.
+Wilson interval) and writes `out/summary.json`. A run of 2,000 games takes a quarter
+of an hour to half an hour of one core, so one bar on stderr counts the games of every
+worker.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Sequence
 
 from pydantic import Field, field_validator
 
-from openmono.cli import Options, UsageError, cli, fail, games_field, seed_field, workers_field
+from openmono.cli import (Options, UsageError, cli, fail, games_field, progress_field,
+                          seed_field, workers_field)
 
 from evaluation.atomic import atomic_write
 from evaluation.metrics import wilson_interval
@@ -58,6 +63,7 @@ class TablesOptions(Options):
     runs: int = Field(5, ge=1, description="runs per table")
     seed: int = seed_field(200_000, "the first game's seed (run r: seed + r x games)")
     workers: int = workers_field()
+    progress: bool = progress_field()
 
     @field_validator("tables")
     @classmethod
@@ -77,13 +83,32 @@ def weights_digest(names: Sequence[str]) -> dict[str, str]:
             for n in dict.fromkeys(names) if n in LEARNERS}
 
 
+# In a worker process: the count of finished games its parent's bar reads (or None).
+_GAMES_DONE: Any = None
+
+
+def _count_games_in(counter: Any) -> None:
+    """A worker's initializer: count finished games in the parent's shared `counter`."""
+    global _GAMES_DONE
+    _GAMES_DONE = counter
+
+
+class _Tally:
+    """The tournament's progress calls, added to the shared count."""
+
+    def update(self, n: int = 1) -> None:
+        with _GAMES_DONE.get_lock():
+            _GAMES_DONE.value += n
+
+
 def play_run(names: Sequence[str], games: int, runs: int, seed: int, run: int) -> dict[str, Any]:
     """Run `run` of the tournament `names` x `runs` x `games` from `seed` (one process)."""
     from evaluation.tournament import run_tournament
 
     options = {n: {"detector": None} for n in dict.fromkeys(names) if n in LEARNERS}
     summary = run_tournament(list(names), games=games, runs=1, seed=seed + run * games,
-                             options=options)
+                             options=options,
+                             tally=_Tally() if _GAMES_DONE is not None else None)
     return {"agents": list(names), "run": run, "games": games,
             "seed": seed + run * games, "wins": summary["wins"],
             "weights": weights_digest(names),
@@ -144,20 +169,39 @@ def run_tables(cfg: TablesOptions) -> dict[str, Any]:
                                  f"{done['seed']}); use another out=")
             todo.append((t, r))
     if todo:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            jobs = {pool.submit(play_run, LAYOUTS[t], games, runs, seed, r): (t, r)
-                    for t, r in todo}
-            for job in as_completed(jobs):
-                t, r = jobs[job]
-                row = job.result()
-                atomic_write(out / t / f"run{r}.json", json.dumps(row) + "\n")
-                print(f"table {t} run {r}: wins {row['wins']}", file=sys.stderr)
+        play_todo(todo, cfg)
     summaries = {}
     for t in tables:
         rows = [json.loads((out / t / f"run{r}.json").read_text()) for r in range(runs)]
         summaries[t] = table_summary(t, rows)
     (out / "summary.json").write_text(json.dumps(summaries, indent=1) + "\n")
     return summaries
+
+
+def play_todo(todo: list[tuple[str, int]], cfg: TablesOptions) -> None:
+    """Play the missing runs (table, run) on `cfg.workers` processes, writing each as it
+    ends; with `cfg.progress` one bar counts the games of every worker."""
+    from tqdm import tqdm
+
+    out, games = Path(cfg.out), cfg.games
+    counter = multiprocessing.Value("q", 0) if cfg.progress else None
+    bar = tqdm(total=len(todo) * games, desc="paper tables", unit="game", file=sys.stderr,
+               disable=not cfg.progress, smoothing=0.05)
+    with ProcessPoolExecutor(max_workers=cfg.workers, initializer=_count_games_in,
+                             initargs=(counter,)) as pool:
+        jobs = {pool.submit(play_run, LAYOUTS[t], games, cfg.runs, cfg.seed, r): (t, r)
+                for t, r in todo}
+        pending = set(jobs)
+        while pending:
+            done, pending = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
+            if counter is not None:
+                bar.update(counter.value - bar.n)
+            for job in done:
+                t, r = jobs[job]
+                row = job.result()
+                atomic_write(out / t / f"run{r}.json", json.dumps(row) + "\n")
+                bar.write(f"table {t} run {r}: wins {row['wins']}", file=sys.stderr)
+    bar.close()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -101,8 +101,13 @@ def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 
                    progress: bool = False, world: tuple[Any, Any] | None = None,
                    remote: dict[str, Any] | None = None, ray: str | None = None,
                    world_cfg: dict[str, Any] | None = None,
-                   options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+                   options: dict[str, dict[str, Any]] | None = None,
+                   tally: Any = None) -> dict[str, Any]:
     """Play the tournament and return its summary (the JSON the CLI prints).
+
+    `tally`, if given, is told of every finished game as a progress bar is
+    (`tally.update(1)`): a caller that runs tournaments in worker processes counts
+    them there for one bar of its own.
 
     With `ray=ADDRESS` (`local`, `auto`, `host:port`) every run is a Ray task with its own
     agents: the same games as one process for agents that carry nothing from one game to
@@ -137,18 +142,19 @@ def run_tournament(names: Sequence[str], games: int, runs: int = 1, seed: int = 
         raise UsageError(str(exc).splitlines()[0]) from None
     with seated_or_usage(agents):
         summary = _play(names, agents, games, runs, seed, progress, world, ray, world_cfg,
-                        options)
+                        options, tally)
     return {**summary, "agent_options": options}
 
 
 def _play(names: list[str], agents: list[Any], games: int, runs: int, seed: int,
           progress: bool, world: tuple[Any, Any] | None, ray: str | None = None,
           world_cfg: dict[str, Any] | None = None,
-          options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+          options: dict[str, dict[str, Any]] | None = None,
+          tally: Any = None) -> dict[str, Any]:
     schema, hooks = world if world is not None else (standard_schema(), NO_HOOKS)
     total = games * runs
-    bar = None
-    if progress and ray is None:
+    bar = tally
+    if progress and ray is None and tally is None:
         from tqdm import tqdm
 
         bar = tqdm(total=total, desc="games", unit="game", file=sys.stderr,
@@ -162,7 +168,7 @@ def _play(names: list[str], agents: list[Any], games: int, runs: int, seed: int,
         else:
             parts = [_play_run(agents, schema, hooks, seed, r, games, bar) for r in range(runs)]
     finally:
-        if bar is not None:
+        if bar is not None and bar is not tally:
             bar.close()
     elapsed = time.perf_counter() - t0
     cpu = time.process_time() - c0

@@ -52,3 +52,15 @@ def test_a_run_played_with_other_weights_is_not_resumed(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main([f"out={out}", "tables=[VI]", "games=1", "runs=1", "seed=3"])
     assert "played with other shipped weights" in capsys.readouterr().err
+
+
+def test_one_bar_counts_the_games_of_every_worker(tmp_path, capsys):
+    assert main([f"out={tmp_path / 'a'}", "tables=[VII]", "games=1", "runs=2", "seed=3",
+                 "workers=2"]) == 0
+    err = capsys.readouterr().err
+    assert "paper tables: 100%" in err and "2/2" in err
+    assert "table VII run 0: wins" in err and "table VII run 1: wins" in err
+    assert main([f"out={tmp_path / 'b'}", "tables=[VII]", "games=1", "runs=1", "seed=3",
+                 "progress=false"]) == 0
+    err = capsys.readouterr().err
+    assert "paper tables" not in err and "table VII run 0: wins" in err
