@@ -3,6 +3,7 @@
     python -m evaluation.paper_tables out=outputs/paper_tables                  # all, 5 x 2,000
     python -m evaluation.paper_tables out=DIR tables=[III,V] workers=2          # some, on 2 cores
     python -m evaluation.paper_tables out=DIR games=50 runs=2 seed=0            # a quick look
+    python -m evaluation.paper_tables out=DIR parts=8 workers=16                # 250-game jobs
     python -m evaluation.paper_tables out=DIR progress=false                    # no bar (logs)
 
 Each table is a layout of the paper (the learner against `fp_a, fp_b, fp_c`, both
@@ -11,11 +12,13 @@ learners of one algorithm at one table, all four learners) played as `runs` runs
 Run r of a table is exactly run r of `python -m evaluation.tournament agents=[...]
 games=G runs=R seed=S` (game seeds S + r x G + g, seats shuffled per game), played as its
 own job and written to `out/TABLE/runR.json` as soon as it ends, so a killed command run
-again plays only the missing runs. The DRL agents play their shipped weights with
-`detector=none`. Prints each finished table (wins per run, the win rate with its 95%
-Wilson interval) and writes `out/summary.json`. A run of 2,000 games takes a quarter
-of an hour to half an hour of one core, so one bar on stderr counts the games of every
-worker.
+again plays only the missing runs. A run of 2,000 games takes a quarter of an hour to
+half an hour of one core: `parts=K` cuts each run into K jobs, each kept as it ends
+(`out/TABLE/runR.gamesA-B.json`, merged into `runR.json` with the last), so a kill loses
+at most one part and K x runs jobs keep many cores busy; the games are the same however
+a run is cut. The DRL agents play their shipped weights with `detector=none`. One bar on
+stderr counts the games of every worker. Prints each finished table (wins per run, the
+win rate with its 95% Wilson interval) and writes `out/summary.json`.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Sequence
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from openmono.cli import (Options, UsageError, cli, fail, games_field, progress_field,
                           seed_field, workers_field)
@@ -63,6 +66,8 @@ class TablesOptions(Options):
     runs: int = Field(5, ge=1, description="runs per table")
     seed: int = seed_field(200_000, "the first game's seed (run r: seed + r x games)")
     workers: int = workers_field()
+    parts: int = Field(1, ge=1, description="jobs per run, each kept as it ends (a kill loses "
+                       "at most one part's games; more parts keep more cores busy)")
     progress: bool = progress_field()
 
     @field_validator("tables")
@@ -72,6 +77,13 @@ class TablesOptions(Options):
         if unknown:
             raise ValueError(f"unknown table {unknown[0]!r}; valid: {', '.join(LAYOUTS)}")
         return tables
+
+    @model_validator(mode="after")
+    def _parts_fit(self) -> "TablesOptions":
+        if self.parts > self.games:
+            raise ValueError(f"parts={self.parts} is more than games={self.games}: a part "
+                             "plays at least one game")
+        return self
 
 
 def weights_digest(names: Sequence[str]) -> dict[str, str]:
@@ -101,21 +113,53 @@ class _Tally:
             _GAMES_DONE.value += n
 
 
-def play_run(names: Sequence[str], games: int, runs: int, seed: int, run: int) -> dict[str, Any]:
-    """Run `run` of the tournament `names` x `runs` x `games` from `seed` (one process)."""
+def play_run(names: Sequence[str], games: int, runs: int, seed: int, run: int,
+             first: int = 0, last: int | None = None) -> dict[str, Any]:
+    """Games `first` to `last` - 1 (all by default) of run `run` of the tournament
+    `names` x `runs` x `games` from `seed` (one process). The games do not depend on how
+    a run is cut into parts: each game's agents start from its own seed."""
     from evaluation.tournament import run_tournament
 
+    last = games if last is None else last
     options = {n: {"detector": None} for n in dict.fromkeys(names) if n in LEARNERS}
-    summary = run_tournament(list(names), games=games, runs=1, seed=seed + run * games,
-                             options=options,
+    summary = run_tournament(list(names), games=last - first, runs=1,
+                             seed=seed + run * games + first, options=options,
                              tally=_Tally() if _GAMES_DONE is not None else None)
-    return {"agents": list(names), "run": run, "games": games,
-            "seed": seed + run * games, "wins": summary["wins"],
-            "weights": weights_digest(names),
-            "trades_per_game": summary["trades_per_game"],
-            "turns_per_game": summary["turns_per_game"],
-            "turn_limit_share": summary["turn_limit_share"],
-            "cpu_seconds": summary["cpu_seconds"]}
+    row = {"agents": list(names), "run": run, "games": last - first,
+           "seed": seed + run * games + first, "wins": summary["wins"],
+           "weights": weights_digest(names),
+           "trades_per_game": summary["trades_per_game"],
+           "turns_per_game": summary["turns_per_game"],
+           "turn_limit_share": summary["turn_limit_share"],
+           "cpu_seconds": summary["cpu_seconds"]}
+    if (first, last) != (0, games):
+        row["first"] = first
+    return row
+
+
+def part_bounds(games: int, parts: int) -> list[tuple[int, int]]:
+    """The games [first, last) of each part of a run.
+
+    >>> part_bounds(2000, 3)
+    [(0, 666), (666, 1333), (1333, 2000)]
+    """
+    return [(k * games // parts, (k + 1) * games // parts) for k in range(parts)]
+
+
+def merge_parts(rows: list[dict[str, Any]], run_seed: int) -> dict[str, Any]:
+    """One run's record from its parts' (per-game figures weighted by games; wins exact)."""
+    games = sum(r["games"] for r in rows)
+    names = rows[0]["agents"]
+
+    def mean(key: str, digits: int) -> float:
+        return round(sum(r[key] * r["games"] for r in rows) / games, digits)
+
+    return {"agents": names, "run": rows[0]["run"], "games": games, "seed": run_seed,
+            "wins": [sum(r["wins"][i] for r in rows) for i in range(len(names))],
+            "weights": rows[0]["weights"], "trades_per_game": mean("trades_per_game", 3),
+            "turns_per_game": mean("turns_per_game", 1),
+            "turn_limit_share": mean("turn_limit_share", 4),
+            "cpu_seconds": round(sum(r["cpu_seconds"] for r in rows), 2), "parts": len(rows)}
 
 
 def table_summary(table: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -167,7 +211,7 @@ def run_tables(cfg: TablesOptions) -> dict[str, Any]:
                     continue
                 raise UsageError(f"{path} holds another setting (games {done['games']}, seed "
                                  f"{done['seed']}); use another out=")
-            todo.append((t, r))
+            todo.extend(_missing_parts(out, t, r, cfg))
     if todo:
         play_todo(todo, cfg)
     summaries = {}
@@ -178,28 +222,71 @@ def run_tables(cfg: TablesOptions) -> dict[str, Any]:
     return summaries
 
 
-def play_todo(todo: list[tuple[str, int]], cfg: TablesOptions) -> None:
-    """Play the missing runs (table, run) on `cfg.workers` processes, writing each as it
-    ends; with `cfg.progress` one bar counts the games of every worker."""
+def _part_path(out: Path, t: str, r: int, first: int, last: int) -> Path:
+    return out / t / f"run{r}.games{first}-{last - 1}.json"
+
+
+def _missing_parts(out: Path, t: str, r: int, cfg: TablesOptions) -> list[tuple]:
+    """The parts (table, run, first, last) of run r still to play; a run whose parts are
+    all kept is merged into its record here."""
+    bounds = part_bounds(cfg.games, cfg.parts)
+    if len(bounds) == 1:
+        return [(t, r, 0, cfg.games)]
+    missing, kept = [], []
+    for first, last in bounds:
+        path = _part_path(out, t, r, first, last)
+        row = json.loads(path.read_text()) if path.is_file() else None
+        if row is None or (row["agents"], row["games"], row["seed"]) != (
+                LAYOUTS[t], last - first, cfg.seed + r * cfg.games + first) \
+                or row.get("weights") != weights_digest(LAYOUTS[t]):
+            missing.append((t, r, first, last))  # (a part of other settings is replayed)
+        else:
+            kept.append(row)
+    if not missing:
+        _merge_run(out, t, r, kept, cfg)
+    return missing
+
+
+def _merge_run(out: Path, t: str, r: int, rows: list[dict[str, Any]],
+               cfg: TablesOptions) -> dict[str, Any]:
+    row = merge_parts(rows, cfg.seed + r * cfg.games)
+    atomic_write(out / t / f"run{r}.json", json.dumps(row) + "\n")
+    for first, last in part_bounds(cfg.games, cfg.parts):
+        _part_path(out, t, r, first, last).unlink(missing_ok=True)
+    return row
+
+
+def play_todo(todo: list[tuple], cfg: TablesOptions) -> None:
+    """Play the missing parts (table, run, first, last) on `cfg.workers` processes,
+    keeping each as it ends and merging a run when its last part ends; with
+    `cfg.progress` one bar counts the games of every worker."""
     from tqdm import tqdm
 
     out, games = Path(cfg.out), cfg.games
     counter = multiprocessing.Value("q", 0) if cfg.progress else None
-    bar = tqdm(total=len(todo) * games, desc="paper tables", unit="game", file=sys.stderr,
-               disable=not cfg.progress, smoothing=0.05)
+    bar = tqdm(total=sum(last - first for _, _, first, last in todo), desc="paper tables",
+               unit="game", file=sys.stderr, disable=not cfg.progress, smoothing=0.05)
     with ProcessPoolExecutor(max_workers=cfg.workers, initializer=_count_games_in,
                              initargs=(counter,)) as pool:
-        jobs = {pool.submit(play_run, LAYOUTS[t], games, cfg.runs, cfg.seed, r): (t, r)
-                for t, r in todo}
+        jobs = {pool.submit(play_run, LAYOUTS[t], games, cfg.runs, cfg.seed, r, first, last):
+                (t, r, first, last) for t, r, first, last in todo}
         pending = set(jobs)
         while pending:
             done, pending = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
             if counter is not None:
                 bar.update(counter.value - bar.n)
             for job in done:
-                t, r = jobs[job]
+                t, r, first, last = jobs[job]
                 row = job.result()
-                atomic_write(out / t / f"run{r}.json", json.dumps(row) + "\n")
+                if cfg.parts == 1:
+                    atomic_write(out / t / f"run{r}.json", json.dumps(row) + "\n")
+                else:
+                    atomic_write(_part_path(out, t, r, first, last), json.dumps(row) + "\n")
+                    bar.write(f"table {t} run {r} games {first}-{last - 1}: wins "
+                              f"{row['wins']}", file=sys.stderr)
+                    if _missing_parts(out, t, r, cfg):
+                        continue
+                    row = json.loads((out / t / f"run{r}.json").read_text())
                 bar.write(f"table {t} run {r}: wins {row['wins']}", file=sys.stderr)
     bar.close()
 

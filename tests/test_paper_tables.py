@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from evaluation.paper_tables import LAYOUTS, main
+from evaluation.paper_tables import LAYOUTS, main, play_run
 from evaluation.tournament import run_tournament
 
 
@@ -64,3 +64,32 @@ def test_one_bar_counts_the_games_of_every_worker(tmp_path, capsys):
                  "progress=false"]) == 0
     err = capsys.readouterr().err
     assert "paper tables" not in err and "table VII run 0: wins" in err
+
+
+def test_a_run_cut_into_parts_is_the_same_run_and_a_kill_loses_one_part(tmp_path, capsys):
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    args = ["tables=[VII]", "games=3", "runs=2", "seed=21", "progress=false"]
+    assert main([f"out={whole}", *args]) == 0
+    assert main([f"out={cut}", *args, "parts=2", "workers=2"]) == 0
+    for r in range(2):
+        a = json.loads((whole / "VII" / f"run{r}.json").read_text())
+        b = json.loads((cut / "VII" / f"run{r}.json").read_text())
+        assert (b["wins"], b["games"], b["seed"], b["parts"]) == (a["wins"], 3, a["seed"], 2)
+    assert sorted(p.name for p in (cut / "VII").iterdir()) == ["run0.json", "run1.json"]
+    # A kill after the first part of run 1: its record is not written, the part is kept.
+    (cut / "VII" / "run1.json").unlink()
+    part = play_run(LAYOUTS["VII"], 3, 2, 21, 1, 0, 1)
+    (cut / "VII" / "run1.games0-0.json").write_text(json.dumps(part))
+    capsys.readouterr()
+    assert main([f"out={cut}", *args, "parts=2"]) == 0
+    err = capsys.readouterr().err
+    assert "run 1 games 1-2" in err and "games 0-0" not in err
+    assert "run 0" not in err
+    assert json.loads((cut / "VII" / "run1.json").read_text())["wins"] == \
+        json.loads((whole / "VII" / "run1.json").read_text())["wins"]
+
+
+def test_more_parts_than_games_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main([f"out={tmp_path}", "games=2", "parts=3"])
+    assert "parts=3 is more than games=2" in capsys.readouterr().err
