@@ -195,7 +195,7 @@ def run_tables(cfg: TablesOptions) -> dict[str, Any]:
     whose runs are all done."""
     out = Path(cfg.out)
     tables = list(cfg.tables)
-    games, runs, seed, workers = cfg.games, cfg.runs, cfg.seed, cfg.workers
+    games, runs, seed = cfg.games, cfg.runs, cfg.seed
     todo = []
     for t in tables:
         (out / t).mkdir(parents=True, exist_ok=True)
@@ -203,15 +203,18 @@ def run_tables(cfg: TablesOptions) -> dict[str, Any]:
             path = out / t / f"run{r}.json"
             if path.is_file():
                 done = json.loads(path.read_text())
-                if (done["games"], done["agents"]) == (games, LAYOUTS[t]) and \
-                        done["seed"] == seed + r * games:
-                    if done.get("weights") != weights_digest(LAYOUTS[t]):
-                        raise UsageError(f"{path} was played with other shipped weights; "
-                                         "use another out=")
-                    continue
-                raise UsageError(f"{path} holds another setting (games {done['games']}, seed "
-                                 f"{done['seed']}); use another out=")
-            todo.extend(_missing_parts(out, t, r, cfg))
+                if not _same_games(done, t, games, seed + r * games):
+                    raise UsageError(f"{path} holds another setting (games {done['games']}, "
+                                     f"seed {done['seed']}); use another out=")
+                if done.get("weights") != weights_digest(LAYOUTS[t]):
+                    raise UsageError(f"{path} was played with other shipped weights; "
+                                     "use another out=")
+                continue
+            missing, kept = _parts_of(out, t, r, cfg)
+            if missing:
+                todo.extend(missing)
+            else:  # (killed between its last part and the merge)
+                _merge_run(out, t, r, kept, cfg)
     if todo:
         play_todo(todo, cfg)
     summaries = {}
@@ -222,33 +225,34 @@ def run_tables(cfg: TablesOptions) -> dict[str, Any]:
     return summaries
 
 
+def _same_games(row: dict[str, Any], t: str, games: int, seed: int) -> bool:
+    """Whether a kept run or part played table t's layout, `games` games from `seed`."""
+    return (row["agents"], row["games"], row["seed"]) == (LAYOUTS[t], games, seed)
+
+
 def _part_path(out: Path, t: str, r: int, first: int, last: int) -> Path:
     return out / t / f"run{r}.games{first}-{last - 1}.json"
 
 
-def _missing_parts(out: Path, t: str, r: int, cfg: TablesOptions) -> list[tuple]:
-    """The parts (table, run, first, last) of run r still to play; a run whose parts are
-    all kept is merged into its record here."""
-    bounds = part_bounds(cfg.games, cfg.parts)
-    if len(bounds) == 1:
-        return [(t, r, 0, cfg.games)]
+def _parts_of(out: Path, t: str, r: int, cfg: TablesOptions) -> tuple[list, list]:
+    """Run r's parts still to play, as (table, run, first, last), and the rows of those
+    kept (a part of other settings or weights is played again)."""
     missing, kept = [], []
-    for first, last in bounds:
+    for first, last in part_bounds(cfg.games, cfg.parts):
         path = _part_path(out, t, r, first, last)
         row = json.loads(path.read_text()) if path.is_file() else None
-        if row is None or (row["agents"], row["games"], row["seed"]) != (
-                LAYOUTS[t], last - first, cfg.seed + r * cfg.games + first) \
+        if row is None or not _same_games(row, t, last - first,
+                                          cfg.seed + r * cfg.games + first) \
                 or row.get("weights") != weights_digest(LAYOUTS[t]):
-            missing.append((t, r, first, last))  # (a part of other settings is replayed)
+            missing.append((t, r, first, last))
         else:
             kept.append(row)
-    if not missing:
-        _merge_run(out, t, r, kept, cfg)
-    return missing
+    return missing, kept
 
 
 def _merge_run(out: Path, t: str, r: int, rows: list[dict[str, Any]],
                cfg: TablesOptions) -> dict[str, Any]:
+    """Write run r's record from its parts' rows, then drop the parts."""
     row = merge_parts(rows, cfg.seed + r * cfg.games)
     atomic_write(out / t / f"run{r}.json", json.dumps(row) + "\n")
     for first, last in part_bounds(cfg.games, cfg.parts):
@@ -262,14 +266,14 @@ def play_todo(todo: list[tuple], cfg: TablesOptions) -> None:
     `cfg.progress` one bar counts the games of every worker."""
     from tqdm import tqdm
 
-    out, games = Path(cfg.out), cfg.games
+    out = Path(cfg.out)
     counter = multiprocessing.Value("q", 0) if cfg.progress else None
     bar = tqdm(total=sum(last - first for _, _, first, last in todo), desc="paper tables",
                unit="game", file=sys.stderr, disable=not cfg.progress, smoothing=0.05)
     with ProcessPoolExecutor(max_workers=cfg.workers, initializer=_count_games_in,
                              initargs=(counter,)) as pool:
-        jobs = {pool.submit(play_run, LAYOUTS[t], games, cfg.runs, cfg.seed, r, first, last):
-                (t, r, first, last) for t, r, first, last in todo}
+        jobs = {pool.submit(play_run, LAYOUTS[t], cfg.games, cfg.runs, cfg.seed, r, first,
+                            last): (t, r, first, last) for t, r, first, last in todo}
         pending = set(jobs)
         while pending:
             done, pending = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
@@ -278,16 +282,14 @@ def play_todo(todo: list[tuple], cfg: TablesOptions) -> None:
             for job in done:
                 t, r, first, last = jobs[job]
                 row = job.result()
-                if cfg.parts == 1:
-                    atomic_write(out / t / f"run{r}.json", json.dumps(row) + "\n")
-                else:
-                    atomic_write(_part_path(out, t, r, first, last), json.dumps(row) + "\n")
+                atomic_write(_part_path(out, t, r, first, last), json.dumps(row) + "\n")
+                if cfg.parts > 1:
                     bar.write(f"table {t} run {r} games {first}-{last - 1}: wins "
                               f"{row['wins']}", file=sys.stderr)
-                    if _missing_parts(out, t, r, cfg):
-                        continue
-                    row = json.loads((out / t / f"run{r}.json").read_text())
-                bar.write(f"table {t} run {r}: wins {row['wins']}", file=sys.stderr)
+                missing, kept = _parts_of(out, t, r, cfg)
+                if not missing:
+                    row = _merge_run(out, t, r, kept, cfg)
+                    bar.write(f"table {t} run {r}: wins {row['wins']}", file=sys.stderr)
     bar.close()
 
 
