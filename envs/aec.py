@@ -213,9 +213,32 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.table = None
 
 
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper, with the reads of every step (`last()` and
+    the `agent_iter` loop's `agents` and `agent_selection`) passed straight to the
+    environment: through the wrapper's two `__getattr__` calls each they took a
+    twentieth of a step. Before `reset` they fail as the wrapper's own reads do."""
+
+    def _ready(self, name: str) -> AECEnv:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return self.env
+
+    @property
+    def agents(self) -> list[str]:
+        return self._ready("agents").agents
+
+    @property
+    def agent_selection(self) -> str:
+        return self._ready("agent_selection").agent_selection
+
+    def last(self, observe: bool = True) -> tuple:
+        return self._ready("agent_selection").last(observe)
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The AEC environment inside PettingZoo's order-enforcing wrapper. (Its
     `AssertOutOfBoundsWrapper` is left out: `step` already refuses an action outside
     0..2921 with a ValueError naming the range, and each wrapper adds a Python call to
     every attribute read, a tenth of a step.)"""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return OrderEnforcing(raw_env(**kwargs))

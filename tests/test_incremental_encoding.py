@@ -1,6 +1,7 @@
 """What the encoder and the reward keep between decisions (issue 28's speed work) gives
 exactly what a fresh computation gives, at every step of Gymnasium episodes with random
-actions (many mortgages, buildings and trades) against three `baseline`."""
+actions (many mortgages, buildings and trades) against three `baseline`, and of AEC
+episodes, where four seats' encoders share what the board alone decides."""
 
 from __future__ import annotations
 
@@ -13,6 +14,14 @@ from envs.gym_env import MonopolyEnv
 
 
 _OFF_DIAGONAL = ~np.eye(N_SLOTS, dtype=bool)
+
+
+def forget_boards() -> None:
+    """Drop what the encoders and the reward keep for the last board (module-wide)."""
+    E._LAST_COLUMNS[:] = [(), ()]
+    E._LAST_TRADES[:] = [(), ()]
+    R._LAST_BOARD[:] = [(), (), (), ()]
+    R._LAST_WORTHS[:] = [(), []]
 
 
 def reference_trade_mask(obs, lay, m: np.ndarray) -> None:
@@ -65,14 +74,69 @@ def test_cached_encoding_mask_and_reward_equal_fresh_ones() -> None:
                     new = np.zeros(E.ACTION_DIM, bool)
                     old = np.zeros(E.ACTION_DIM, bool)
                     kept._trade_mask(obs, lay, new)
+                    forget_boards()
                     reference_trade_mask(obs, lay, old)
                     assert np.array_equal(new, old)
                     trades += 1
                 cached = R.net_worths(obs)
-                R._LAST_BOARD[:] = [(), (), (), ()]
-                R._LAST_WORTHS[:] = [(), []]
+                forget_boards()
                 assert cached == R.net_worths(obs)
             mask = info["action_mask"]
             _, _, over, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
             steps += 1
     assert steps > 1000 and trades > 300
+
+
+def test_seats_sharing_a_board_encode_as_fresh_encoders_do() -> None:
+    """AEC: each seat's encoder reads the board columns another seat's computed."""
+    from envs.aec import env as aec_env
+
+    e = aec_env()
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    steps = shared = 0
+    for agent in e.agent_iter(max_iter=4000):
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        table = e.unwrapped.table
+        state = e.unwrapped._states[agent]
+        shared += E._same_board(E._LAST_COLUMNS[0], table.obs)
+        forget_boards()
+        assert np.array_equal(state, E.Encoder().encode(table.obs))
+        assert np.array_equal(obs["action_mask"].astype(bool),
+                              E.Encoder().legal_mask(table.obs))
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    assert steps > 2000 and shared > 1000
+
+
+def test_what_the_seats_share_follows_every_field_of_the_board() -> None:
+    """A board that differs from the kept one in owners, buildings or mortgages alone is
+    worked out again (the columns and the trade facts seats share)."""
+    env = MonopolyEnv(opponents=["baseline"] * 3)
+    env.reset(seed=2)
+    obs = env.table.obs
+    lay = E.Encoder().layout_for(obs.rules)
+    me = obs.seat
+    owner = list(obs.owner)
+    owner[1] = owner[3] = me  # a complete set (Mediterranean, Baltic)
+    owner[5] = (me + 1) % 4
+    base = obs._replace(owner=tuple(owner))
+    level = list(base.level)
+    level[1] = 2
+    mortgaged = list(base.mortgaged)
+    mortgaged[5] = True
+    owner[3] = (me + 2) % 4
+    for changed in (base._replace(owner=tuple(owner)), base._replace(level=tuple(level)),
+                    base._replace(mortgaged=tuple(mortgaged))):
+        for part in (E._board_columns, E._board_trades):
+            forget_boards()
+            part(base, lay)  # kept for the base board
+            kept = part(changed, lay)
+            forget_boards()
+            fresh = part(changed, lay)
+            assert all(np.array_equal(a, b) for a, b in zip(kept, fresh))
+            forget_boards()
+            assert not all(np.array_equal(a, b) for a, b in zip(part(base, lay), fresh))

@@ -321,23 +321,16 @@ class Encoder:
     @staticmethod
     def _encode_properties(obs: Any, lay: Layout, me: int, players: int,
                            out: np.ndarray) -> None:
-        """The 28 x 8 property block of the state (zeroed and written into `out`)."""
-        out[:] = 0.0
-        sq = lay.safe_sq
-        owner = np.array(obs.owner)
-        level = np.array(obs.level)[sq]
-        o = owner[sq]
-        owned = (o >= 0) & lay.present
-        rel = (o - me) % players
+        """The 28 x 8 property block of the state (written into `out`): the owner's
+        seat relative to `me` (columns 0-3), then the board's own columns
+        (`_board_columns`)."""
+        o, owned, board = _board_columns(obs, lay)
         props = out.reshape(N_SLOTS, 8)
+        props[:, :4] = 0.0
+        rel = (o - me) % players
         hot = owned & (rel < N_REL)
         props[np.flatnonzero(hot), rel[hot]] = 1.0
-        props[:, 4] = owned & np.array(obs.mortgaged)[sq]
-        count = ((owner[lay.group_sq] == o[:, None]) & lay.group_valid).sum(axis=1)
-        props[:, 5] = owned & (count >= lay.slot_need)
-        props[:, 6] = np.where(owned, np.minimum(level, lay.max_houses) / lay.max_houses, 0.0)
-        if lay.hotel_level > 0:
-            props[:, 7] = owned & (level >= lay.hotel_level)
+        props[:, 4:] = board
 
     @staticmethod
     def _extra(obs: Any, lay: Layout, x: np.ndarray, offers_in_a_row: int) -> None:
@@ -544,17 +537,73 @@ class Encoder:
         pays per slot and cash level): a property is tradeable by its owner when its
         group carries none of the owner's buildings (and, if mortgaged, the rules allow
         trading mortgaged property)."""
-        owner = np.array(obs.owner)
-        level = np.array(obs.level)
-        sq = lay.safe_sq
-        own = owner[sq]
-        own[~lay.present] = -2
-        mort = np.array(obs.mortgaged)[sq]
-        gs = lay.group_sq
-        built = ((owner[gs] == own[:, None]) & (level[gs] > 0)).any(axis=1)
-        tradeable = ~built & (lay.trade_mortgaged | ~mort)
-        fee = np.where(mort, lay.fee, 0)
-        return tradeable & (own == me), own, tradeable, fee, lay.levels + fee[:, None]
+        own, tradeable, fee, buy_price = _board_trades(obs, lay)
+        return tradeable & (own == me), own, tradeable, fee, buy_price
+
+
+# What the board alone decides, for every seat's encoder: at a table of learners (the AEC
+# environment) each seat encodes the same board in turn. Kept for the last board, keyed
+# by the rules and the engine's per-square tuples (the same objects: the same board).
+_LAST_COLUMNS: list = [(), ()]
+_LAST_TRADES: list = [(), ()]
+
+
+def _board_key(obs: Any) -> tuple:
+    """The key of the last board kept, or () when a field is not a tuple (a list could
+    change under it)."""
+    if _immutable_board(obs):
+        return (obs.rules, obs.owner, obs.level, obs.mortgaged)
+    return ()
+
+
+def _same_board(key: tuple, obs: Any) -> bool:
+    return bool(key) and key[0] is obs.rules and key[1] is obs.owner and (
+        key[2] is obs.level and key[3] is obs.mortgaged)
+
+
+def _board_columns(obs: Any, lay: Layout) -> tuple:
+    """(owner per slot, owned per slot, the 28 x 4 columns 4-7 of the property block:
+    mortgaged, in a complete set, houses, hotel), whoever decides."""
+    if _same_board(_LAST_COLUMNS[0], obs):
+        return _LAST_COLUMNS[1]
+    sq = lay.safe_sq
+    owner = np.array(obs.owner)
+    level = np.array(obs.level)[sq]
+    o = owner[sq]
+    owned = (o >= 0) & lay.present
+    board = np.zeros((N_SLOTS, 4), dtype=np.float32)
+    board[:, 0] = owned & np.array(obs.mortgaged)[sq]
+    count = ((owner[lay.group_sq] == o[:, None]) & lay.group_valid).sum(axis=1)
+    board[:, 1] = owned & (count >= lay.slot_need)
+    board[:, 2] = np.where(owned, np.minimum(level, lay.max_houses) / lay.max_houses, 0.0)
+    if lay.hotel_level > 0:
+        board[:, 3] = owned & (level >= lay.hotel_level)
+    for a in (o, owned, board):
+        a.flags.writeable = False  # shared by every seat's encoder
+    _LAST_COLUMNS[:] = [_board_key(obs), (o, owned, board)]
+    return o, owned, board
+
+
+def _board_trades(obs: Any, lay: Layout) -> tuple:
+    """(owner per slot, tradeable, transfer fee, buy-offer cash per slot and level): the
+    board's part of `Encoder._tradeable`, whoever decides."""
+    if _same_board(_LAST_TRADES[0], obs):
+        return _LAST_TRADES[1]
+    owner = np.array(obs.owner)
+    level = np.array(obs.level)
+    sq = lay.safe_sq
+    own = owner[sq]
+    own[~lay.present] = -2
+    mort = np.array(obs.mortgaged)[sq]
+    gs = lay.group_sq
+    built = ((owner[gs] == own[:, None]) & (level[gs] > 0)).any(axis=1)
+    tradeable = ~built & (lay.trade_mortgaged | ~mort)
+    fee = np.where(mort, lay.fee, 0)
+    out = (own, tradeable, fee, lay.levels + fee[:, None])
+    for a in out:
+        a.flags.writeable = False  # shared by every seat's encoder
+    _LAST_TRADES[:] = [_board_key(obs), out]
+    return out
 
 
 # -- the fallback policy -------------------------------------------------------------------
