@@ -27,17 +27,19 @@ def pick(rng: np.random.Generator, mask: np.ndarray) -> int:
     return int(legal[rng.integers(len(legal))])
 
 
-def bench_aec(steps: int, seed: int) -> dict:
+def bench_aec(steps: int, seed: int, first_episode: bool = False) -> dict:
     from envs.aec import env
 
     e = env()
     rng = np.random.default_rng(seed)
     done = episodes = 0
     t0 = time.perf_counter()
-    while done < steps:
+    while done < steps and not (first_episode and episodes):
         e.reset(seed=seed if episodes == 0 else None)
         episodes += 1
         for agent in e.agent_iter():
+            if first_episode and done >= steps:
+                break
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)
@@ -48,18 +50,18 @@ def bench_aec(steps: int, seed: int) -> dict:
             "seconds": round(time.perf_counter() - t0, 2)}
 
 
-def bench_gym(steps: int, seed: int, opponent: str) -> dict:
+def bench_gym(steps: int, seed: int, opponent: str, first_episode: bool = False) -> dict:
     from envs.gym_env import MonopolyEnv
 
     e = MonopolyEnv(opponents=[opponent] * 3)
     rng = np.random.default_rng(seed)
     done = episodes = 0
     t0 = time.perf_counter()
-    while done < steps:
+    while done < steps and not (first_episode and episodes):
         _, info = e.reset(seed=seed if episodes == 0 else None)
         episodes += 1
         over = False
-        while not over:
+        while not over and not (first_episode and done >= steps):
             _, _, over, _, info = e.step(pick(rng, info["action_mask"]))
             done += 1
     return {"env": "gym", "opponents": opponent, "steps": done, "episodes": episodes,
@@ -73,12 +75,14 @@ class EnvBenchOptions(Options):
     steps: int = Field(20000, ge=1, description="environment steps to take")
     seed: int = seed_field()
     opponents: str = Field("baseline", description="gym: the three opponents' agent")
+    first_episode: bool = Field(False, description="play only the seeded first episode, "
+                                "stopping after `steps` steps (for instruction counts)")
 
 
 def main(argv: list[str] | None = None) -> None:
     args = cli(EnvBenchOptions, argv, "python -m envs.bench")
-    out = (bench_aec(args.steps, args.seed) if args.env == "aec"
-           else bench_gym(args.steps, args.seed, args.opponents))
+    out = (bench_aec(args.steps, args.seed, args.first_episode) if args.env == "aec"
+           else bench_gym(args.steps, args.seed, args.opponents, args.first_episode))
     out["steps_per_second"] = round(out["steps"] / out["seconds"], 1)
     out["seconds_per_episode"] = round(out["seconds"] / out["episodes"], 3)
     print(json.dumps(out))
