@@ -180,6 +180,12 @@ class Layout:
         self.group_sq = gm
         self.group_valid = valid
         self.slot_need = need
+        # The same per square, as Python tuples (`Encoder._update_properties`).
+        self.set_of_sq = {int(self.slot_sq[j]): (self.groups[int(self.group_of_slot[j])],
+                                                 int(need[j]))
+                          for j in range(N_SLOTS)
+                          if self.present[j] and self.group_of_slot[j] >= 0}
+        self.squares = tuple(self.slot_of)
         self.owner_cols = np.arange(16, STATE_DIM, 8)
         self.street_slot_of_sq = {sq: STREET_SLOT_OF[j] for sq, j in self.slot_of.items()
                                   if IS_STREET_SLOT[j] and rules.is_street[sq]}
@@ -269,25 +275,30 @@ class Encoder:
         me = obs.seat
         players = len(obs.cash)
         head = [0.0] * 16  # (filled as a list and written at once: fewer numpy item writes)
+        # (The fields read once, not once per seat.)
+        active, position, cash, in_jail, cards = (obs.active, obs.position, obs.cash,
+                                                  obs.in_jail, obs.jail_cards)
+        n = lay.n
         for r in range(min(N_REL, players)):
             s = (me + r) % players
-            if not obs.active[s]:
+            if not active[s]:
                 continue
             b = 4 * r
-            head[b] = obs.position[s] / lay.n
-            head[b + 1] = min(CASH_CLIP, max(-CASH_CLIP, obs.cash[s] / CASH_SCALE))
-            head[b + 2] = 1.0 if obs.in_jail[s] else 0.0
-            jc = obs.jail_cards[s]
+            head[b] = position[s] / n
+            head[b + 1] = min(CASH_CLIP, max(-CASH_CLIP, cash[s] / CASH_SCALE))
+            head[b + 2] = 1.0 if in_jail[s] else 0.0
+            jc = cards[s]
             head[b + 3] = 1.0 if (jc if isinstance(jc, int) else len(jc)) else 0.0
         x[:16] = head
         key = self._props_key
         if not (key and key[0] is lay and key[1] is obs.owner and key[2] is obs.level
                 and key[3] is obs.mortgaged and key[4] == me and key[5] == players):
-            if (key and key[0] is lay and key[1] is obs.owner and key[4] == me
-                    and key[5] == players and _immutable_board(obs)):
-                # Same owners: only buildings or mortgages changed, on a few squares.
-                self._update_properties(obs, lay, key[2], key[3], self._props)
-            else:
+            # Mostly a few squares changed since this encoder's last board: their rows
+            # are rewritten; many changed squares, or another layout or seat, start afresh.
+            if not (key and key[0] is lay and key[4] == me and key[5] == players
+                    and _immutable_board(obs)
+                    and self._update_properties(obs, lay, me, players, key[1:4],
+                                                self._props)):
                 self._encode_properties(obs, lay, me, players, self._props)
             # (Only immutable tuples can stand for their contents.)
             self._props_key = ((lay, obs.owner, obs.level, obs.mortgaged, me, players)
@@ -298,25 +309,47 @@ class Encoder:
         return x
 
     @staticmethod
-    def _update_properties(obs: Any, lay: Layout, level_before: tuple,
-                           mortgaged_before: tuple, out: np.ndarray) -> None:
-        """`_encode_properties` for a board whose owners did not change: the rows of
-        the squares whose buildings or mortgage changed are rewritten (the monopoly
-        column depends on owners only and stays)."""
-        level, mortgaged = obs.level, obs.mortgaged
+    def _update_properties(obs: Any, lay: Layout, me: int, players: int, before: tuple,
+                           out: np.ndarray) -> bool:
+        """`_encode_properties` from the block of the board `before` (its owner, level
+        and mortgaged tuples): the rows of the squares that changed are rewritten, and
+        the complete-set column of their sets. False, and nothing written, when more
+        than `_FEW_CHANGES` squares changed (a fresh block is then cheaper)."""
+        owner, level, mortgaged = obs.owner, obs.level, obs.mortgaged
+        changed: set[int] = set()
+        for new, old in zip((owner, level, mortgaged), before):
+            if new is not old:
+                changed.update(sq for sq in lay.squares if new[sq] != old[sq])
+        if len(changed) > _FEW_CHANGES:
+            return False
+        slot_of = lay.slot_of
         max_houses = lay.max_houses
         hotel = lay.hotel_level
-        for sq, j in lay.slot_of.items():
-            lv = level[sq]
-            if lv == level_before[sq] and mortgaged[sq] == mortgaged_before[sq]:
-                continue
-            b = 8 * j
-            if obs.owner[sq] < 0:
+        for sq in changed:
+            b = 8 * slot_of[sq]
+            out[b:b + 8] = 0.0
+            o = owner[sq]
+            if o < 0:
                 continue  # an unowned row is all zero
-            out[b + 4] = 1.0 if mortgaged[sq] else 0.0
+            rel = (o - me) % players
+            if rel < N_REL:
+                out[b + rel] = 1.0
+            if mortgaged[sq]:
+                out[b + 4] = 1.0
+            lv = level[sq]
             out[b + 6] = min(lv, max_houses) / max_houses
-            if hotel > 0:
-                out[b + 7] = 1.0 if lv >= hotel else 0.0
+            if hotel > 0 and lv >= hotel:
+                out[b + 7] = 1.0
+        sets = lay.set_of_sq
+        for sq in {m for sq in changed if sq in sets for m in sets[sq][0]}:
+            j = slot_of.get(sq)
+            if j is None:
+                continue
+            o = owner[sq]
+            members, need = sets[sq]
+            complete = o >= 0 and sum(owner[m] == o for m in members) >= need
+            out[8 * j + 5] = 1.0 if complete else 0.0
+        return True
 
     @staticmethod
     def _encode_properties(obs: Any, lay: Layout, me: int, players: int,
@@ -540,6 +573,9 @@ class Encoder:
         own, tradeable, fee, buy_price = _board_trades(obs, lay)
         return tradeable & (own == me), own, tradeable, fee, buy_price
 
+
+# Above this many changed squares `Encoder._update_properties` gives way to a fresh block.
+_FEW_CHANGES = 6
 
 # What the board alone decides, for every seat's encoder: at a table of learners (the AEC
 # environment) each seat encodes the same board in turn. Kept for the last board, keyed

@@ -130,7 +130,8 @@ def dense_reward(obs: Any, seat: int | None = None, nw: list[float] | None = Non
     table of broke opponents gives a large, finite reward."""
     me = obs.seat if seat is None else seat
     nw = net_worths(obs) if nw is None else nw
-    others = sum(v for s, v in enumerate(nw) if s != me and obs.active[s])
+    active = obs.active
+    others = sum([v for s, v in enumerate(nw) if s != me and active[s]])  # (no generator)
     return nw[me] / max(others, 1.0)
 
 
