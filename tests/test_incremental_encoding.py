@@ -63,22 +63,29 @@ def test_cached_encoding_mask_and_reward_equal_fresh_ones() -> None:
             table = env.table
             obs = table.obs
             if obs is not None:
+                # What was kept: the step's reward valued this board; then the encoder.
+                cached = R.net_worths(obs)
                 kept = table.encoders[table.seat]
-                fresh = E.Encoder()
-                assert np.array_equal(kept.encode(obs, np.zeros(E.STATE_DIM, np.float32)),
-                                      fresh.encode(obs, np.zeros(E.STATE_DIM, np.float32)))
-                assert np.array_equal(kept.legal_mask(obs, np.zeros(E.ACTION_DIM, bool)),
-                                      fresh.legal_mask(obs, np.zeros(E.ACTION_DIM, bool)))
+                kept_state = kept.encode(obs, np.zeros(E.STATE_DIM, np.float32)).copy()
+                kept_mask = kept.legal_mask(obs, np.zeros(E.ACTION_DIM, bool)).copy()
                 if obs.phase in E.TRADE_PHASES:
                     lay = kept.layout_for(obs.rules)
-                    new = np.zeros(E.ACTION_DIM, bool)
+                    kept_trade = np.zeros(E.ACTION_DIM, bool)
+                    kept._trade_mask(obs, lay, kept_trade)
+                # What a fresh computation gives.
+                forget_boards()
+                fresh = E.Encoder()
+                assert np.array_equal(kept_state,
+                                      fresh.encode(obs, np.zeros(E.STATE_DIM, np.float32)))
+                forget_boards()
+                assert np.array_equal(kept_mask,
+                                      E.Encoder().legal_mask(obs, np.zeros(E.ACTION_DIM, bool)))
+                if obs.phase in E.TRADE_PHASES:
                     old = np.zeros(E.ACTION_DIM, bool)
-                    kept._trade_mask(obs, lay, new)
                     forget_boards()
                     reference_trade_mask(obs, lay, old)
-                    assert np.array_equal(new, old)
+                    assert np.array_equal(kept_trade, old)
                     trades += 1
-                cached = R.net_worths(obs)
                 forget_boards()
                 assert cached == R.net_worths(obs)
             mask = info["action_mask"]
@@ -88,7 +95,8 @@ def test_cached_encoding_mask_and_reward_equal_fresh_ones() -> None:
 
 
 def test_seats_sharing_a_board_encode_as_fresh_encoders_do() -> None:
-    """AEC: each seat's encoder reads the board columns another seat's computed."""
+    """AEC: each seat's encoder reads the board columns another seat computed, and the
+    reward values each board from the one before."""
     from envs.aec import env as aec_env
 
     e = aec_env()
@@ -103,6 +111,9 @@ def test_seats_sharing_a_board_encode_as_fresh_encoders_do() -> None:
         table = e.unwrapped.table
         state = e.unwrapped._states[agent]
         shared += E._same_board(E._LAST_COLUMNS[0], table.obs)
+        cached = R.net_worths(table.obs)  # valued for the step's reward
+        forget_boards()
+        assert cached == R.net_worths(table.obs)
         forget_boards()
         assert np.array_equal(state, E.Encoder().encode(table.obs))
         assert np.array_equal(obs["action_mask"].astype(bool),

@@ -37,18 +37,27 @@ MONOPOLY_BONUS = 2.0
 TERMINAL_C = {"ppo": 0.0, "ddqn": 10.0}
 
 
+def _set_owner(rules: Any, owner: tuple[int, ...], g: int) -> int | None:
+    """The seat holding at least `group_need` of group `g`'s members, if any."""
+    counts: dict[int, int] = {}
+    for m in rules.group_members[g]:
+        o = owner[m]
+        if o >= 0:
+            counts[o] = counts.get(o, 0) + 1
+    found = None
+    for o, c in counts.items():
+        if c >= rules.group_need[g]:
+            found = o
+    return found
+
+
 def _monopoly_owner(rules: Any, owner: tuple[int, ...]) -> dict[int, int]:
     """group -> the seat holding at least `group_need` of its members."""
     out = {}
-    for g, members in enumerate(rules.group_members):
-        counts: dict[int, int] = {}
-        for m in members:
-            o = owner[m]
-            if o >= 0:
-                counts[o] = counts.get(o, 0) + 1
-        for o, c in counts.items():
-            if c >= rules.group_need[g]:
-                out[g] = o
+    for g in range(len(rules.group_members)):
+        o = _set_owner(rules, owner, g)
+        if o is not None:
+            out[g] = o
     return out
 
 
@@ -65,9 +74,7 @@ def net_worths(obs: Any, bonus: float = BONUS) -> list[float]:
     if (key and key[0] is cash and key[1] is obs.owner and key[2] is obs.level
             and key[3] is obs.mortgaged and key[4] is obs.rules and key[5] == bonus):
         return list(_LAST_WORTHS[1])
-    nw = [float(c) for c in cash]
-    for o, value in _property_values(obs, bonus, len(nw)):
-        nw[o] += value
+    nw = [c + t for c, t in zip(cash, _property_totals(obs, bonus, len(cash)))]
     # (Only immutable tuples can stand for their contents.)
     _LAST_WORTHS[0] = ((cash, obs.owner, obs.level, obs.mortgaged, obs.rules, bonus)
                        if type(cash) is type(obs.owner) is type(obs.level)
@@ -76,53 +83,81 @@ def net_worths(obs: Any, bonus: float = BONUS) -> list[float]:
     return list(nw)
 
 
-# The last board valued: [key, (owner, value) pairs, their bonuses, their squares].
+# The last board valued: [key, value per square (None: not a seat's), the complete sets'
+# owners, the values' total per seat].
 _LAST_BOARD: list = [(), (), (), ()]
+_FEW_CHANGES = 6  # above this many changed squares the board is valued afresh
 
 
-def _property_values(obs: Any, bonus: float, seats: int) -> tuple:
-    """(owner, value) per owned property in board order, the values of eq. 2-3. The
-    engine replaces its per-square tuples only when a square changes, so the same
-    tuple objects (compared with `is`) mean the same values: computed once per board."""
-    key = _LAST_BOARD[0]
-    if (key and key[0] is obs.rules and key[1] is obs.owner and key[2] is obs.mortgaged
-            and key[3] is obs.level and key[4] == bonus and key[5] == seats):
-        return _LAST_BOARD[1]
+def _value(rules: Any, obs: Any, sq: int, bonus: float, mono: dict[int, int],
+           seats: int) -> float | None:
+    """Eq. 3 for one property (None when no seat owns it)."""
+    o = obs.owner[sq]
+    if o < 0 or o >= seats:
+        return None
+    owed = rules.mortgage[sq] if obs.mortgaged[sq] else 0
+    g = rules.group_of[sq]
+    b = MONOPOLY_BONUS if g >= 0 and mono.get(g) == o else bonus
+    return (rules.price[sq] - owed) * b + obs.level[sq] * rules.house_cost[sq]
+
+
+def _property_totals(obs: Any, bonus: float, seats: int) -> list[float]:
+    """Per seat, the sum of its properties' values (eq. 2-3 less cash). The engine
+    replaces its per-square tuples only when a square changes, so the same tuple objects
+    (compared with `is`) mean the same board, and a board that differs from the last
+    one in a few squares is valued again on those squares (and on the sets whose owners
+    moved) alone. That is exact only where every value is a multiple of 1/4 far below
+    2**53 (the bonuses in use: 1.25, 1.5 and 2), so the sums do not depend on their
+    order; with another bonus every board is valued afresh."""
     rules = obs.rules
-    owner = obs.owner
-    if key and key[0] is rules and key[1] is owner and key[4] == bonus and key[5] == seats:
-        # Same owners (so the same monopolies): only the squares whose mortgage or
-        # buildings changed are valued again.
-        before_m, before_l = key[2], key[3]
-        bonuses = _LAST_BOARD[2]
-        values = []
-        for (o, value), sq, b in zip(_LAST_BOARD[1], _LAST_BOARD[3], bonuses):
-            if obs.mortgaged[sq] != before_m[sq] or obs.level[sq] != before_l[sq]:
-                owed = rules.mortgage[sq] if obs.mortgaged[sq] else 0
-                value = (rules.price[sq] - owed) * b + obs.level[sq] * rules.house_cost[sq]
-            values.append((o, value))
-        squares = _LAST_BOARD[3]
-    else:
-        mono = _monopoly_owner(rules, owner)
-        values = []
-        bonuses = []
-        squares = []
-        for sq in rules.properties:
-            o = owner[sq]
-            if o < 0 or o >= seats:
-                continue
-            owed = rules.mortgage[sq] if obs.mortgaged[sq] else 0
-            g = rules.group_of[sq]
-            b = MONOPOLY_BONUS if g >= 0 and mono.get(g) == o else bonus
-            values.append((o, (rules.price[sq] - owed) * b + obs.level[sq] * rules.house_cost[sq]))
-            bonuses.append(b)
-            squares.append(sq)
-    out = tuple(values)
+    owner, mortgaged, level = obs.owner, obs.mortgaged, obs.level
+    key = _LAST_BOARD[0]
+    if key and key[0] is rules and key[4] == bonus and key[5] == seats:
+        if key[1] is owner and key[2] is mortgaged and key[3] is level:
+            return _LAST_BOARD[3]
+        changed: set[int] = set()
+        for new, old in zip((owner, mortgaged, level), key[1:4]):
+            if new is not old:
+                changed.update(sq for sq in rules.properties if new[sq] != old[sq])
+        if len(changed) <= _FEW_CHANGES and float(bonus * 4).is_integer():
+            values, mono, totals = _LAST_BOARD[1], _LAST_BOARD[2], _LAST_BOARD[3]
+            before = key[1]
+            redo = set(changed)
+            for g in {rules.group_of[sq] for sq in changed if owner[sq] != before[sq]}:
+                if g < 0:
+                    continue
+                o = _set_owner(rules, owner, g)
+                if o is None:
+                    mono.pop(g, None)
+                else:
+                    mono[g] = o
+                redo.update(rules.group_members[g])
+            for sq in redo:
+                old_value = values[sq]
+                if old_value is not None:
+                    totals[before[sq]] -= old_value
+                value = values[sq] = _value(rules, obs, sq, bonus, mono, seats)
+                if value is not None:
+                    totals[owner[sq]] += value
+            _keep(obs, bonus, seats, values, mono, totals)
+            return totals
+    mono = _monopoly_owner(rules, owner)
+    values = [None] * len(owner)
+    totals = [0.0] * seats
+    for sq in rules.properties:
+        value = values[sq] = _value(rules, obs, sq, bonus, mono, seats)
+        if value is not None:
+            totals[owner[sq]] += value
+    _keep(obs, bonus, seats, values, mono, totals)
+    return totals
+
+
+def _keep(obs: Any, bonus: float, seats: int, values: list, mono: dict, totals: list
+          ) -> None:
     # (Only immutable tuples can stand for their contents.)
-    _LAST_BOARD[0] = ((obs.rules, obs.owner, obs.mortgaged, obs.level, bonus, seats)
-                      if type(owner) is type(obs.mortgaged) is type(obs.level) is tuple else ())
-    _LAST_BOARD[1:] = [out, bonuses, squares]
-    return out
+    immutable = type(obs.owner) is type(obs.mortgaged) is type(obs.level) is tuple
+    _LAST_BOARD[:] = [(obs.rules, obs.owner, obs.mortgaged, obs.level, bonus, seats)
+                      if immutable else (), values, mono, totals]
 
 
 def dense_reward(obs: Any, seat: int | None = None, nw: list[float] | None = None) -> float:
