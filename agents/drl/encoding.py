@@ -341,12 +341,12 @@ class Encoder:
             if hotel > 0 and lv >= hotel:
                 out[b + 7] = 1.0
         sets = lay.set_of_sq
-        for sq in {m for sq in changed if sq in sets for m in sets[sq][0]}:
-            j = slot_of.get(sq)
+        for m in {m for sq in changed if sq in sets for m in sets[sq][0]}:
+            j = slot_of.get(m)
             if j is None:
                 continue
-            o = owner[sq]
-            members, need = sets[sq]
+            o = owner[m]
+            members, need = sets[m]
             complete = o >= 0 and sum(owner[m] == o for m in members) >= need
             out[8 * j + 5] = 1.0 if complete else 0.0
         return True
