@@ -347,7 +347,7 @@ class Encoder:
                 continue
             o = owner[m]
             members, need = sets[m]
-            complete = o >= 0 and sum(owner[m] == o for m in members) >= need
+            complete = o >= 0 and sum(owner[x] == o for x in members) >= need
             out[8 * j + 5] = 1.0 if complete else 0.0
         return True
 
