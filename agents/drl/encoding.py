@@ -314,13 +314,10 @@ class Encoder:
         """`_encode_properties` from the block of the board `before` (its owner, level
         and mortgaged tuples): the rows of the squares that changed are rewritten, and
         the complete-set column of their sets. False, and nothing written, when more
-        than `_FEW_CHANGES` squares changed (a fresh block is then cheaper)."""
+        than `FEW_CHANGES` squares changed (a fresh block is then cheaper)."""
         owner, level, mortgaged = obs.owner, obs.level, obs.mortgaged
-        changed: set[int] = set()
-        for new, old in zip((owner, level, mortgaged), before):
-            if new is not old:
-                changed.update(sq for sq in lay.squares if new[sq] != old[sq])
-        if len(changed) > _FEW_CHANGES:
+        changed = changed_squares(lay.squares, (owner, level, mortgaged), before)
+        if len(changed) > FEW_CHANGES:
             return False
         slot_of = lay.slot_of
         max_houses = lay.max_houses
@@ -574,8 +571,19 @@ class Encoder:
         return tradeable & (own == me), own, tradeable, fee, buy_price
 
 
-# Above this many changed squares `Encoder._update_properties` gives way to a fresh block.
-_FEW_CHANGES = 6
+# Above this many changed squares a board is worked out afresh, not from the last one
+# (`Encoder._update_properties`, the reward's `_property_totals`).
+FEW_CHANGES = 6
+
+
+def changed_squares(squares: Any, now: tuple, before: tuple) -> set[int]:
+    """The `squares` where two boards differ; `now` and `before` hold the same per-square
+    fields in the same order (the tuples that are the same object are not compared)."""
+    changed: set[int] = set()
+    for new, old in zip(now, before):
+        if new is not old:
+            changed.update(sq for sq in squares if new[sq] != old[sq])
+    return changed
 
 # What the board alone decides, for every seat's encoder: at a table of learners (the AEC
 # environment) each seat encodes the same board in turn. Kept for the last board, keyed

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from agents.drl.encoding import FEW_CHANGES, changed_squares
+
 BONUS = 1.5
 MONOPOLY_BONUS = 2.0
 TERMINAL_C = {"ppo": 0.0, "ddqn": 10.0}
@@ -86,7 +88,6 @@ def net_worths(obs: Any, bonus: float = BONUS) -> list[float]:
 # The last board valued: [key, value per square (None: not a seat's), the complete sets'
 # owners, the values' total per seat].
 _LAST_BOARD: list = [(), (), (), ()]
-_FEW_CHANGES = 6  # above this many changed squares the board is valued afresh
 
 
 def _value(rules: Any, obs: Any, sq: int, bonus: float, mono: dict[int, int],
@@ -115,11 +116,8 @@ def _property_totals(obs: Any, bonus: float, seats: int) -> list[float]:
     if key and key[0] is rules and key[4] == bonus and key[5] == seats:
         if key[1] is owner and key[2] is mortgaged and key[3] is level:
             return _LAST_BOARD[3]
-        changed: set[int] = set()
-        for new, old in zip((owner, mortgaged, level), key[1:4]):
-            if new is not old:
-                changed.update(sq for sq in rules.properties if new[sq] != old[sq])
-        if len(changed) <= _FEW_CHANGES and float(bonus * 4).is_integer():
+        changed = changed_squares(rules.properties, (owner, mortgaged, level), key[1:4])
+        if len(changed) <= FEW_CHANGES and float(bonus * 4).is_integer():
             values, mono, totals = _LAST_BOARD[1], _LAST_BOARD[2], _LAST_BOARD[3]
             before = key[1]
             redo = set(changed)
