@@ -122,6 +122,22 @@ def test_mask_equals_engine_legality_over_the_whole_space() -> None:
             assert mask[i] == expected, (obs.phase, i, a, obs.why_illegal(a))
 
 
+def test_offer_masks_follow_a_ban_on_trading_mortgaged_property() -> None:
+    """With `trade_mortgaged: false` a mortgaged property is in no offer the mask allows,
+    exactly as the engine decides (the default rules trade it with its fee)."""
+    schema = STD.model_copy(update={"bank": STD.bank.model_copy(
+        update={"trade_mortgaged": False})})
+    enc = E.Encoder()
+    trading = [o for o in _positions(games=3, seed=4, turn_limit=150, schema=schema)
+               if o.phase in E.TRADE_PHASES and o.can_offer_trade and any(o.mortgaged)]
+    assert len(trading) > 20
+    for obs in random.Random(5).sample(trading, 20):
+        mask = enc.legal_mask(obs).copy()
+        for i in range(E.IMPROVE):  # the offer blocks
+            a = enc.action_of(i, obs)
+            assert mask[i] == (obs.is_legal(a) and enc.index_of(a, obs) == i), (i, a)
+
+
 def test_trade_offers_map_exactly() -> None:
     enc = E.Encoder()
     obs = next(o for o in POSITIONS if o.phase == "pre_roll")

@@ -117,6 +117,17 @@ def _exchange_index(opp: int, give: int, get: int) -> int:
     return EXCHANGE + (opp * N_SLOTS + give) * (N_SLOTS - 1) + (get if get < give else get - 1)
 
 
+def _offer_views(m: np.ndarray) -> tuple:
+    """A scratch (opponent, give, get) grid and its off-diagonal view in the exchange
+    block's order, then the exchange, sell and buy blocks of `m` as views."""
+    grid = np.zeros((N_OPP, N_SLOTS, N_SLOTS), dtype=bool)
+    off_diagonal = grid.reshape(N_OPP, -1)[:, 1:].reshape(N_OPP, N_SLOTS - 1, N_SLOTS + 1)
+    return (grid, off_diagonal[:, :, :N_SLOTS],
+            m[EXCHANGE:SELL_OFFER].reshape(N_OPP, N_SLOTS - 1, N_SLOTS),
+            m[SELL_OFFER:BUY_OFFER].reshape(N_OPP, N_SLOTS, 3),
+            m[BUY_OFFER:IMPROVE].reshape(N_OPP, N_SLOTS, 3))
+
+
 def cash_level(price: int, k: int) -> int:
     num, den = CASH_LEVELS[k]
     return price * num // den
@@ -180,6 +191,19 @@ class Layout:
         self.group_sq = gm
         self.group_valid = valid
         self.slot_need = need
+        # Per square, the present slots whose row of `group_sq` holds it: a building there
+        # makes those of them its owner owns untradeable (`_board_trades`).
+        touched: dict[int, list[int]] = {}
+        for j in range(N_SLOTS):
+            if self.present[j]:
+                for sq in dict.fromkeys(int(x) for x in gm[j]):
+                    touched.setdefault(sq, []).append(j)
+        self.slots_touched = {sq: tuple(js) for sq, js in touched.items()}
+        self.absent = ~self.present if not self.present.all() else None
+        self.no_fee = np.zeros(N_SLOTS, dtype=np.int64)
+        self.no_fee.flags.writeable = False
+        self.plain_buy_price = self.levels.copy()  # the buy-offer cash with no fee
+        self.plain_buy_price.flags.writeable = False
         # The same per square, as Python tuples (`Encoder._update_properties`).
         self.set_of_sq = {int(self.slot_sq[j]): (self.groups[int(self.group_of_slot[j])],
                                                  int(need[j]))
@@ -238,6 +262,9 @@ class Encoder:
         self._props = np.zeros(N_SLOTS * 8, dtype=np.float32)
         self._trade_key: tuple = ()
         self._trade = np.zeros(IMPROVE, dtype=bool)
+        self._trade_views = _offer_views(self._trade)
+        self._opponents_key: tuple = ()
+        self._to: np.ndarray | None = None
         self._board_key: tuple = ()
         self._board: tuple = ()
         # The last decision's mask and state, with what they depend on (`_memo_key`):
@@ -541,25 +568,36 @@ class Encoder:
                                if _immutable_board(obs) else ())
             self._board = self._tradeable(obs, lay, me)
         mine, own, tradeable, fee, buy_price = self._board
-        seats = [(me + opp + 1) % players if opp < players - 1 else -3 for opp in range(N_OPP)]
-        seats = [s if s >= 0 and obs.active[s] else -3 for s in seats]  # -3: nobody's seat
-        if max(seats) < 0:
+        to = self._opponents(me, players, obs.active)
+        if to is None:
             return
-        theirs = tradeable & (own == np.array(seats)[:, None])  # (opponents, 28)
+        # A dozen whole-block numpy calls into kept views: at these sizes a call costs its
+        # overhead, not its elements.
+        grid, off_diagonal, exchange, sell, buy = (
+            self._trade_views if m is self._trade else _offer_views(m))
+        theirs = tradeable & (own == to)  # (opponents, 28)
         # exchange: give j (mine), get q (theirs), pay q's mortgage fee. The 28 x 28 grid
         # has a False diagonal (mine and theirs are disjoint); its off-diagonal entries in
         # row order, which is the block's order, are the grid's flat entries from the
-        # second on, taken 28 of every 29.
-        grid = (mine[None, :, None] & (theirs & (fee <= cash))[:, None, :]).reshape(N_OPP, -1)
-        m[EXCHANGE:SELL_OFFER].reshape(N_OPP, N_SLOTS - 1, N_SLOTS)[:] = (
-            grid[:, 1:].reshape(N_OPP, N_SLOTS - 1, N_SLOTS + 1)[:, :, :N_SLOTS])
+        # second on, taken 28 of every 29 (`off_diagonal`, a view of `grid`).
+        np.logical_and(mine[:, None], (theirs & (fee <= cash))[:, None, :], out=grid)
+        np.copyto(exchange, off_diagonal)
         # sell: give j (mine) for cash, to any opponent still playing
-        active = np.array(seats) >= 0
-        m[SELL_OFFER:BUY_OFFER].reshape(N_OPP, N_SLOTS, 3)[:] = (
-            active[:, None, None] & mine[None, :, None])
+        np.logical_and(to[:, :, None] >= 0, mine[:, None], out=sell)
         # buy: get q (theirs) for a cash level plus its fee
-        np.logical_and(theirs[:, :, None], buy_price <= cash,
-                       out=m[BUY_OFFER:IMPROVE].reshape(N_OPP, N_SLOTS, 3))
+        np.logical_and(theirs[:, :, None], buy_price <= cash, out=buy)
+
+    def _opponents(self, me: int, players: int, active: tuple) -> np.ndarray | None:
+        """The seat of each opponent slot as a (3, 1) array, -3 where nobody plays there
+        (a seat beyond the table or out of the game); None when nobody does."""
+        key = (me, players, active)
+        if key != self._opponents_key:
+            seats = [(me + opp + 1) % players if opp < players - 1 else -3
+                     for opp in range(N_OPP)]
+            seats = [s if s >= 0 and active[s] else -3 for s in seats]
+            self._opponents_key = key
+            self._to = np.array(seats)[:, None] if max(seats) >= 0 else None
+        return self._to
 
     @staticmethod
     def _tradeable(obs: Any, lay: Layout, me: int) -> tuple:
@@ -630,20 +668,33 @@ def _board_columns(obs: Any, lay: Layout) -> tuple:
 
 def _board_trades(obs: Any, lay: Layout) -> tuple:
     """(owner per slot, tradeable, transfer fee, buy-offer cash per slot and level): the
-    board's part of `Encoder._tradeable`, whoever decides."""
+    board's part of `Encoder._tradeable`, whoever decides. A property is untradeable when
+    its group carries buildings of its owner's, or when it is mortgaged and the rules
+    forbid trading mortgaged property."""
     if _same_board(_LAST_TRADES[0], obs):
         return _LAST_TRADES[1]
-    owner = np.array(obs.owner)
-    level = np.array(obs.level)
+    owner, level, mortgaged = obs.owner, obs.level, obs.mortgaged
     sq = lay.safe_sq
-    own = owner[sq]
-    own[~lay.present] = -2
-    mort = np.array(obs.mortgaged)[sq]
-    gs = lay.group_sq
-    built = ((owner[gs] == own[:, None]) & (level[gs] > 0)).any(axis=1)
-    tradeable = ~built & (lay.trade_mortgaged | ~mort)
-    fee = np.where(mort, lay.fee, 0)
-    out = (own, tradeable, fee, lay.levels + fee[:, None])
+    own = np.array(owner)[sq]
+    if lay.absent is not None:
+        own[lay.absent] = -2
+    if any(mortgaged):
+        mort = np.array(mortgaged)[sq]
+        fee = lay.fee * mort
+        buy_price = lay.levels + fee[:, None]
+        tradeable = np.ones(N_SLOTS, dtype=bool) if lay.trade_mortgaged else ~mort
+    else:  # most boards: the fee-free arrays, kept
+        fee, buy_price = lay.no_fee, lay.plain_buy_price
+        tradeable = np.ones(N_SLOTS, dtype=bool)
+    if any(level):  # buildings are few: mark their owners' slots of the group by hand
+        touched = lay.slots_touched
+        for s, lv in enumerate(level):
+            if lv > 0:
+                o = owner[s]
+                for j in touched.get(s, ()):
+                    if own[j] == o:
+                        tradeable[j] = False
+    out = (own, tradeable, fee, buy_price)
     for a in out:
         a.flags.writeable = False  # shared by every seat's encoder
     _LAST_TRADES[:] = [_board_key(obs), out]
