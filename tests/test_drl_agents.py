@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from helpers import make_game
 
 import openmono
 from agents.drl import encoding as E
 from agents.drl.agent import WEIGHTS_DIR, DRLAgent
-from agents.drl.hybrid import accept_decision, buy_decision
+from agents.drl.hybrid import accept_decision, buy_decision, sets_gained
 from agents.drl.surprise import SurpriseDetector
 from agents.registry import AgentLoadError, make_agent
 from openmono import actions as A
@@ -97,6 +99,30 @@ def test_hybrid_accept_rule() -> None:
     # breaks my brown set even though it pays well -> reject
     breaks = A.OfferTrade(0, give_cash=1000, get=(med,))
     assert accept_decision(_offer_obs(breaks, {med: 0, baltic: 0})) == A.REJECT
+
+
+def _complete_sets(rules, owner, seat, gains=(), losses=()) -> int:
+    """The paper's count over the whole board (what `sets_gained` differences)."""
+    return sum(1 for g, members in enumerate(rules.group_members) if members and sum(
+        1 for m in members if (owner[m] == seat and m not in losses) or m in gains
+    ) >= rules.group_need[g])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_sets_gained_counts_only_the_groups_that_move(data) -> None:
+    rules = openmono.compile_rules(openmono.standard_schema())
+    props = list(rules.properties)
+    owner = [-1] * rules.n
+    for sq in props:
+        owner[sq] = data.draw(st.integers(-1, 3))
+    owner = tuple(owner)
+    seat = data.draw(st.integers(0, 3))
+    gains = data.draw(st.lists(st.sampled_from(props), max_size=3))
+    losses = data.draw(st.lists(st.sampled_from(props), max_size=3))
+    assert sets_gained(rules, owner, seat, gains, losses) == (
+        _complete_sets(rules, owner, seat, set(gains), set(losses))
+        - _complete_sets(rules, owner, seat))
 
 
 def test_hybrid_never_lets_the_network_buy_or_accept() -> None:

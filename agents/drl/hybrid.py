@@ -18,19 +18,23 @@ from openmono import actions as A
 BUY_MARGIN = 200
 
 
-def _sets(rules: Any, owner: tuple[int, ...], seat: int, gains: Iterable[int] = (),
-          losses: Iterable[int] = ()) -> int:
-    """Complete sets `seat` holds after getting `gains` and giving up `losses`."""
+def sets_gained(rules: Any, owner: tuple[int, ...], seat: int, gains: Iterable[int] = (),
+                losses: Iterable[int] = ()) -> int:
+    """How many more complete sets `seat` holds after getting `gains` and giving up
+    `losses` (negative if fewer). Only the groups of the squares that move can change, so
+    only they are counted: an agent answering many offers asks this at each."""
     gains, losses = set(gains), set(losses)
-    n = 0
-    for g, members in enumerate(rules.group_members):
+    group_of, group_members, group_need = rules.group_of, rules.group_members, rules.group_need
+    change = 0
+    for g in {group_of[sq] for sq in gains | losses}:
+        members = group_members[g] if g >= 0 else ()
         if not members:
             continue
-        have = sum(1 for m in members
-                   if (owner[m] == seat and m not in losses) or m in gains)
-        if have >= rules.group_need[g]:
-            n += 1
-    return n
+        before = sum(1 for m in members if owner[m] == seat)
+        after = sum(1 for m in members
+                    if (owner[m] == seat and m not in losses) or m in gains)
+        change += (after >= group_need[g]) - (before >= group_need[g])
+    return change
 
 
 def buy_decision(obs: Any) -> A.Action:
@@ -40,7 +44,7 @@ def buy_decision(obs: Any) -> A.Action:
     cash = obs.cash[obs.seat]
     if cash < price:
         return A.DECLINE
-    if _sets(rules, obs.owner, obs.seat, gains=(sq,)) > _sets(rules, obs.owner, obs.seat):
+    if sets_gained(rules, obs.owner, obs.seat, gains=(sq,)) > 0:
         return A.BUY
     return A.BUY if cash - price >= BUY_MARGIN else A.DECLINE
 
@@ -58,10 +62,9 @@ def accept_decision(obs: Any) -> A.Action:
         return A.REJECT
     rules = obs.rules
     me = obs.seat
-    before = _sets(rules, obs.owner, me)
-    after = _sets(rules, obs.owner, me, gains=offer.give, losses=offer.get)
-    if after > before:
+    gained = sets_gained(rules, obs.owner, me, gains=offer.give, losses=offer.get)
+    if gained > 0:
         return A.ACCEPT
-    if after == before and offer_net_worth(rules, offer) > 0:
+    if gained == 0 and offer_net_worth(rules, offer) > 0:
         return A.ACCEPT
     return A.REJECT
