@@ -70,6 +70,7 @@ Where the engine differs (said here, as the issue asks):
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import Any
 
 from openmono import actions as A
@@ -104,37 +105,52 @@ def full_sets(rules, owner: tuple[int, ...], seat: int) -> frozenset[int]:
 
 _NONE: frozenset[int] = frozenset()
 _TABLE: list = [None, None, None]  # owner tuple, rules, its table
+_STREET_GROUPS: list = [None, ()]  # rules, its (group, members, members' getter) of streets
+
+
+def _street_groups(rules) -> tuple:
+    """(group, members, a getter of the members' entries of a per-square tuple) for each
+    group whose first member is a street, in group order (kept for the last rules)."""
+    if _STREET_GROUPS[0] is rules:
+        return _STREET_GROUPS[1]
+    groups = tuple((g, members, itemgetter(*members) if len(members) > 1
+                    else (lambda values, m=members[0]: (values[m],)))
+                   for g, members in enumerate(rules.group_members)
+                   if members and rules.is_street[members[0]])
+    _STREET_GROUPS[:] = [rules, groups]
+    return groups
 
 
 def _table(rules, owner: tuple[int, ...]) -> tuple:
     """Per owner tuple (all agents at a table share it): ({seat: full street groups},
     {seat: [(my lone street, partner whose set it completes)]}), streets by name then
-    partners by seat. Mortgages and cash are checked where the table is used."""
+    partners by seat. Mortgages and cash are checked where the table is used.
+
+    Worked out again at every change of hands (about 50 a game, each asked of every
+    seat), so each group is read once: a group is one seat's set when it has one holder,
+    and holds a lone street that completes another seat's set only when it has exactly
+    two holders, one of them on a single street."""
     cache = _TABLE
     if cache[0] is owner and cache[1] is rules:
         return cache[2]
     full: dict[int, set[int]] = {}
     sells: dict[int, list[tuple[int, int]]] = {}
+    for g, members, holders_of in _street_groups(rules):
+        holders = holders_of(owner)
+        distinct = set(holders)
+        if len(distinct) == 1:
+            first = holders[0]
+            if first >= 0:
+                full.setdefault(first, set()).add(g)
+        elif len(distinct) == 2:
+            a, b = distinct
+            for o, p in ((a, b), (b, a)):  # o's lone street would complete p's set
+                if o >= 0 and p >= 0 and holders.count(o) == 1:
+                    sells.setdefault(o, []).append((members[holders.index(o)], p))
     names = rules.names
-    for g, members in enumerate(rules.group_members):
-        if not members or not rules.is_street[members[0]]:
-            continue
-        holders = [owner[m] for m in members]
-        first = holders[0]
-        if first >= 0 and all(h == first for h in holders):
-            full.setdefault(first, set()).add(g)
-            continue
-        if len(members) < 2:
-            continue
-        for sq, o in zip(members, holders):
-            if o < 0:
-                continue
-            rest = [h for m, h in zip(members, holders) if m != sq]
-            p = rest[0]
-            if p >= 0 and p != o and all(h == p for h in rest):
-                sells.setdefault(o, []).append((sq, p))
     for lst in sells.values():
-        lst.sort(key=lambda t: (names[t[0]], t[1]))
+        if len(lst) > 1:
+            lst.sort(key=lambda t: (names[t[0]], t[1]))
     table = ({s: frozenset(gs) for s, gs in full.items()}, sells)
     cache[0], cache[1], cache[2] = owner, rules, table
     return table

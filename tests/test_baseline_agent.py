@@ -7,6 +7,8 @@ the agent answers one real observation.
 from __future__ import annotations
 
 from helpers import make_game, sq, with_bank
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import openmono
 from openmono import actions as A
@@ -371,3 +373,43 @@ def test_improvement_of_an_empty_lot_beside_hotels_fails_as_in_gnome():
     g = not_my_turn(make_game(3, schema=GNOME, owner=owner, level=levels, cash={0: 1000}))
     assert best_improvement(g.rules, g.state, 0) == sq("New York Avenue")
     assert type(decide(g, 0, "out_of_turn")) is not A.Build
+
+
+def _plain_table(rules, owner):
+    """The trade table as first written: every member of every street group compared
+    with the rest (what `agents.baseline._table` must equal)."""
+    full, sells = {}, {}
+    for g, members in enumerate(rules.group_members):
+        if not members or not rules.is_street[members[0]]:
+            continue
+        holders = [owner[m] for m in members]
+        if holders[0] >= 0 and all(h == holders[0] for h in holders):
+            full.setdefault(holders[0], set()).add(g)
+            continue
+        for sq_, o in zip(members, holders):
+            rest = [h for m, h in zip(members, holders) if m != sq_]
+            if o >= 0 and rest and rest[0] >= 0 and rest[0] != o and all(
+                    h == rest[0] for h in rest):
+                sells.setdefault(o, []).append((sq_, rest[0]))
+    for lst in sells.values():
+        lst.sort(key=lambda t: (rules.names[t[0]], t[1]))
+    return {s: frozenset(gs) for s, gs in full.items()}, sells
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_the_trade_table_equals_a_member_by_member_count(data) -> None:
+    """Full sets and lone set-completing streets, read a group at a time, on any
+    ownership (unowned squares included) under the standard and GNOME rules."""
+    from agents import baseline as B
+
+    rules = openmono.Game(data.draw(st.sampled_from((STD, GNOME))), players=4).public
+    owner = [-1] * rules.n
+    for s in rules.properties:
+        owner[s] = data.draw(st.integers(-1, 3))
+    owner = tuple(owner)
+    B._TABLE[:] = [None, None, None]
+    full, sells = B._table(rules, owner)
+    assert (full, sells) == _plain_table(rules, owner)
+    assert [list(v) for v in full.values()] == [list(v) for v in _plain_table(
+        rules, owner)[0].values()]  # (the same iteration order too)
