@@ -166,35 +166,63 @@ def extra_rent(rules, level: tuple[int, ...], sq: int) -> int:
     return table[lv + 1] - table[lv]
 
 
+_OTHERS: list = [None, ()]  # rules, per square the other members of its group
+
+
+def _others(rules) -> tuple:
+    """Per square, the other members of its group (kept for the last rules: asked at
+    every out-of-turn call)."""
+    if _OTHERS[0] is rules:
+        return _OTHERS[1]
+    members = rules.group_members
+    others = tuple(tuple(m for m in members[g] if m != sq) for sq, g in enumerate(rules.group_of))
+    _OTHERS[:] = [rules, others]
+    return others
+
+
 def improvable(rules, owner, level, mortgaged, sq: int) -> bool:
     """`helpers.can_asset_be_improved` (for a street of a full set)."""
-    if mortgaged[sq] or level[sq] >= rules.hotel_level:
-        return False
+    hotel = rules.hotel_level
     lv = level[sq]
+    if mortgaged[sq] or lv >= hotel:
+        return False
     if lv == 0:
         return True
-    others = [m for m in rules.group_members[rules.group_of[sq]] if m != sq]
+    others = _others(rules)[sq]
     for m in others:
-        if level[m] == rules.hotel_level and lv == rules.hotel_level - 1:
+        if level[m] == hotel and lv == hotel - 1:
             return True
-        if level[m] > lv and level[m] != rules.hotel_level:
+        if level[m] > lv and level[m] != hotel:
             return True
     return all(level[m] == lv for m in others)
 
 
 def best_improvement(rules, obs, seat: int) -> int:
     """The street `identify_improvement_opportunity` picks, or -1."""
+    return improvements(rules, obs, seat)[0]
+
+
+def improvements(rules, obs, seat: int) -> tuple[int, int]:
+    """(`best_improvement`, the least house cost of the improvable streets of its full
+    sets, affordable or not: the cash at which building may become possible; or
+    `NO_CASH_LIMIT`), from one pass over its full sets."""
     owner, level, mortgaged = obs.owner, obs.level, obs.mortgaged
     cash = obs.cash[seat]
     best, key = -1, None
+    least = A.NO_CASH_LIMIT
     names = rules.names
+    house_cost = rules.house_cost
     for g in full_sets(rules, owner, seat):
         for sq in rules.group_members[g]:
-            if rules.house_cost[sq] <= cash and improvable(rules, owner, level, mortgaged, sq):
-                k = (extra_rent(rules, level, sq) - rules.house_cost[sq], names[sq])
-                if key is None or k > key:
-                    best, key = sq, k
-    return best
+            if improvable(rules, owner, level, mortgaged, sq):
+                cost = house_cost[sq]
+                if cost < least:
+                    least = cost
+                if cost <= cash:
+                    k = (extra_rent(rules, level, sq) - cost, names[sq])
+                    if key is None or k > key:
+                        best, key = sq, k
+    return best, least
 
 
 def unmortgage_limit(rules, sq: int) -> int:
@@ -398,21 +426,16 @@ class BaselineAgent(PhaseAgent):
         me = obs.seat
         if obs.current == me:
             return self._offers(obs)
-        sq = best_improvement(rules, obs, me)
+        sq, limit = improvements(rules, obs, me)
         if sq >= 0 and legal.check_build(rules, obs, me, sq) is None:
             return A.BUILD[sq]
         cash = obs.cash[me]
-        limit = A.NO_CASH_LIMIT
         for m in sorted((s for s in rules.properties if obs.owner[s] == me and obs.mortgaged[s]),
                         key=rules.names.__getitem__):
             need = unmortgage_limit(rules, m)
             if cash >= need:
                 return A.UNMORTGAGE[m]
             limit = min(limit, need)
-        for g in full_sets(rules, obs.owner, me):
-            for s in rules.group_members[g]:
-                if improvable(rules, obs.owner, obs.level, obs.mortgaged, s):
-                    limit = min(limit, rules.house_cost[s])
         if sq >= 0:
             return CONCLUDE  # a candidate it cannot build now: ask again next time
         return conclude_until(limit) if limit > cash else CONCLUDE
