@@ -70,14 +70,13 @@ Where the engine differs (said here, as the issue asks):
 from __future__ import annotations
 
 import math
-from operator import itemgetter
 from typing import Any
 
 from openmono import actions as A
 from openmono import legal
 from openmono.observation import Observation
 
-from agents.policy_helpers import conclude_until
+from agents.policy_helpers import conclude_until, tables
 from agents.base import PhaseAgent
 
 CONCLUDE = A.CONCLUDE
@@ -105,20 +104,6 @@ def full_sets(rules, owner: tuple[int, ...], seat: int) -> frozenset[int]:
 
 _NONE: frozenset[int] = frozenset()
 _TABLE: list = [None, None, None]  # owner tuple, rules, its table
-_STREET_GROUPS: list = [None, ()]  # rules, its (group, members, members' getter) of streets
-
-
-def _street_groups(rules) -> tuple:
-    """(group, members, a getter of the members' entries of a per-square tuple) for each
-    group whose first member is a street, in group order (kept for the last rules)."""
-    if _STREET_GROUPS[0] is rules:
-        return _STREET_GROUPS[1]
-    groups = tuple((g, members, itemgetter(*members) if len(members) > 1
-                    else (lambda values, m=members[0]: (values[m],)))
-                   for g, members in enumerate(rules.group_members)
-                   if members and rules.is_street[members[0]])
-    _STREET_GROUPS[:] = [rules, groups]
-    return groups
 
 
 def _table(rules, owner: tuple[int, ...]) -> tuple:
@@ -135,8 +120,10 @@ def _table(rules, owner: tuple[int, ...]) -> tuple:
         return cache[2]
     full: dict[int, set[int]] = {}
     sells: dict[int, list[tuple[int, int]]] = {}
-    for g, members, holders_of in _street_groups(rules):
-        holders = holders_of(owner)
+    t = tables(rules)
+    view = t.group_view
+    for g, members in t.street_led_groups:
+        holders = view[g](owner)[:-1]  # (the view repeats the first member last)
         distinct = set(holders)
         if len(distinct) == 1:
             first = holders[0]
@@ -166,20 +153,6 @@ def extra_rent(rules, level: tuple[int, ...], sq: int) -> int:
     return table[lv + 1] - table[lv]
 
 
-_OTHERS: list = [None, ()]  # rules, per square the other members of its group
-
-
-def _others(rules) -> tuple:
-    """Per square, the other members of its group (kept for the last rules: asked at
-    every out-of-turn call)."""
-    if _OTHERS[0] is rules:
-        return _OTHERS[1]
-    members = rules.group_members
-    others = tuple(tuple(m for m in members[g] if m != sq) for sq, g in enumerate(rules.group_of))
-    _OTHERS[:] = [rules, others]
-    return others
-
-
 def improvable(rules, owner, level, mortgaged, sq: int) -> bool:
     """`helpers.can_asset_be_improved` (for a street of a full set)."""
     hotel = rules.hotel_level
@@ -188,7 +161,7 @@ def improvable(rules, owner, level, mortgaged, sq: int) -> bool:
         return False
     if lv == 0:
         return True
-    others = _others(rules)[sq]
+    others = tables(rules).group_others[sq]
     for m in others:
         if level[m] == hotel and lv == hotel - 1:
             return True

@@ -114,6 +114,13 @@ class RuleTables:
         # the first member twice so that even a one-member group gives a tuple.
         self.group_view = tuple(itemgetter(*members, members[0]) if members else empty_view
                                 for members in rules.group_members)
+        # The groups led by a street, (group, members), in group order; and per square
+        # the other members of its group (`agents.baseline`'s trade table and build test).
+        self.street_led_groups = tuple((g, members) for g, members
+                                       in enumerate(rules.group_members)
+                                       if members and is_street[members[0]])
+        self.group_others = tuple(tuple(m for m in rules.group_members[g] if m != sq)
+                                  for sq, g in enumerate(rules.group_of))
         self.build_memo: dict[tuple, tuple] = {}
         self.cheapest_house = tuple(min((rules.house_cost[m] for m in members), default=0)
                                     for members in rules.group_members)
