@@ -16,7 +16,8 @@ again plays only the missing runs. A run of 2,000 games takes a quarter of an ho
 half an hour of one core: `parts=K` cuts each run into K jobs, each kept as it ends
 (`out/TABLE/runR.gamesA-B.json`, merged into `runR.json` with the last), so a kill loses
 at most one part and K x runs jobs keep many cores busy; the games are the same however
-a run is cut. The DRL agents play their shipped weights with `detector=none`. One bar on
+a run is cut, and parts kept from another cut (another machine's `parts=`) are used:
+only the games they miss are played. The DRL agents play their shipped weights with `detector=none`. One bar on
 stderr counts the games of every worker. Prints each finished table (wins per run, the
 win rate with its 95% Wilson interval) and writes `out/summary.json`.
 """
@@ -26,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
+import re
 import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -234,29 +236,68 @@ def _part_path(out: Path, t: str, r: int, first: int, last: int) -> Path:
     return out / t / f"run{r}.games{first}-{last - 1}.json"
 
 
+_PART_NAME = re.compile(r"run(\d+)\.games(\d+)-(\d+)\.json")
+
+
+def _part_files(out: Path, t: str, r: int) -> list[tuple[int, int, Path]]:
+    """Run r's part files, whatever their cut, as (first, last, path)."""
+    found = []
+    for path in (out / t).glob(f"run{r}.games*-*.json"):
+        m = _PART_NAME.fullmatch(path.name)
+        if m and int(m[1]) == r and int(m[2]) <= int(m[3]):
+            found.append((int(m[2]), int(m[3]) + 1, path))
+    return sorted(found, key=lambda f: (f[0], f[0] - f[1]))
+
+
 def _parts_of(out: Path, t: str, r: int, cfg: TablesOptions) -> tuple[list, list]:
-    """Run r's parts still to play, as (table, run, first, last), and the rows of those
-    kept (a part of other settings or weights is played again)."""
-    missing, kept = [], []
-    for first, last in part_bounds(cfg.games, cfg.parts):
-        path = _part_path(out, t, r, first, last)
-        row = json.loads(path.read_text()) if path.is_file() else None
-        if row is None or not _same_games(row, t, last - first,
-                                          cfg.seed + r * cfg.games + first) \
-                or row.get("weights") != weights_digest(LAYOUTS[t]):
-            missing.append((t, r, first, last))
-        else:
+    """Run r's games still to play, as jobs (table, run, first, last) cut at the bounds
+    of `cfg.parts`, and the rows of the parts kept. Parts of any cut are used (another
+    machine may have played some with another `parts=`); one of other settings or
+    weights, or overlapping an earlier kept one, is played again."""
+    kept, covered, end = [], [], 0
+    for first, last, path in _part_files(out, t, r):
+        if first < end or last > cfg.games:
+            continue
+        try:
+            row = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if _same_games(row, t, last - first, cfg.seed + r * cfg.games + first) \
+                and row.get("weights") == weights_digest(LAYOUTS[t]):
             kept.append(row)
+            covered.append((first, last))
+            end = last
+    missing = [(t, r, first, last)
+               for first, last in uncovered(part_bounds(cfg.games, cfg.parts), covered)]
     return missing, kept
+
+
+def uncovered(bounds: list[tuple[int, int]],
+              covered: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The games [first, last) of `bounds` outside the `covered` ranges (in order, not
+    overlapping), cut at the bounds.
+
+    >>> uncovered([(0, 4), (4, 8)], [(1, 2), (3, 6)])
+    [(0, 1), (2, 3), (6, 8)]
+    """
+    gaps = []
+    for first, last in bounds:
+        for a, b in covered:
+            if a > first and first < last:
+                gaps.append((first, min(a, last)))
+            first = max(first, b)
+        if first < last:
+            gaps.append((first, last))
+    return gaps
 
 
 def _merge_run(out: Path, t: str, r: int, rows: list[dict[str, Any]],
                cfg: TablesOptions) -> dict[str, Any]:
-    """Write run r's record from its parts' rows, then drop the parts."""
+    """Write run r's record from its parts' rows, then drop its part files."""
     row = merge_parts(rows, cfg.seed + r * cfg.games)
     atomic_write(out / t / f"run{r}.json", json.dumps(row) + "\n")
-    for first, last in part_bounds(cfg.games, cfg.parts):
-        _part_path(out, t, r, first, last).unlink(missing_ok=True)
+    for _, _, path in _part_files(out, t, r):
+        path.unlink(missing_ok=True)
     return row
 
 
@@ -283,7 +324,7 @@ def play_todo(todo: list[tuple], cfg: TablesOptions) -> None:
                 t, r, first, last = jobs[job]
                 row = job.result()
                 atomic_write(_part_path(out, t, r, first, last), json.dumps(row) + "\n")
-                if cfg.parts > 1:
+                if (first, last) != (0, cfg.games):
                     bar.write(f"table {t} run {r} games {first}-{last - 1}: wins "
                               f"{row['wins']}", file=sys.stderr)
                 missing, kept = _parts_of(out, t, r, cfg)

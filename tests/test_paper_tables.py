@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
-from evaluation.paper_tables import LAYOUTS, main, play_run
+from evaluation.paper_tables import LAYOUTS, main, part_bounds, play_run, uncovered
 from evaluation.tournament import run_tournament
 
 
@@ -93,3 +95,41 @@ def test_more_parts_than_games_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main([f"out={tmp_path}", "games=2", "parts=3"])
     assert "parts=3 is more than games=2" in capsys.readouterr().err
+
+
+def test_parts_kept_from_another_cut_are_used_and_only_the_gaps_are_played(tmp_path, capsys):
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    args = ["tables=[VII]", "games=4", "runs=1", "seed=31", "progress=false"]
+    assert main([f"out={whole}", *args]) == 0
+    # Games 0 and 3 kept from a cut into four parts (say, on another machine), and a
+    # part of another seed, which is played again rather than used.
+    (cut / "VII").mkdir(parents=True)
+    for first in (0, 3):
+        part = play_run(LAYOUTS["VII"], 4, 1, 31, 0, first, first + 1)
+        (cut / "VII" / f"run0.games{first}-{first}.json").write_text(json.dumps(part))
+    stray = play_run(LAYOUTS["VII"], 4, 1, 32, 0, 1, 2)
+    (cut / "VII" / "run0.games1-1.json").write_text(json.dumps(stray))
+    capsys.readouterr()
+    assert main([f"out={cut}", *args, "parts=2"]) == 0
+    err = capsys.readouterr().err
+    assert "run 0 games 1-1" in err and "run 0 games 2-2" in err
+    assert "games 0-0" not in err and "games 3-3" not in err
+    a = json.loads((whole / "VII" / "run0.json").read_text())
+    b = json.loads((cut / "VII" / "run0.json").read_text())
+    assert (b["wins"], b["games"], b["seed"], b["parts"]) == (a["wins"], 4, a["seed"], 4)
+    assert sorted(p.name for p in (cut / "VII").iterdir()) == ["run0.json"]
+
+
+@given(st.integers(1, 60), st.integers(1, 8), st.lists(st.integers(0, 60), max_size=12))
+def test_the_games_to_play_are_exactly_those_no_kept_part_covers(games, parts, cuts):
+    """Kept parts (any cut) plus the jobs to play cover every game once, and each job
+    lies within one of the requested parts."""
+    assume(parts <= games)
+    edges = sorted({c for c in cuts if c <= games})
+    covered = [(a, b) for a, b in zip(edges[::2], edges[1::2]) if a < b]
+    bounds = part_bounds(games, parts)
+    gaps = uncovered(bounds, covered)
+    played = [g for a, b in gaps for g in range(a, b)]
+    kept = [g for a, b in covered for g in range(a, b)]
+    assert sorted(played + kept) == list(range(games))
+    assert all(any(f <= a and b <= last for f, last in bounds) for a, b in gaps)
