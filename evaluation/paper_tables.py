@@ -17,9 +17,11 @@ half an hour of one core: `parts=K` cuts each run into K jobs, each kept as it e
 (`out/TABLE/runR.gamesA-B.json`, merged into `runR.json` with the last), so a kill loses
 at most one part and K x runs jobs keep many cores busy; the games are the same however
 a run is cut, and parts kept from another cut (another machine's `parts=`) are used:
-only the games they miss are played. The DRL agents play their shipped weights with `detector=none`. One bar on
-stderr counts the games of every worker. Prints each finished table (wins per run, the
-win rate with its 95% Wilson interval) and writes `out/summary.json`.
+only the games they miss are played. The DRL agents play their shipped weights with
+`detector=none`. One bar on stderr counts the games of every worker. Prints each
+finished table (wins per run, the win rate with its 95% Wilson interval) and writes
+`out/summary.json`, which keeps the tables that earlier commands on the same folder
+summarised.
 """
 
 from __future__ import annotations
@@ -223,8 +225,22 @@ def run_tables(cfg: TablesOptions) -> dict[str, Any]:
     for t in tables:
         rows = [json.loads((out / t / f"run{r}.json").read_text()) for r in range(runs)]
         summaries[t] = table_summary(t, rows)
-    (out / "summary.json").write_text(json.dumps(summaries, indent=1) + "\n")
+    _keep_summaries(out / "summary.json", summaries)
     return summaries
+
+
+def _keep_summaries(path: Path, summaries: dict[str, Any]) -> None:
+    """Write these tables' summaries into `path`, keeping those of the other tables
+    that earlier commands on the same folder wrote (one file for the whole folder)."""
+    try:
+        kept = json.loads(path.read_text()) if path.is_file() else {}
+    except (OSError, ValueError):
+        kept = {}
+    if not isinstance(kept, dict):
+        kept = {}
+    kept.update(summaries)
+    ordered = {t: kept[t] for t in LAYOUTS if t in kept}
+    atomic_write(path, json.dumps(ordered, indent=1) + "\n")
 
 
 def _same_games(row: dict[str, Any], t: str, games: int, seed: int) -> bool:

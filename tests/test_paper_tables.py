@@ -133,3 +133,12 @@ def test_the_games_to_play_are_exactly_those_no_kept_part_covers(games, parts, c
     kept = [g for a, b in covered for g in range(a, b)]
     assert sorted(played + kept) == list(range(games))
     assert all(any(f <= a and b <= last for f, last in bounds) for a, b in gaps)
+
+
+def test_the_summary_keeps_the_tables_of_earlier_commands(tmp_path, capsys):
+    args = [f"out={tmp_path}", "games=1", "runs=1", "seed=5", "progress=false"]
+    assert main([*args, "tables=[VI]"]) == 0
+    assert main([*args, "tables=[VII]"]) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert sorted(summary) == ["VI", "VII"]
+    assert summary["VI"]["agents"] == LAYOUTS["VI"]
