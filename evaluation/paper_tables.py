@@ -252,7 +252,7 @@ def _part_path(out: Path, t: str, r: int, first: int, last: int) -> Path:
     return out / t / f"run{r}.games{first}-{last - 1}.json"
 
 
-_PART_NAME = re.compile(r"run(\d+)\.games(\d+)-(\d+)\.json")
+_PART_NAME = re.compile(r"run\d+\.games(\d+)-(\d+)\.json")
 
 
 def _part_files(out: Path, t: str, r: int) -> list[tuple[int, int, Path]]:
@@ -260,8 +260,8 @@ def _part_files(out: Path, t: str, r: int) -> list[tuple[int, int, Path]]:
     found = []
     for path in (out / t).glob(f"run{r}.games*-*.json"):
         m = _PART_NAME.fullmatch(path.name)
-        if m and int(m[1]) == r and int(m[2]) <= int(m[3]):
-            found.append((int(m[2]), int(m[3]) + 1, path))
+        if m and int(m[1]) <= int(m[2]):  # (the glob already names run r)
+            found.append((int(m[1]), int(m[2]) + 1, path))
     return sorted(found, key=lambda f: (f[0], f[0] - f[1]))
 
 
@@ -271,6 +271,7 @@ def _parts_of(out: Path, t: str, r: int, cfg: TablesOptions) -> tuple[list, list
     machine may have played some with another `parts=`); one of other settings or
     weights, or overlapping an earlier kept one, is played again."""
     kept, covered, end = [], [], 0
+    weights = weights_digest(LAYOUTS[t])  # (hashes the weight files: once, not per part)
     for first, last, path in _part_files(out, t, r):
         if first < end or last > cfg.games:
             continue
@@ -279,7 +280,7 @@ def _parts_of(out: Path, t: str, r: int, cfg: TablesOptions) -> tuple[list, list
         except (OSError, ValueError):
             continue
         if _same_games(row, t, last - first, cfg.seed + r * cfg.games + first) \
-                and row.get("weights") == weights_digest(LAYOUTS[t]):
+                and row.get("weights") == weights:
             kept.append(row)
             covered.append((first, last))
             end = last
