@@ -117,6 +117,14 @@ def _phase_default(phase: str) -> Any:
     return answer
 
 
+class _Answers(dict):
+    """Phase -> the function answering it; a phase no agent knows (a plugin's) gets
+    that phase's default answer."""
+
+    def __missing__(self, phase: str) -> Any:
+        return _phase_default(phase)
+
+
 class PhaseAgent(Agent):
     """An agent with one method per phase, named in `phase_methods`.
 
@@ -128,7 +136,7 @@ class PhaseAgent(Agent):
     """
 
     phase_methods: Mapping[str, str] = {}
-    _answer_of: dict[str, Any] = {}
+    _answer_of: _Answers = _Answers()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -136,15 +144,11 @@ class PhaseAgent(Agent):
         if unknown:
             raise TypeError(f"{cls.__name__}.phase_methods names unknown phases "
                             f"{sorted(unknown)}; phases: {', '.join(PHASES)}")
-        cls._answer_of = {phase: getattr(cls, cls.phase_methods[phase])
-                          if phase in cls.phase_methods else _phase_default(phase)
-                          for phase in PHASES}
+        cls._answer_of = _Answers({phase: getattr(cls, cls.phase_methods[phase])
+                                   if phase in cls.phase_methods else _phase_default(phase)
+                                   for phase in PHASES})
 
     def dispatch(self, obs: Observation) -> Action:
-        answer = self._answer_of.get(obs.phase)
-        if answer is None:
-            return _phase_default(obs.phase)(self, obs)
-        return answer(self, obs)
+        return self._answer_of[obs.phase](self, obs)
 
-    def act(self, obs: Observation) -> Action:
-        return self.dispatch(obs)
+    act = dispatch  # (one call per decision, not two: most agents' act only dispatches)

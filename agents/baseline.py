@@ -70,6 +70,7 @@ Where the engine differs (said here, as the issue asks):
 from __future__ import annotations
 
 import math
+from itertools import compress
 from typing import Any
 
 from openmono import actions as A
@@ -111,10 +112,9 @@ def _table(rules, owner: tuple[int, ...]) -> tuple:
     {seat: [(my lone street, partner whose set it completes)]}), streets by name then
     partners by seat. Mortgages and cash are checked where the table is used.
 
-    Worked out again at every change of hands (about 50 a game, each asked of every
-    seat), so each group is read once: a group is one seat's set when it has one holder,
-    and holds a lone street that completes another seat's set only when it has exactly
-    two holders, one of them on a single street."""
+    Worked out again at every change of hands (about 60 a game, each asked of every
+    seat) from each group's part, which depends on its owners alone (`_group_part`) and
+    is kept per owners (they recur from game to game)."""
     cache = _TABLE
     if cache[0] is owner and cache[1] is rules:
         return cache[2]
@@ -122,18 +122,17 @@ def _table(rules, owner: tuple[int, ...]) -> tuple:
     sells: dict[int, list[tuple[int, int]]] = {}
     t = tables(rules)
     view = t.group_view
+    memos = t.trade_memo
     for g, members in t.street_led_groups:
-        holders = view[g](owner)[:-1]  # (the view repeats the first member last)
-        distinct = set(holders)
-        if len(distinct) == 1:
-            first = holders[0]
-            if first >= 0:
-                full.setdefault(first, set()).add(g)
-        elif len(distinct) == 2:
-            a, b = distinct
-            for o, p in ((a, b), (b, a)):  # o's lone street would complete p's set
-                if o >= 0 and p >= 0 and holders.count(o) == 1:
-                    sells.setdefault(o, []).append((members[holders.index(o)], p))
+        holders = view[g](owner)
+        part = memos[g].get(holders)
+        if part is None:
+            part = memos[g][holders] = _group_part(members, holders[:-1])
+        holder, lone = part
+        if holder >= 0:
+            full.setdefault(holder, set()).add(g)
+        for o, entry in lone:
+            sells.setdefault(o, []).append(entry)
     names = rules.names
     for lst in sells.values():
         if len(lst) > 1:
@@ -141,6 +140,23 @@ def _table(rules, owner: tuple[int, ...]) -> tuple:
     table = ({s: frozenset(gs) for s, gs in full.items()}, sells)
     cache[0], cache[1], cache[2] = owner, rules, table
     return table
+
+
+def _group_part(members: tuple[int, ...], holders: tuple[int, ...]) -> tuple[int, tuple]:
+    """A street group's part of the trade table: (the seat holding all of it, or -1;
+    ((seat, (its lone street, the partner whose set it completes)), ...)). A group
+    holds a lone street that completes another seat's set only when it has exactly two
+    holders, one of them on a single street."""
+    distinct = set(holders)
+    if len(distinct) == 1:
+        return holders[0], ()
+    lone = []
+    if len(distinct) == 2:
+        a, b = distinct
+        for o, p in ((a, b), (b, a)):  # o's lone street would complete p's set
+            if o >= 0 and p >= 0 and holders.count(o) == 1:
+                lone.append((o, (members[holders.index(o)], p)))
+    return -1, tuple(lone)
 
 
 def extra_rent(rules, level: tuple[int, ...], sq: int) -> int:
@@ -183,19 +199,32 @@ def improvements(rules, obs, seat: int) -> tuple[int, int]:
     cash = obs.cash[seat]
     best, key = -1, None
     least = A.NO_CASH_LIMIT
+    t = tables(rules)
+    view = t.group_view
+    memos = t.improve_memo
+    for g in full_sets(rules, owner, seat):
+        group = view[g]
+        state = (group(level), group(mortgaged))
+        found = memos[g].get(state)
+        if found is None:
+            found = memos[g][state] = _improvable_streets(rules, owner, level, mortgaged, g)
+        for sq, cost, rank in found:
+            if cost < least:
+                least = cost
+            if cost <= cash and (key is None or rank > key):
+                best, key = sq, rank
+    return best, least
+
+
+def _improvable_streets(rules, owner, level, mortgaged, g: int) -> tuple:
+    """((street, house cost, (extra rent - cost, name)), ...) of a full set's improvable
+    streets: it depends on the group's levels and mortgages alone, which recur from game
+    to game, so `improvements` keeps it per those."""
     names = rules.names
     house_cost = rules.house_cost
-    for g in full_sets(rules, owner, seat):
-        for sq in rules.group_members[g]:
-            if improvable(rules, owner, level, mortgaged, sq):
-                cost = house_cost[sq]
-                if cost < least:
-                    least = cost
-                if cost <= cash:
-                    k = (extra_rent(rules, level, sq) - cost, names[sq])
-                    if key is None or k > key:
-                        best, key = sq, k
-    return best, least
+    return tuple((sq, house_cost[sq], (extra_rent(rules, level, sq) - house_cost[sq], names[sq]))
+                 for sq in rules.group_members[g]
+                 if improvable(rules, owner, level, mortgaged, sq))
 
 
 def unmortgage_limit(rules, sq: int) -> int:
@@ -403,7 +432,10 @@ class BaselineAgent(PhaseAgent):
         if sq >= 0 and legal.check_build(rules, obs, me, sq) is None:
             return A.BUILD[sq]
         cash = obs.cash[me]
-        for m in sorted((s for s in rules.properties if obs.owner[s] == me and obs.mortgaged[s]),
+        mortgaged = obs.mortgaged
+        owner = obs.owner
+        # (the mortgaged squares picked in C, then mine among them, by name as GNOME)
+        for m in sorted([s for s in compress(range(len(mortgaged)), mortgaged) if owner[s] == me],
                         key=rules.names.__getitem__):
             need = unmortgage_limit(rules, m)
             if cash >= need:
@@ -472,7 +504,7 @@ class BaselineAgent(PhaseAgent):
             return CONCLUDE
         owner, level, mortgaged = obs.owner, obs.level, obs.mortgaged
         names = rules.names.__getitem__
-        mine = sorted((s for s in rules.properties if owner[s] == me), key=names)
+        mine = sorted([s for s in rules.properties if owner[s] == me], key=names)
         mortgageable = [s for s in mine if legal.check_mortgage(rules, obs, me, s) is None]
         if mortgageable and sum(rules.mortgage[s] for s in mortgageable) >= short:
             return A.MORTGAGE[min(mortgageable, key=lambda s: rules.mortgage[s])]

@@ -140,7 +140,7 @@ class BaselineV0Agent(PhaseAgent):
                     # engine may answer for me until my cash reaches it.
                     return self._idle
             return self._out_of_turn(obs)
-        return self.dispatch(obs)
+        return self._answer_of[phase](self, obs)  # (= self.dispatch(obs), one call fewer)
 
     # (post_roll: the phase default, Conclude, as `fixed_answers` declares)
     phase_methods = {"pre_roll": "_pre_roll", "out_of_turn": "_out_of_turn", "buy": "_buy",

@@ -122,6 +122,10 @@ class RuleTables:
         self.group_others = tuple(tuple(m for m in rules.group_members[g] if m != sq)
                                   for sq, g in enumerate(rules.group_of))
         self.build_memo: dict[tuple, tuple] = {}
+        # Per group, memos an agent keys on the group's view of a per-square tuple
+        # (`agents.baseline`: its trade table by owners, its builds by levels and mortgages).
+        self.trade_memo = tuple({} for _ in rules.group_members)
+        self.improve_memo = tuple({} for _ in rules.group_members)
         self.cheapest_house = tuple(min((rules.house_cost[m] for m in members), default=0)
                                     for members in rules.group_members)
         # The last owner tuple asked about (held, so its identity cannot be reused), the

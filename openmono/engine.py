@@ -490,35 +490,46 @@ class Game(Money, Holdings, Trading, Moves):
         active = st.active
         cash = st.cash
         orders = self._standing["out_of_turn"]
+        waiting = self.pending_offers
+        conclude = A.Conclude
+        plain = A.CONCLUDE
         players = self.players
         left = sum(active)
         passes = 0 if pre_acted else 1
         q = p
         count = 0
+        concluded = 0  # decisions answered by Conclude, added to the count once
         while passes != left and count < calls:
             count += 1
-            q = (q + 1) % players
+            q += 1
+            if q == players:
+                q = 0
             if not active[q]:
                 continue
-            if self.pending_offers[q] is not None:
+            if waiting[q] is not None:
+                self.decisions += concluded  # exact even if the game ends in there
+                concluded = 0
                 yield from self._answer_pending(q)
             order = orders[q]
             if order is not None:
                 if q != p and order.holds(cash[q]):
-                    self.decisions += 1
+                    concluded += 1
                     passes += 1
                     continue
                 orders[q] = None  # (p's own calls are always asked: its order ends)
             action = yield q, _OUT_OF_TURN
-            if type(action) is A.Conclude:
-                self.decisions += 1
-                if action is not A.CONCLUDE:
+            if type(action) is conclude:
+                concluded += 1
+                if action is not plain:
                     self._stand(q, _OUT_OF_TURN, action)
                 passes += 1
                 continue
+            self.decisions += concluded
+            concluded = 0
             acted = yield from self._manage(q, _OUT_OF_TURN, action)
             passes = 0 if acted else passes + 1
             left = sum(active)
+        self.decisions += concluded
 
     def _manage(self, seat: int, d: Decision, action: Any) -> Generator[Request, Any, bool]:
         """A management phase from its first answer (anything but a plain Conclude):

@@ -413,3 +413,45 @@ def test_the_trade_table_equals_a_member_by_member_count(data) -> None:
     assert (full, sells) == _plain_table(rules, owner)
     assert [list(v) for v in full.values()] == [list(v) for v in _plain_table(
         rules, owner)[0].values()]  # (the same iteration order too)
+
+
+def _plain_improvements(rules, obs, seat):
+    """`improvements` as first written: every street of every full set tested in turn
+    (what the version kept per group's levels and mortgages must equal)."""
+    from agents import baseline as B
+
+    best, key, least = -1, None, A.NO_CASH_LIMIT
+    for g in B.full_sets(rules, obs.owner, seat):
+        for s in rules.group_members[g]:
+            if B.improvable(rules, obs.owner, obs.level, obs.mortgaged, s):
+                cost = rules.house_cost[s]
+                least = min(least, cost)
+                k = (B.extra_rent(rules, obs.level, s) - cost, rules.names[s])
+                if cost <= obs.cash[seat] and (key is None or k > key):
+                    best, key = s, k
+    return best, least
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_improvements_equal_a_street_by_street_pass(data) -> None:
+    """The improvement pick and the cash it waits for, on any board (owners, levels,
+    mortgages, cash) under both rule sets, with the per-group memo warm from earlier
+    boards."""
+    from agents import baseline as B
+
+    schema = data.draw(st.sampled_from((STD, GNOME)))
+    game = openmono.Game(schema, players=4)
+    rules, state = game.rules, game.state
+    owner, level, mortgaged = [-1] * rules.n, [0] * rules.n, [False] * rules.n
+    for s in rules.properties:
+        owner[s] = data.draw(st.integers(-1, 1))
+        if owner[s] >= 0:
+            mortgaged[s] = data.draw(st.booleans())
+            if rules.is_street[s] and not mortgaged[s]:
+                level[s] = data.draw(st.integers(0, rules.max_level))
+    state.owner, state.level, state.mortgaged = tuple(owner), tuple(level), tuple(mortgaged)
+    state.cash[0] = data.draw(st.integers(0, 1500))
+    game.invalidate_observations()
+    obs = game.observe(0, Decision("out_of_turn"))
+    assert B.improvements(obs.rules, obs, 0) == _plain_improvements(obs.rules, obs, 0)
