@@ -12,7 +12,9 @@ and side). The table compares the distributions with
 two-sample tests (Mann-Whitney U for counts, chi-square for categories) and is printed
 as Markdown; the last line is JSON. GNOME has no turn limit: its games longer than ours
 (`turn_limit` of the gnome rules) are compared as reaching it (length and end reason). GNOME runs in a subprocess with the checkout on its
-path, its functions counted by wrapping, never changed.
+path, its functions counted by wrapping, never changed. The games are played in
+`rounds` blocks, ours then GNOME's, so that a drift in the machine's speed meets both
+sides alike (the speed ratio is of CPU time, each game's set-up included).
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ class GnomeOptions(Options):
     seed: int = seed_field()
     gnome: str = Field("", description="a GNOME-p3 checkout (empty: play only our side)")
     out: str = out_field("", "a file that keeps one JSON line per game and side (empty: none)")
+    rounds: int = Field(5, ge=1, description="blocks of games, each played by our side "
+                        "then GNOME's: the machine's speed drifts, and both sides meet it "
+                        "alike")
 MEASURES = ("turns", "trades", "auctions", "bought", "built", "mortgaged", "sold", "razed")
 LABELS = {"turns": "turns", "trades": "trades", "auctions": "auctions",
           "bought": "properties bought from the bank", "built": "building levels added",
@@ -143,6 +148,22 @@ def play_gnome(checkout: str, games: int, seed: int) -> list[dict[str, Any]]:
     return rows
 
 
+def blocks(games: int, rounds: int) -> list[tuple[int, int]]:
+    """(first game, games) of `rounds` consecutive blocks as even as they come.
+
+    >>> blocks(7, 3)
+    [(0, 3), (3, 2), (5, 2)]
+    """
+    rounds = min(rounds, games)
+    size, extra = divmod(games, rounds)
+    out, start = [], 0
+    for b in range(rounds):
+        n = size + (b < extra)
+        out.append((start, n))
+        start += n
+    return out
+
+
 def censor(rows: list[dict], turn_limit: int) -> list[dict]:
     """GNOME's games as our turn limit would have ended them: a game longer than the
     limit counts as reaching it (GNOME itself has no limit)."""
@@ -210,11 +231,17 @@ def _shares(cats, counts) -> str:
 def main(argv: list[str] | None = None) -> int:
     cfg = cli(GnomeOptions, argv, "python -m evaluation.validate_gnome")
     try:
-        t0 = time.perf_counter()
-        ours = play_ours(cfg.games, cfg.seed)
-        t1 = time.perf_counter()
-        theirs = play_gnome(cfg.gnome, cfg.games, cfg.seed) if cfg.gnome else []
-        t2 = time.perf_counter()
+        ours: list[dict[str, Any]] = []
+        theirs: list[dict[str, Any]] = []
+        wall = {"ours": 0.0, "gnome": 0.0}
+        for start, count in blocks(cfg.games, cfg.rounds if cfg.gnome else 1):
+            t0 = time.perf_counter()
+            ours += play_ours(count, cfg.seed + start)
+            t1 = time.perf_counter()
+            if cfg.gnome:
+                theirs += play_gnome(cfg.gnome, count, cfg.seed + start)
+            wall["ours"] += t1 - t0
+            wall["gnome"] += time.perf_counter() - t1
     except UsageError as exc:
         fail(str(exc))
         return 2
@@ -230,7 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     longer = sum(1 for r in theirs if r["turns"] > gnome_schema().bank.turn_limit)
     rows = compare(ours, censor(theirs, gnome_schema().bank.turn_limit))
     fast = speed(ours, theirs)
-    print(f"games: ours {len(ours)} ({t1 - t0:.0f} s), GNOME-p3 {len(theirs)} ({t2 - t1:.0f} s);"
+    print(f"games: ours {len(ours)} ({wall['ours']:.0f} s), GNOME-p3 {len(theirs)} "
+          f"({wall['gnome']:.0f} s), in {cfg.rounds if cfg.gnome else 1} alternating blocks;"
           f" seeds {cfg.seed}..{cfg.seed + cfg.games - 1}; GNOME games past our turn"
           f" limit ({longer}) count as reaching it")
     for side, label in (("ours", "ours"), ("gnome", "GNOME-p3")):

@@ -303,7 +303,11 @@ class Game(Money, Holdings, Trading, Moves):
                     else:  # actions, or a Conclude with a standing order
                         pre_acted = yield from self._manage(p, _PRE_ROLL, action)
                 # --- out of turn
-                yield from self._out_of_turn(p, pre_acted)
+                calls = self.rules.bank.out_of_turn_calls
+                if calls is None:
+                    yield from self._out_of_turn(p)
+                else:  # (chosen here: one generator fewer per out-of-turn answer)
+                    yield from self._out_of_turn_calls(p, calls, pre_acted)
                 # --- roll, move, land, post-roll; again after doubles
                 released_before_roll = jailed_at_start and not st.in_jail[p]
                 while True:
@@ -422,14 +426,12 @@ class Game(Money, Holdings, Trading, Moves):
                 return q
         return p
 
-    def _out_of_turn(self, p: int, pre_acted: bool) -> Generator[Request, Any, None]:
-        """The out-of-turn phases after `p`'s pre-roll: rounds in seat order until all
-        pass (`BankRules.out_of_turn_rounds`), or calls (`out_of_turn_calls`)."""
+    def _out_of_turn(self, p: int) -> Generator[Request, Any, None]:
+        """The out-of-turn phases after `p`'s pre-roll in rounds, in seat order until
+        all pass (`BankRules.out_of_turn_rounds`; `_out_of_turn_calls` when the rules
+        bound them by calls)."""
         st = self.state
         bank = self.rules.bank
-        if bank.out_of_turn_calls is not None:
-            yield from self._out_of_turn_calls(p, bank.out_of_turn_calls, pre_acted)
-            return
         active = st.active
         cash = st.cash
         waiting = self.pending_offers

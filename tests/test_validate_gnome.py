@@ -60,3 +60,22 @@ def test_gnome_games_past_our_turn_limit_count_as_reaching_it():
     cut = V.censor([row, short], turn_limit=1000)
     assert (cut[0]["turns"], cut[0]["end"]) == (1000, "turn_limit")
     assert cut[1] == short and row["turns"] == 1500
+
+
+def test_the_sides_alternate_in_blocks_that_cover_every_seed_once(monkeypatch, tmp_path, capsys):
+    """The machine's speed drifts: the games are played in `rounds` blocks, ours then
+    GNOME's, so both sides meet the drift alike; together the blocks play every seed
+    once on each side, in order."""
+    calls = []
+    row = {"turns": 10, "end": "bankruptcy", "winner": 0, "trades": 0, "auctions": 0,
+           "bought": 0, "built": 0, "mortgaged": 0, "sold": 0, "razed": 0,
+           "seconds": 0.1, "cpu": 0.1}
+    monkeypatch.setattr(V, "play_ours", lambda n, seed: calls.append(("ours", seed, n))
+                        or [dict(row) for _ in range(n)])
+    monkeypatch.setattr(V, "play_gnome", lambda ck, n, seed: calls.append(("gnome", seed, n))
+                        or [dict(row) for _ in range(n)])
+    assert V.main(["games=7", "seed=5", "rounds=3", f"gnome={tmp_path}"]) == 0
+    assert calls == [("ours", 5, 3), ("gnome", 5, 3), ("ours", 8, 2), ("gnome", 8, 2),
+                     ("ours", 10, 2), ("gnome", 10, 2)]
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["games_ours"] == summary["games_gnome"] == 7
