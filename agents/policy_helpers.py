@@ -232,7 +232,7 @@ def buildable_sets(rules: PublicRules, counts: list[list[int]], seat: int) -> li
 def build_candidates(rules: PublicRules, obs: Observation, seat: int,
                      groups: Iterable[int]) -> list[tuple[int, int, float]]:
     """(street, cost, rent gain per cost) for every build the rules allow now, cash
-    and bank stock aside: the board's part of the engine's rule (`legal.build_blocked`);
+    and bank stock aside: the board's part of the engine's rule (`legal.buildable_streets`);
     callers cache it per (owner, level, mortgaged) tuples, `best_build` checks cash and
     stock, and `legal.check_build` has the last word on the pick.
 
@@ -262,14 +262,11 @@ def build_candidates(rules: PublicRules, obs: Observation, seat: int,
 def _group_build_candidates(rules: PublicRules, owner: tuple[int, ...], level: tuple[int, ...],
                             mortgaged: tuple[bool, ...], seat: int,
                             g: int) -> tuple[tuple[int, int, float], ...]:
-    """`seat`'s streets of group `g` the board lets it build on (`legal.build_blocked`,
+    """`seat`'s streets of group `g` the board lets it build on (`legal.buildable_streets`,
     the engine's own rule), with their cost and rent gain per cost."""
-    if not rules.group_buildable[g]:
-        return ()
     house_cost = rules.house_cost
     return tuple((sq, house_cost[sq], rent_gain(rules, level, sq) / (house_cost[sq] or 1))
-                 for sq in rules.group_members[g] if owner[sq] == seat
-                 and legal.build_blocked(rules, owner, level, mortgaged, seat, sq) is None)
+                 for sq in legal.buildable_streets(rules, owner, level, mortgaged, seat, g))
 
 
 def best_build(rules: PublicRules, obs: Observation, seat: int, groups: Iterable[int],
@@ -295,7 +292,7 @@ def best_build(rules: PublicRules, obs: Observation, seat: int, groups: Iterable
             score *= weight[sq]
         if score > best_score:
             best, best_score = sq, score
-    # The candidates follow `legal.build_blocked`, the board's part of `check_build`;
+    # The candidates follow `legal.buildable_streets`, the board's part of `check_build`;
     # where a plugin's rule forbids building (the engine lists those streets in
     # `obs.refused`), the choice is made again without them (whole-game tests assert no
     # faults).

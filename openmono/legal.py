@@ -122,6 +122,53 @@ def build_blocked(rules: Rules, owner: Sequence[int], level: Sequence[int],
     return None
 
 
+def buildable_streets(rules: Rules, owner: Sequence[int], level: Sequence[int],
+                      mortgaged: Sequence[bool], seat: int, g: int) -> list[int]:
+    """The streets of group `g` on which `build_blocked` finds nothing, in group order,
+    from one pass over the group (agents list their build candidates with it).
+
+    >>> import openmono
+    >>> from openmono.compiled import compile_rules
+    >>> rules = compile_rules(openmono.standard_schema())
+    >>> owner = [-1] * rules.n; level = [0] * rules.n; mortgaged = [False] * rules.n
+    >>> for sq in (1, 3): owner[sq] = 0
+    >>> level[1] = 1
+    >>> buildable_streets(rules, owner, level, mortgaged, 0, rules.group_of[1])
+    [3]
+    """
+    if g < 0 or not rules.group_buildable[g]:
+        return []
+    members = rules.group_members[g]
+    hotel = rules.hotel_level
+    count = 0
+    low = rules.max_level
+    blocked = hotels = False
+    for m in members:
+        lv = level[m]
+        if lv == hotel:
+            hotels = True
+        if owner[m] == seat:
+            count += 1
+            if mortgaged[m]:
+                blocked = True
+            if lv < low:
+                low = lv
+    bank = rules.bank
+    if count < rules.group_need[g] or (blocked and not bank.build_beside_mortgaged):
+        return []
+    even = bank.even_build
+    whole = hotels and bank.hotel_sale == "whole"
+    top = rules.max_level
+    is_street = rules.is_street
+    out = []
+    for m in members:
+        lv = level[m]
+        if (is_street[m] and owner[m] == seat and lv < top and not (blocked and mortgaged[m])
+                and not (even and lv > low) and not (whole and lv + 1 < hotel)):
+            out.append(m)
+    return out
+
+
 def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
     problem = build_blocked(rules, view.owner, view.level, view.mortgaged, seat, sq)
     if problem is not None:

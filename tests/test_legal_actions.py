@@ -78,3 +78,27 @@ def test_the_enumeration_agrees_with_the_checks(variant: tuple, seed: int,
 def test_standard_and_gnome_games_agree() -> None:
     assert _compare_game(openmono.standard_schema(), 3) > 100
     assert _compare_game(openmono.gnome_schema(), 4) > 100
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=VARIANTS, data=st.data())
+def test_buildable_streets_are_the_streets_build_blocked_passes(variant: tuple, data) -> None:
+    """`legal.buildable_streets` (one pass over a group, what agents list their builds
+    from) against `legal.build_blocked` street by street, on any board (owners, levels
+    up to hotels, mortgages) under random bank rules, hotels sold by level or whole."""
+    from openmono.compiled import compile_rules
+
+    bank, sizes = variant
+    bank = {**bank, "hotel_sale": data.draw(st.sampled_from(("levels", "whole")))}
+    rules = compile_rules(make_schema((bank, sizes)))
+    owner, level, mortgaged = [-1] * rules.n, [0] * rules.n, [False] * rules.n
+    for sq in rules.properties:
+        owner[sq] = data.draw(st.integers(-1, 2))
+        mortgaged[sq] = owner[sq] >= 0 and data.draw(st.booleans())
+        if rules.is_street[sq]:
+            level[sq] = data.draw(st.sampled_from((0, 0, 1, 3, rules.max_level)))
+    for seat in range(3):
+        for g, members in enumerate(rules.group_members):
+            assert legal.buildable_streets(rules, owner, level, mortgaged, seat, g) == [
+                sq for sq in members
+                if legal.build_blocked(rules, owner, level, mortgaged, seat, sq) is None]
