@@ -348,3 +348,44 @@ def test_four_baselines_trade_auction_and_bankrupt():
     assert sum(r.stats["auctions"] for r in results) > 0
     assert sum(r.end_reason == "bankruptcy" for r in results) >= 15
     assert len({r.winner for r in results}) > 1
+
+
+def _plain_candidates(rules, owner, players):
+    """The trade candidates as first written: per street group, the seats' counts of
+    its members, every lone street against every seat one short (what
+    `agents.baseline_v0._table_candidates` must equal)."""
+    sells = [[] for _ in range(players)]
+    wants = [[] for _ in range(players)]
+    for g, members in enumerate(rules.group_members):
+        need = rules.group_need[g]
+        streets = [m for m in members if rules.is_street[m]]
+        if not streets or need < 2:
+            continue
+        column = [sum(1 for m in members if owner[m] == p) for p in range(players)]
+        for s in streets:
+            o = owner[s]
+            if o < 0 or column[o] != 1:
+                continue
+            for p in range(players):
+                if p != o and column[p] == need - 1:
+                    sells[o].append((s, p))
+                    wants[p].append((o, s))
+    return [(sorted(sells[p]), sorted(wants[p], key=lambda t: t[1])) for p in range(players)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_the_trade_candidates_equal_a_seat_by_seat_count(data) -> None:
+    """Lone streets that would complete another seat's set, on any ownership and table
+    size, with the per-group memo warm from earlier boards."""
+    from agents import baseline_v0 as V
+
+    players = data.draw(st.integers(2, 4))
+    rules = openmono.Game(STD, players=players).public
+    owner = [-1] * rules.n
+    for s in rules.properties:
+        owner[s] = data.draw(st.integers(-1, players - 1))
+    owner = tuple(owner)
+    counts, _ = ownership(rules, owner, players)
+    V._CANDIDATES[:] = [None, None, None]
+    assert V._table_candidates(rules, owner, counts) == _plain_candidates(rules, owner, players)
