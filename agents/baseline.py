@@ -358,6 +358,20 @@ def accept(rules, obs, seat: int, offer: A.OfferTrade) -> bool:
     return net_cash < cash
 
 
+_PRE_ROLL_ORDER = A.Conclude(until_cash=A.NO_CASH_LIMIT)
+
+
+def _turn_just_started(obs: Observation) -> bool:
+    """Whether nothing has happened since the seat's turn started: an offer that waited
+    for it is answered first, before its pre-roll (which its standing order may answer
+    without asking it), and any other answer in its turn follows an event."""
+    events = obs.events
+    if not events:
+        return False
+    last = events[-1]
+    return last.kind == "turn_started" and last.seat == obs.seat and last.turn == obs.turn
+
+
 class BaselineAgent(PhaseAgent):
     name = "baseline"
     fixed_answers = {"post_roll": CONCLUDE}  # its post-roll only buys: ours is at landing
@@ -404,7 +418,7 @@ class BaselineAgent(PhaseAgent):
         return A.DECLINE
 
     def _answer(self, obs: Observation) -> A.Action:
-        if obs.current == obs.seat and self._pre_roll_turn != obs.turn:
+        if obs.current == obs.seat and self._pre_roll_turn != obs.turn and _turn_just_started(obs):
             return A.REJECT  # asked before its pre-roll: make_pre_roll_move ignores offers
         return A.ACCEPT if accept(obs.rules, obs, obs.seat, obs.offer) else A.REJECT
 
@@ -420,7 +434,9 @@ class BaselineAgent(PhaseAgent):
                 return A.PAY_JAIL_FINE
         if rules.bank.out_of_turn_calls is None:
             return self._offers(obs)  # the standard rules give it no out-of-turn call
-        return CONCLUDE
+        # Out of jail this answer is always Conclude: a standing order lets the engine
+        # give it (in jail the engine always asks), so its pre-roll may pass unseen.
+        return _PRE_ROLL_ORDER
 
     # --- make_out_of_turn_move ----------------------------------------------------------
     def _out_of_turn(self, obs: Observation) -> A.Action:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import openmono
 from openmono import actions as A
+from openmono import events as E
 from openmono.engine import Decision
 from agents.baseline import (BaselineAgent, best_improvement, completes_set, curate_offers,
                              unmortgage_limit)
@@ -238,7 +239,9 @@ def test_offers_once_per_turn_and_again_next_turn():
 def test_under_gnome_rules_offers_come_from_its_out_of_turn_call():
     owner = {"Tennessee Avenue": 0, "New York Avenue": 0, "St. James Place": 1}
     g = make_game(3, schema=GNOME, owner=owner)
-    assert decide(g, 0, "pre_roll") == A.CONCLUDE
+    pre_roll = decide(g, 0, "pre_roll")
+    # (a Conclude for every later pre-roll too: out of jail it never does anything else)
+    assert type(pre_roll) is A.Conclude and pre_roll.until_cash == A.NO_CASH_LIMIT
     assert decide(g, 0, "out_of_turn") == A.OfferTrade(to=1, get=(16,), give_cash=202)
 
 
@@ -305,8 +308,23 @@ def test_make_pre_roll_move_ignores_an_offer_waiting_at_its_pre_roll():
     g = make_game(3, schema=GNOME, owner=owner)
     agent = BaselineAgent()
     agent.begin_game(0, observe(g, 0, "begin_game"))
+    g.events.append(E.TurnStarted(0, g.state.turn))  # the engine asks it right then
     assert agent.act(observe(g, 0, "trade_response", offer=offer, offerer=1)) == A.REJECT
     agent.act(observe(g, 0, "pre_roll"))
+    assert agent.act(observe(g, 0, "trade_response", offer=offer, offerer=1)) == A.ACCEPT
+
+
+def test_an_offer_after_a_pre_roll_its_standing_order_answered_is_weighed():
+    """Its pre-roll under the gnome rules is a standing order, so the engine may answer
+    it without asking: an offer in its own turn that follows anything (here the offer
+    being made) is past its pre-roll and weighed, as GNOME's out-of-turn move does."""
+    owner = {"Tennessee Avenue": 0, "New York Avenue": 0, "St. James Place": 1}
+    offer = A.OfferTrade(to=0, give=(16,), get_cash=100)
+    g = make_game(3, schema=GNOME, owner=owner)
+    agent = BaselineAgent()
+    agent.begin_game(0, observe(g, 0, "begin_game"))
+    g.events.append(E.TurnStarted(0, g.state.turn))
+    g.events.append(E.TradeOffered(offer, 1))
     assert agent.act(observe(g, 0, "trade_response", offer=offer, offerer=1)) == A.ACCEPT
 
 
