@@ -275,6 +275,7 @@ class Game(Money, Holdings, Trading, Moves):
         active = st.active
         cash = st.cash
         plain = A.CONCLUDE
+        conclude = A.Conclude
         pre_orders = self._standing["pre_roll"]  # (the lists live as long as the game)
         post_orders = self._standing["post_roll"]
         waiting = self.pending_offers  # offers waiting for their receiver's phase
@@ -298,9 +299,11 @@ class Game(Money, Holdings, Trading, Moves):
                 else:  # (in jail the pre-roll is always asked)
                     pre_orders[p] = None
                     action = yield p, _PRE_ROLL
-                    if action is plain:
+                    if type(action) is conclude:  # (= _manage's answer, without it)
                         self.decisions += 1
-                    else:  # actions, or a Conclude with a standing order
+                        if action is not plain:
+                            self._stand(p, _PRE_ROLL, action)
+                    else:
                         pre_acted = yield from self._manage(p, _PRE_ROLL, action)
                 # --- out of turn
                 calls = self.rules.bank.out_of_turn_calls
@@ -331,9 +334,11 @@ class Game(Money, Holdings, Trading, Moves):
                     else:
                         post_orders[p] = None
                         action = yield p, _POST_ROLL
-                        if action is plain:
+                        if type(action) is conclude:
                             self.decisions += 1
-                        else:  # actions, or a Conclude with a standing order
+                            if action is not plain:
+                                self._stand(p, _POST_ROLL, action)
+                        else:
                             yield from self._manage(p, _POST_ROLL, action)
                     if step is not _AGAIN or st.in_jail[p] or not active[p]:
                         break

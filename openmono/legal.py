@@ -216,12 +216,13 @@ def check_mortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
         return "you do not own it"
     if view.mortgaged[sq]:
         return "already mortgaged"
-    if _group_has_buildings(rules, view, seat, rules.group_of[sq]):
-        # `BankRules.mortgage_beside_buildings` (GNOME): only the street itself must be bare
-        if not rules.bank.mortgage_beside_buildings:
-            return "sell the group's buildings first"
+    if rules.bank.mortgage_beside_buildings:
+        # (GNOME) only the street itself must be bare; it is one of the group's streets
+        # this seat owns, so the whole group is bare when it has no buildings.
         if view.level[sq]:
             return "sell its buildings first"
+    elif _group_has_buildings(rules, view, seat, rules.group_of[sq]):
+        return "sell the group's buildings first"
     if view.bank_cash is not None and view.bank_cash < rules.mortgage[sq]:
         return BANK_SHORT
     return None
