@@ -128,6 +128,8 @@ def _table(rules, owner: tuple[int, ...]) -> tuple:
         part = memos[g].get(holders)
         if part is None:
             part = memos[g][holders] = _group_part(members, holders[:-1])
+        if part is _NO_PART:  # (most groups, most of the time)
+            continue
         holder, lone = part
         if holder >= 0:
             full.setdefault(holder, set()).add(g)
@@ -149,14 +151,17 @@ def _group_part(members: tuple[int, ...], holders: tuple[int, ...]) -> tuple[int
     holders, one of them on a single street."""
     distinct = set(holders)
     if len(distinct) == 1:
-        return holders[0], ()
+        return (holders[0], ()) if holders[0] >= 0 else _NO_PART
     lone = []
     if len(distinct) == 2:
         a, b = distinct
         for o, p in ((a, b), (b, a)):  # o's lone street would complete p's set
             if o >= 0 and p >= 0 and holders.count(o) == 1:
                 lone.append((o, (members[holders.index(o)], p)))
-    return -1, tuple(lone)
+    return (-1, tuple(lone)) if lone else _NO_PART
+
+
+_NO_PART = (-1, ())  # a group with no full set and no lone street completing one
 
 
 def extra_rent(rules, level: tuple[int, ...], sq: int) -> int:

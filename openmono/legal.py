@@ -87,17 +87,21 @@ def build_blocked(rules: Rules, owner: Sequence[int], level: Sequence[int],
     g = rules.group_of[sq]
     if g < 0 or not rules.group_buildable[g]:
         return "you have no monopoly on its group"
-    # One pass over the group: members owned, any mortgaged, the lowest level.
+    # One pass over the group: members owned, any mortgaged, the lowest level, a hotel.
     count = 0
     low = rules.max_level
-    blocked = False
+    hotel = rules.hotel_level
+    blocked = hotels = False
     for m in rules.group_members[g]:
+        lv = level[m]
+        if lv == hotel:
+            hotels = True
         if owner[m] == seat:
             count += 1
             if mortgaged[m]:
                 blocked = True
-            if level[m] < low:
-                low = level[m]
+            if lv < low:
+                low = lv
     if count < rules.group_need[g]:
         return "you have no monopoly on its group"
     lv = level[sq]
@@ -112,13 +116,10 @@ def build_blocked(rules: Rules, owner: Sequence[int], level: Sequence[int],
             return "it is mortgaged"
     if rules.bank.even_build and lv > low:
         return "build evenly: another street of the group has fewer buildings"
-    hotel = rules.hotel_level
-    if lv + 1 < hotel and rules.bank.hotel_sale == "whole":
+    if hotels and lv + 1 < hotel and rules.bank.hotel_sale == "whole":
         # GNOME's `improve_property`: no house while the group has a hotel (hotels sold
         # whole leave empty lots beside hotels)
-        for m in rules.group_members[g]:
-            if level[m] == hotel:
-                return "no house beside a hotel"
+        return "no house beside a hotel"
     return None
 
 
