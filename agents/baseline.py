@@ -363,7 +363,7 @@ def accept(rules, obs, seat: int, offer: A.OfferTrade) -> bool:
     return net_cash < cash
 
 
-_PRE_ROLL_ORDER = A.Conclude(until_cash=A.NO_CASH_LIMIT)
+_PRE_ROLL_ORDER = A.Conclude(until_cash=A.NO_CASH_LIMIT, watch="cash")
 
 
 def _turn_just_started(obs: Observation) -> bool:
@@ -439,8 +439,9 @@ class BaselineAgent(PhaseAgent):
                 return A.PAY_JAIL_FINE
         if rules.bank.out_of_turn_calls is None:
             return self._offers(obs)  # the standard rules give it no out-of-turn call
-        # Out of jail this answer is always Conclude: a standing order lets the engine
-        # give it (in jail the engine always asks), so its pre-roll may pass unseen.
+        # Out of jail this answer is always Conclude, whatever the board: a standing
+        # order that only a rule change ends lets the engine give it (in jail the engine
+        # always asks), so its pre-roll may pass unseen.
         return _PRE_ROLL_ORDER
 
     # --- make_out_of_turn_move ----------------------------------------------------------

@@ -41,7 +41,7 @@ class Conclude(Action):
     out-of-turn or post-roll): "conclude for me, without asking, while my cash stays
     below `until_cash` and nothing I watch changes". `watch="mine"` (the default)
     watches my own properties (owner, buildings, mortgage), `watch="board"` every
-    property; rule changes end every order, a pre-roll in jail is always asked, and so,
+    property, `watch="cash"` nothing but the cash limit; rule changes end every order, a pre-roll in jail is always asked, and so,
     under rules with out-of-turn calls (`out_of_turn_calls`, GNOME's), are the calls
     of the player whose turn it is (which ends its out-of-turn order).
     `NO_CASH_LIMIT` means "whatever my cash". Most management answers are "nothing to
@@ -61,7 +61,7 @@ class Conclude(Action):
 
 
 NO_CASH_LIMIT = 1 << 62  # an `until_cash` no player reaches
-STANDING_WATCH = ("mine", "board")
+STANDING_WATCH = ("mine", "board", "cash")
 
 
 @dataclass(frozen=True, slots=True)

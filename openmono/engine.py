@@ -36,7 +36,7 @@ from openmono.observation import Observation, public_rules
 from openmono.observe import extra_legality, observe
 from openmono.schema import GameSchema
 from openmono.seeding import seed_sequence_words
-from openmono.standing import LASTING, StandingOrder
+from openmono.standing import LASTING, UNCHANGING, StandingOrder
 from openmono.state import NOBODY, GameState, net_worth, sale_value
 from openmono.trading import Trading
 
@@ -232,8 +232,10 @@ class Game(Money, Holdings, Trading, Moves):
             return
         if watch == "mine":
             orders[seat] = StandingOrder(until, st.holdings_version, seat)
-        else:
+        elif watch == "board":
             orders[seat] = StandingOrder(until, st.board_version, 0)
+        else:  # "cash"
+            orders[seat] = StandingOrder(until, UNCHANGING, 0)
 
     def legal_actions(self, seat: int, d: Decision) -> list[A.Action]:
         return legal.legal_actions(self.rules, self.state, seat, d)

@@ -37,7 +37,7 @@ class ConcludeAction(_Model):
     """End the phase; with `until_cash`, a standing order (see `openmono.actions.Conclude`)."""
     kind: Literal["conclude"]
     until_cash: int | None = None
-    watch: Literal["mine", "board"] = "mine"
+    watch: Literal["mine", "board", "cash"] = "mine"
 
 
 class BuyAction(_Model):

@@ -5,7 +5,8 @@ The turn loop answers a seat's management phase without asking it while its orde
 `holds`; an order that no longer holds is dropped and the seat is asked again. What an
 order watches is one of the state's own versions (`GameState.holdings_version[seat]`
 for `watch="mine"`, `GameState.board_version[0]` for `watch="board"`), so it lapses by
-itself when a watched property changes.
+itself when a watched property changes; `watch="cash"` watches `UNCHANGING`, which
+never changes (only the cash limit, or a rule change, ends the order).
 
 >>> versions = [0, 0]
 >>> order = StandingOrder(until_cash=500, versions=versions, index=1)
@@ -44,5 +45,6 @@ class StandingOrder:
         return f"StandingOrder(until_cash={self.until_cash}, index={self.index})"
 
 
+UNCHANGING = (0,)  # the versions of `watch="cash"`: nothing watched ever changes
 # An order that never lapses: a fixed Conclude answer (`Game.drive`).
-LASTING = StandingOrder(NO_CASH_LIMIT, (0,), 0)
+LASTING = StandingOrder(NO_CASH_LIMIT, UNCHANGING, 0)

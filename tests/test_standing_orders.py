@@ -32,7 +32,7 @@ RULES = {"standard": STANDARD, "gnome": GNOME}
 class Orders(RandomAgent):
     """A random agent that often answers a management phase with a standing order and
     keeps its own copy of each order, dropped when the events it observes show a
-    watched property changing. While its copy holds it answers Conclude itself (and
+    watched property changing (never for `watch="cash"`). While its copy holds it answers Conclude itself (and
     counts the ask as needless: the engine should have answered); otherwise it decides
     as `random`, drawing from its stream only then.
 
@@ -59,7 +59,7 @@ class Orders(RandomAgent):
             else:
                 continue
             for phase, (_, watch) in list(self.orders.items()):
-                if mine or watch == "board":
+                if (mine and watch == "mine") or watch == "board":
                     del self.orders[phase]
 
     def _holds(self, obs: Any) -> bool:
@@ -83,7 +83,7 @@ class Orders(RandomAgent):
         if self.rng.random() < 0.5:
             cash = obs.cash[obs.seat]
             until = A.NO_CASH_LIMIT if self.rng.random() < 0.2 else cash + self.rng.randint(1, 300)
-            watch = self.rng.choice(("mine", "board"))
+            watch = self.rng.choice(("mine", "board", "cash"))
             self.orders[obs.phase] = (until, watch)
             self.given += 1
             return A.CONCLUDE if self.strip else A.Conclude(until_cash=until, watch=watch)
@@ -203,6 +203,27 @@ def test_an_order_lapses_when_the_seat_properties_change() -> None:
     # Asked once, once more after the change, then never again: nothing of seat 1's
     # changes (everyone declines, auctions have no bidder, seat 1 has the cash).
     assert changed and asked == 2
+
+
+def test_a_cash_order_outlasts_property_changes() -> None:
+    """`watch="cash"`: the seat's own properties change and the order still holds."""
+    game = Game(STANDARD, 2, seed=5)
+    gen = game.run()
+    seat, d = next(gen)
+    asked = flips = 0
+    for _ in range(2000):
+        action = _default(d)
+        if d.phase == "out_of_turn" and seat == 1:
+            asked += 1
+            action = A.Conclude(until_cash=A.NO_CASH_LIMIT, watch="cash")
+        elif asked and d.phase == "out_of_turn":
+            flips += 1  # seat 1 gains and loses a property, as a plugin could make it
+            game.state.set_owner(1, 1 if flips % 2 else -1)
+        try:
+            seat, d = gen.send(action)
+        except StopIteration:
+            break
+    assert asked == 1 and flips > 10
 
 
 def test_pre_roll_in_jail_is_always_asked() -> None:
