@@ -74,20 +74,10 @@ def _group_has_buildings(rules: Rules, view, seat: int, group: int) -> bool:
     return False
 
 
-def build_blocked(rules: Rules, owner: Sequence[int], level: Sequence[int],
-                  mortgaged: Sequence[bool], seat: int, sq: int) -> str | None:
-    """Why the board alone (owners, levels, mortgages) bars `seat` from building on `sq`,
-    whatever its cash, the bank's stock and the plugins; None when it does not.
-    `check_build` is this and those; agents that cache their build candidates per board
-    use it so that they apply the same rules."""
-    if not (0 <= sq < rules.n) or not rules.is_street[sq]:
-        return "not a street"
-    if owner[sq] != seat:
-        return "you do not own it"
-    g = rules.group_of[sq]
-    if g < 0 or not rules.group_buildable[g]:
-        return "you have no monopoly on its group"
-    # One pass over the group: members owned, any mortgaged, the lowest level, a hotel.
+def _group_facts(rules: Rules, owner: Sequence[int], level: Sequence[int],
+                 mortgaged: Sequence[bool], seat: int, g: int) -> tuple[int, int, bool, bool]:
+    """One pass over group `g`: (members `seat` owns, their lowest level, whether one
+    of them is mortgaged, whether the group has a hotel)."""
     count = 0
     low = rules.max_level
     hotel = rules.hotel_level
@@ -102,6 +92,23 @@ def build_blocked(rules: Rules, owner: Sequence[int], level: Sequence[int],
                 blocked = True
             if lv < low:
                 low = lv
+    return count, low, blocked, hotels
+
+
+def build_blocked(rules: Rules, owner: Sequence[int], level: Sequence[int],
+                  mortgaged: Sequence[bool], seat: int, sq: int) -> str | None:
+    """Why the board alone (owners, levels, mortgages) bars `seat` from building on `sq`,
+    whatever its cash, the bank's stock and the plugins; None when it does not.
+    `check_build` is this and those; agents that cache their build candidates per board
+    use it so that they apply the same rules."""
+    if not (0 <= sq < rules.n) or not rules.is_street[sq]:
+        return "not a street"
+    if owner[sq] != seat:
+        return "you do not own it"
+    g = rules.group_of[sq]
+    if g < 0 or not rules.group_buildable[g]:
+        return "you have no monopoly on its group"
+    count, low, blocked, hotels = _group_facts(rules, owner, level, mortgaged, seat, g)
     if count < rules.group_need[g]:
         return "you have no monopoly on its group"
     lv = level[sq]
@@ -116,7 +123,7 @@ def build_blocked(rules: Rules, owner: Sequence[int], level: Sequence[int],
             return "it is mortgaged"
     if rules.bank.even_build and lv > low:
         return "build evenly: another street of the group has fewer buildings"
-    if hotels and lv + 1 < hotel and rules.bank.hotel_sale == "whole":
+    if hotels and lv + 1 < rules.hotel_level and rules.bank.hotel_sale == "whole":
         # GNOME's `improve_property`: no house while the group has a hotel (hotels sold
         # whole leave empty lots beside hotels)
         return "no house beside a hotel"
@@ -139,26 +146,14 @@ def buildable_streets(rules: Rules, owner: Sequence[int], level: Sequence[int],
     """
     if g < 0 or not rules.group_buildable[g]:
         return []
-    members = rules.group_members[g]
-    hotel = rules.hotel_level
-    count = 0
-    low = rules.max_level
-    blocked = hotels = False
-    for m in members:
-        lv = level[m]
-        if lv == hotel:
-            hotels = True
-        if owner[m] == seat:
-            count += 1
-            if mortgaged[m]:
-                blocked = True
-            if lv < low:
-                low = lv
+    count, low, blocked, hotels = _group_facts(rules, owner, level, mortgaged, seat, g)
     bank = rules.bank
     if count < rules.group_need[g] or (blocked and not bank.build_beside_mortgaged):
         return []
     even = bank.even_build
     whole = hotels and bank.hotel_sale == "whole"
+    hotel = rules.hotel_level
+    members = rules.group_members[g]
     top = rules.max_level
     is_street = rules.is_street
     out = []
