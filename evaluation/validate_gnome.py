@@ -41,6 +41,8 @@ class GnomeOptions(Options):
     rounds: int = Field(5, ge=1, description="blocks of games, each played by our side "
                         "then GNOME's: the machine's speed drifts, and both sides meet it "
                         "alike")
+
+
 MEASURES = ("turns", "trades", "auctions", "bought", "built", "mortgaged", "sold", "razed")
 LABELS = {"turns": "turns", "trades": "trades", "auctions": "auctions",
           "bought": "properties bought from the bank", "built": "building levels added",

@@ -41,9 +41,10 @@ class Conclude(Action):
     out-of-turn or post-roll): "conclude for me, without asking, while my cash stays
     below `until_cash` and nothing I watch changes". `watch="mine"` (the default)
     watches my own properties (owner, buildings, mortgage), `watch="board"` every
-    property, `watch="cash"` nothing but the cash limit; rule changes end every order, a pre-roll in jail is always asked, and so,
-    under rules with out-of-turn calls (`out_of_turn_calls`, GNOME's), are the calls
-    of the player whose turn it is (which ends its out-of-turn order).
+    property, `watch="cash"` nothing but the cash limit; rule changes end every order,
+    a pre-roll in jail is always asked, and so, under rules with out-of-turn calls
+    (`out_of_turn_calls`, GNOME's), are the calls of the player whose turn it is
+    (which ends its out-of-turn order).
     `NO_CASH_LIMIT` means "whatever my cash". Most management answers are "nothing to
     do until I can afford something", and the engine then skips those decisions (their
     events reach the agent with its next observation). Only declare what `act` would
