@@ -8,7 +8,8 @@ of the engine is reachable through it, so a plugin cannot depend on engine inter
 
 >>> import openmono
 >>> from openmono.engine import Game
->>> api = Game(openmono.standard_schema(), players=4, seed=3).api
+>>> game = Game(openmono.standard_schema(), players=4, seed=3)
+>>> api = game.api
 >>> api.state.cash
 (1500, 1500, 1500, 1500)
 >>> api.pay(0, 100, "bonus")
@@ -21,7 +22,8 @@ of the engine is reachable through it, so a plugin cannot depend on engine inter
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generator, Protocol
+import weakref
+from typing import Any, Callable, Generator, Protocol, cast
 
 from openmono.compiled import Rules
 from openmono.events import TurnStarted
@@ -119,12 +121,17 @@ class StateView:
 
 
 class GameAPI:
-    """What a plugin may do with a running game (one per game, see `Game.api`)."""
+    """What a plugin may do with a running game (one per game, see `Game.api`).
+
+    It holds its game weakly: the game owns it, and a strong reference back would make
+    a cycle that leaves every finished game to the cyclic collector (see
+    `openmono.play`). Used after its game is gone, it raises ReferenceError.
+    """
 
     __slots__ = ("_game", "_store", "_view")
 
     def __init__(self, game: PluginHost) -> None:
-        self._game = game
+        self._game = cast(PluginHost, weakref.proxy(game))
         self._store: dict[str, Any] = {}
         self._view = StateView(game.state)
 
