@@ -24,7 +24,7 @@ from openmono import actions as A
 from openmono import legal
 from openmono.compiled import Rules
 from openmono.decision import Decision
-from openmono.observation import Observation, PublicRules
+from openmono.observation import CONTEXT_FIELDS, PLAYER_FIELDS, Observation, PublicRules
 from openmono.state import GameState
 
 
@@ -41,6 +41,8 @@ class Table(Protocol):
 
 
 _new_tuple = tuple.__new__  # builds the NamedTuple without its slow keyword __new__
+if (len(PLAYER_FIELDS), len(CONTEXT_FIELDS)) != (6, 10):  # `observe` indexes both groups
+    raise ImportError("observe's display no longer matches the Observation's groups")
 
 
 def observe(game: Table, seat: int, d: Decision) -> Observation:
@@ -55,13 +57,15 @@ def observe(game: Table, seat: int, d: Decision) -> Observation:
     # state's cached tuples; read before calling, as a call per observation shows),
     # BOARD_FIELDS, events, CONTEXT_FIELDS (the decision's, read by name once).
     # tests/test_observation_consistency.py compares every field with the state by name.
-    # (Tuples joined with `+`: fewer steps than one display with `*` unpacking.)
+    # (One tuple display, its parts indexed: no joined tuples made and dropped.)
+    pv = st.shown_players or st.players_view()
+    c = d.context
     obs = _new_tuple(Observation, (
-        (game.public, seat, d.phase, st.turn, st.current)
-        + (st.shown_players or st.players_view())
-        + (st.owner, st.level, st.mortgaged, st.houses_left, st.hotels_left, st.bank_cash,
-           tuple(evs[start:]) if start < now else ())
-        + d.context))
+        game.public, seat, d.phase, st.turn, st.current,
+        pv[0], pv[1], pv[2], pv[3], pv[4], pv[5],
+        st.owner, st.level, st.mortgaged, st.houses_left, st.hotels_left, st.bank_cash,
+        tuple(evs[start:]) if start < now else (),
+        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]))
     if game.extra_legality:
         obs = plugin_legality(game, obs, seat, d)
     transform = game.transform
