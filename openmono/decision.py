@@ -1,7 +1,8 @@
 """What the engine asks a seat: one decision and its context.
 
 The game yields `(seat, Decision)` at every decision; the observation copies the
-decision's context fields (`openmono.observation.CONTEXT_FIELDS`) by name.
+decision's context fields (`openmono.observation.CONTEXT_FIELDS`), held in that order
+in `Decision.context` (checked against the fields read by name at import).
 
 >>> d = Decision("bid", square=3, high_bid=40)
 >>> dict(zip(CONTEXT_FIELDS, d.context))["high_bid"]
@@ -18,7 +19,7 @@ from typing import Any
 from openmono.observation import CONTEXT_FIELDS
 
 _NO_REFUSALS: frozenset[int] = frozenset()
-_context_of = attrgetter(*CONTEXT_FIELDS)  # one C call reads every context field by name
+_context_of = attrgetter(*CONTEXT_FIELDS)  # every context field, read by name
 
 
 class Decision:
@@ -47,13 +48,22 @@ class Decision:
         self.refused = _NO_REFUSALS
         self.plugin_actions: tuple = ()
         self.shared = False
-        # The context fields' values, read by name in `CONTEXT_FIELDS` order, once.
-        self.context: tuple = _context_of(self)
+        # The context fields' values in `CONTEXT_FIELDS` order (written out: reading
+        # them by name through `_context_of` costs a generic attribute lookup each; the
+        # check below this class holds the two to the same order).
+        self.context: tuple = (square, high_bid, high_bidder, owed, creditor, offer, offerer,
+                               0, _NO_REFUSALS, ())
 
     def count_offer(self) -> None:
         """One more trade offer made in this phase."""
         self.offers_made += 1
         self.context = _context_of(self)
+
+
+_probe = Decision("probe", 1, 2, 3, 4, 5, "offer", 7)
+if _probe.context != _context_of(_probe):  # `__init__`'s display must follow CONTEXT_FIELDS
+    raise ImportError("Decision.context is not in CONTEXT_FIELDS order")  # pragma: no cover
+del _probe
 
 
 def shared(phase: str, square: int = -1) -> Decision:
