@@ -55,7 +55,7 @@ def observe(game: Table, seat: int, d: Decision) -> Observation:
     seen[seat] = now
     # The groups of `openmono.observation`, in order: HEAD_FIELDS, PLAYER_FIELDS (the
     # state's cached tuples; read before calling, as a call per observation shows),
-    # BOARD_FIELDS, events, CONTEXT_FIELDS (the decision's, read by name once).
+    # BOARD_FIELDS, events, CONTEXT_FIELDS (the decision's `context`, in that order).
     # tests/test_observation_consistency.py compares every field with the state by name.
     # (One tuple display, its parts indexed: no joined tuples made and dropped.)
     pv = st.shown_players or st.players_view()
