@@ -72,11 +72,12 @@ def register_groups() -> None:
         # `isolate`: the harness's own option (none or process), never the agent's.
         cs.store(group="agent", name=name, node={"name": name, "isolate": "none",
                                                  **agent_defaults(factory)})
-    cs.store(group="novelty", name="none", node={"name": "none", "difficulty": None,
-                                                 "observability": "announced", "params": {}})
+    cs.store(group="novelty", name="none", node={
+        "name": "none", "difficulty": None, "observability": "announced",
+        "opponents": "informed", "params": {}})
     for name, plugin in plugins.items():
         fields = getattr(getattr(plugin, "Params", None), "model_fields", {}) or {}
         cs.store(group="novelty", name=name, node={
             "name": name, "difficulty": "medium", "observability": "announced",
-            "params": {k: None for k in fields}})
+            "opponents": "informed", "params": {k: None for k in fields}})
     _registered = key

@@ -64,6 +64,7 @@ STATE_FILE = "agents.pkl"
 SAVE_RATIO = 20  # play at least 20x a snapshot's cost between two snapshots
 MAX_GAMES = 100_000  # a larger trial asks for allow_huge=true
 KEEP_LOGS = (True, False, "all", "novelty", "none")
+OPPONENTS_VIEWS = ("informed", "shown")  # TrialConfig.opponents_view
 
 
 class TrialError(ValueError):
@@ -82,6 +83,10 @@ class TrialConfig:
     novelty: str | None = None
     difficulty: str = "medium"
     observability: str = "announced"  # or "effects": see novelties.observability
+    # Under `effects`, what the opponents are shown: "informed" (the true rules, as
+    # GNOME's background agents read the live board in SAIL-ON) or "shown" (the old
+    # rules, as the evaluated agent). docs/detection.md says why informed is the default.
+    opponents_view: str = "informed"
     novelty_params: dict[str, Any] = field(default_factory=dict)
     then: list[str] = field(default_factory=list)  # further novelties, applied in order
     games: int = 100
@@ -125,6 +130,9 @@ class TrialConfig:
         if self.observability not in ("announced", "effects"):
             raise TrialError(f"novelty.observability must be 'announced' or 'effects', got "
                              f"{self.observability!r}")
+        if self.opponents_view not in OPPONENTS_VIEWS:
+            raise TrialError(f"novelty.opponents must be one of {', '.join(OPPONENTS_VIEWS)}, "
+                             f"got {self.opponents_view!r}")
         if self.detection not in ("system", "given"):
             raise TrialError(f"detection must be 'system' or 'given', got {self.detection!r}")
         if not self.opponents:
@@ -676,6 +684,8 @@ def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     data["window"] = list(cfg.window)
     if cfg.observability == "announced":  # the default: trial folders from before it match
         data.pop("observability")
+    if cfg.observability == "announced" or cfg.opponents_view == "shown":
+        data.pop("opponents_view")  # no effect, or as trial folders from before the option
     if not cfg.isolate:  # in process, as trial folders from before isolation
         data.pop("isolate")
         data.pop("isolate_budget")
@@ -741,11 +751,14 @@ def _play_one(cfg: TrialConfig, g: int, agent: Any, opponents: list[Any], refere
               shown: GameSchema | None = None, log_to: Path | None = None) -> dict[str, Any]:
     seed = game_seed(cfg.seed, g)
     players = [agent, *opponents]
+    informed = range(1, len(players)) if cfg.opponents_view == "informed" else ()
     if log_to is None:
-        result = play_game(schema, players, seed=seed, hooks=hooks, shown=shown)
+        result = play_game(schema, players, seed=seed, hooks=hooks, shown=shown,
+                           informed=informed)
     else:  # the replay's log: written whole, then renamed (a kill leaves none or all of it)
         log = io.StringIO()
-        result = play_game(schema, players, seed=seed, hooks=hooks, shown=shown, log=log)
+        result = play_game(schema, players, seed=seed, hooks=hooks, shown=shown, log=log,
+                           informed=informed)
         log_to.parent.mkdir(exist_ok=True)
         atomic_write(log_to, log.getvalue())
     report, report_fault = _safe_report(agent)
@@ -806,6 +819,8 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
         "novelty": (novelty.name if novelty is not None else cfg.novelty) or "none",
         "difficulty": cfg.difficulty if cfg.novelty else None,
         "observability": cfg.observability if cfg.novelty else None,
+        "opponents_view": (cfg.opponents_view if cfg.novelty and cfg.observability == "effects"
+                           else None),
         "category": novelty.category if novelty is not None else None,
         "injected_at": inject,
         "detection": cfg.detection,

@@ -97,18 +97,21 @@ class Game(Money, Holdings, Trading, Moves):
     """
 
     def __init__(self, schema: GameSchema, players: int = 4, seed: int = 0,
-                 hooks: Hooks = NO_HOOKS, shown: GameSchema | None = None) -> None:
+                 hooks: Hooks = NO_HOOKS, shown: GameSchema | None = None,
+                 informed: frozenset[int] = frozenset()) -> None:
         """`shown`: the rules agents are shown when they differ from the true ones (a
-        novelty under `effects` observability; see `novelties.observability`)."""
+        novelty under `effects` observability; see `novelties.observability`);
+        `informed`: the seats shown the true rules all the same (opponents that read the
+        live board, as GNOME's background agents do, or an oracle)."""
         if players < 2:
             raise ValueError("a game needs at least two players")
         self.schema = schema
         self.hooks = hooks
         self.rules: Rules = compile_rules(schema, hooks)
-        self.shown = shown
-        self.public = public_rules(self.rules if shown is None else compile_rules(shown))
-        self.extra_legality = extra_legality(self.rules)  # see `openmono.observe`
         self.players = players
+        self.informed = informed
+        self._show(shown)
+        self.extra_legality = extra_legality(self.rules)  # see `openmono.observe`
         self.seed = seed
         self.seeds = stream_seeds(seed, players, len(self.rules.decks))
         self.dice_rng = random.Random(self.seeds["dice"])
@@ -147,12 +150,24 @@ class Game(Money, Holdings, Trading, Moves):
         self.schema = schema
         self.hooks = hooks
         self.rules = compile_rules(schema, hooks)
-        self.shown = shown
-        self.public = public_rules(self.rules if shown is None else compile_rules(shown))
+        self._show(shown)
         self.extra_legality = extra_legality(self.rules)  # see `openmono.observe`
         self.invalidate_observations()
         self.transform = hooks.observation  # a novelty may change what agents see
         self._turn_end = _acts_at_turn_end(self.rules, hooks)
+
+    def _show(self, shown: GameSchema | None) -> None:
+        """The public rules each seat is shown: the true ones, or `shown` to every seat
+        not `informed`."""
+        self.shown = shown
+        if shown is None:
+            self.public = public_rules(self.rules)
+            self.publics = (self.public,) * self.players
+            return
+        self.public = public_rules(compile_rules(shown))
+        true = public_rules(self.rules) if self.informed else self.public
+        self.publics = tuple(true if s in self.informed else self.public
+                             for s in range(self.players))
 
     # --- observation ----------------------------------------------------------------
     def observe(self, seat: int, d: Decision) -> Observation:

@@ -32,7 +32,7 @@ class Table(Protocol):
     """What `observe` reads of a running game (`openmono.engine.Game` is one)."""
 
     rules: Rules  # the true rules (plugin legality)
-    public: PublicRules  # the rules agents are shown
+    publics: tuple[PublicRules, ...]  # per seat: the rules it is shown
     state: GameState
     events: list
     seen: list[int]  # per seat: how many events it has been shown
@@ -61,7 +61,7 @@ def observe(game: Table, seat: int, d: Decision) -> Observation:
     pv = st.shown_players or st.players_view()
     c = d.context
     obs = _new_tuple(Observation, (
-        game.public, seat, d.phase, st.turn, st.current,
+        game.publics[seat], seat, d.phase, st.turn, st.current,
         pv[0], pv[1], pv[2], pv[3], pv[4], pv[5],
         st.owner, st.level, st.mortgaged, st.houses_left, st.hotels_left, st.bank_cash,
         tuple(evs[start:]) if start < now else (),

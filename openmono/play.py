@@ -62,11 +62,14 @@ def play_game(
     log: IO[str] | None = None,
     game: Game | None = None,
     shown: GameSchema | None = None,
+    informed: Sequence[int] = (),
 ) -> GameResult:
     """Play one game and return its result.
 
     `seats` fixes the agent index per seat (else they are shuffled by the seed when
     `shuffle_seats`). `log` receives a JSON-lines record that `replay` can re-run.
+    `shown`: the rules agents are shown (else the true ones); `informed`: the indexes
+    of the agents shown the true rules all the same.
     """
     n = len(agents)
     if seats is None:
@@ -75,7 +78,8 @@ def play_game(
     if sorted(seats) != list(range(n)):
         raise ValueError(f"seats must be a permutation of 0..{n - 1}, got {seats}")
     if game is None:
-        game = Game(schema, players=n, seed=seed, hooks=hooks, shown=shown)
+        game = Game(schema, players=n, seed=seed, hooks=hooks, shown=shown,
+                    informed=frozenset(s for s, i in enumerate(seats) if i in informed))
     by_seat = [agents[i] for i in seats]
     faults = [0] * n
     if log is not None:
@@ -83,6 +87,8 @@ def play_game(
                   "schema": json.loads(schema.to_json())}
         if game.shown is not None:
             header["shown"] = json.loads(game.shown.to_json())
+            if game.informed:
+                header["informed"] = sorted(game.informed)  # seats
         _write(log, header)
     begin = Decision("begin_game")
     for s, agent in enumerate(by_seat):
@@ -224,6 +230,7 @@ def replay(lines: Sequence[str], hooks: Hooks = NO_HOOKS) -> tuple[Game, GameRes
         agents[idx] = scripted[s]
     shown = header.get("shown")
     game = Game(schema, players=n, seed=header["seed"], hooks=hooks,
-                shown=None if shown is None else GameSchema.model_validate(shown))
+                shown=None if shown is None else GameSchema.model_validate(shown),
+                informed=frozenset(int(s) for s in header.get("informed", ())))
     return game, play_game(schema, agents, seed=header["seed"], hooks=hooks, seats=seats,
                            game=game)

@@ -1,0 +1,184 @@
+"""The cost of ignoring a novelty (`evaluation.impact`) and who is shown what
+(`novelty.opponents`): the seats the engine informs, the pairing of the three versions,
+the statistics and the command's JSON line."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+import openmono
+from agents.base import Agent
+from evaluation import impact
+from evaluation.impact import ImpactOptions, cost_of_ignorance, play_version
+from evaluation.runner import TrialConfig, TrialError, run_trial
+from novelties import apply_novelty
+from novelties.observability import shown_schema
+from openmono import actions as A
+from openmono.engine import Game
+from openmono.hooks import NO_HOOKS
+from openmono.play import play_game
+
+BASE = openmono.standard_schema()
+REASSIGN = apply_novelty("group_reassign", BASE, "easy")
+
+
+class RulesSeen(Agent):
+    """Concludes everything; remembers the rules of each observation it was handed."""
+
+    def __init__(self) -> None:
+        self.seen: list = []
+
+    def act(self, obs):  # noqa: ANN001
+        self.seen.append(obs.rules)
+        return A.DECLINE if obs.phase == "buy" else obs.legal_actions()[0]
+
+
+# --- the engine: per-seat views ------------------------------------------------------
+def test_informed_seats_see_the_true_rules_the_others_the_shown_ones():
+    shown = shown_schema(BASE, REASSIGN.schema)
+    game = Game(REASSIGN.schema, players=4, seed=1, shown=shown, informed=frozenset({1, 3}))
+    true = Game(REASSIGN.schema, players=4, seed=1).public
+    old = Game(shown, players=4, seed=1).public
+    assert true.group_members != old.group_members  # the novelty is visible in the rules
+    assert [p.group_members for p in game.publics] == [
+        old.group_members, true.group_members, old.group_members, true.group_members]
+
+
+def test_play_game_informs_agents_by_index_whatever_their_seats():
+    shown = shown_schema(BASE, REASSIGN.schema)
+    true = Game(REASSIGN.schema, players=4, seed=1).public.group_members
+    for seed in range(4):  # seats are shuffled per seed
+        agents = [RulesSeen() for _ in range(4)]
+        log = io.StringIO()
+        play_game(REASSIGN.schema, agents, seed=seed, shown=shown, informed=(2,), log=log)
+        for i, agent in enumerate(agents):
+            assert agent.seen
+            assert all((r.group_members == true) == (i == 2) for r in agent.seen), (seed, i)
+        header = json.loads(log.getvalue().splitlines()[0])
+        assert header["informed"] == [header["seats"].index(2)]
+
+
+# --- the trial option ------------------------------------------------------------------
+FAST = dict(agent="random", opponents=["random"] * 3, reference="random", progress=False,
+            novelty="group_reassign", difficulty="easy", observability="effects", inject_at=0)
+
+
+def test_opponents_view_is_validated_and_recorded(tmp_path: Path):
+    with pytest.raises(TrialError, match="informed, shown"):
+        TrialConfig(**FAST, opponents_view="all").validate()
+    summary = run_trial(TrialConfig(**FAST, games=2), tmp_path / "informed")
+    assert summary["opponents_view"] == "informed"
+    ident = json.loads((tmp_path / "informed" / "trial.json").read_text())
+    assert ident["opponents_view"] == "informed"
+
+
+def test_a_folder_from_before_the_option_resumes_as_shown(tmp_path: Path):
+    """Trial folders from before the option played with the opponents shown the old
+    rules: their identity has no key, which is what `shown` writes."""
+    run_trial(TrialConfig(**FAST, games=2, opponents_view="shown"), tmp_path)
+    assert "opponents_view" not in json.loads((tmp_path / "trial.json").read_text())
+    run_trial(TrialConfig(**FAST, games=2, opponents_view="shown"), tmp_path)  # the same
+    with pytest.raises(TrialError, match="opponents_view"):
+        run_trial(TrialConfig(**FAST, games=2), tmp_path)
+
+
+# --- the three versions ------------------------------------------------------------------
+def _opts(**kw) -> ImpactOptions:
+    return ImpactOptions(**{"novelty": "group_reassign", "difficulty": "easy", "games": 4,
+                            "trial_games": 2, **kw})
+
+
+def test_with_nothing_changed_the_three_versions_play_the_same_games(monkeypatch):
+    """The pairing: same seeds, seats and dice for every version, so a novelty that
+    changes nothing leaves the three versions' games identical."""
+    world = impact._world
+
+    def unchanged(opts):
+        base, applied = world(opts)
+        return base, dataclasses.replace(applied, schema=base, hooks=NO_HOOKS)
+
+    monkeypatch.setattr(impact, "_world", unchanged)
+    opts = _opts(games=6, trial_games=3)
+    played = [play_version(opts, v) for v in impact.VERSIONS]
+    assert played[0] == played[1] == played[2]
+    assert len({turns for _, _, turns in played[0]}) > 1  # six different games
+
+
+def test_versions_play_alike_until_the_first_decision_that_differs():
+    """Oracle and blind share every event of a game up to a decision they answer
+    differently: nothing but the agent's answers (no seat, seed or dice) tells the two
+    apart."""
+    from novelties.observability import shown_schema as face
+
+    logs = {}
+    for version, shown, believe in (("oracle", None, True),
+                                    ("blind", face(BASE, REASSIGN.schema), False)):
+        from agents.planner.agent import PlannerAgent
+        from agents.baseline import BaselineAgent
+
+        agent = PlannerAgent(adapt=False)
+        if believe:
+            agent.set_believed_schema(REASSIGN.schema)
+        log = io.StringIO()
+        play_game(REASSIGN.schema, [agent] + [BaselineAgent() for _ in range(3)], seed=7,
+                  shown=shown, informed=(1, 2, 3), log=log)
+        logs[version] = [json.loads(line) for line in log.getvalue().splitlines()[1:]]
+    pairs = list(zip(logs["oracle"], logs["blind"]))
+    first = next(i for i, (a, b) in enumerate(pairs) if a != b)
+    a, b = pairs[first]
+    assert first > 0 and a["type"] == b["type"] == "decision"
+    assert a["seat"] == b["seat"] and a["phase"] == b["phase"] and a["action"] != b["action"]
+
+
+def test_cost_and_recovery_statistics():
+    same = cost_of_ignorance([1, 0, 1, 1], [1, 0, 1, 1], [1, 0, 1, 1])
+    assert same["cost"] == 0 and same["cost_ci"] == [0, 0]
+    assert same["recovered"] is None and same["recovered_ci"] is None
+    oracle, blind = [1] * 40, [1, 0] * 20
+    half = cost_of_ignorance(oracle, blind, [1, 1, 1, 0] * 10, seed=3)
+    assert half["cost"] == 0.5 and 0 < half["cost_ci"][0] < 0.5 < half["cost_ci"][1]
+    assert half["recovered"] == 0.5
+    lo, hi = half["recovered_ci"]
+    assert 0 <= lo < 0.5 < hi <= 1
+    with pytest.raises(ValueError, match="same games"):
+        cost_of_ignorance([1], [1, 0], [1])
+
+
+def test_the_command_prints_one_json_line(capsys):
+    assert impact.main(["novelty=rent_hike", "difficulty=easy", "games=2", "trial_games=1",
+                        "seed=5"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1
+    record = json.loads(out[0])
+    for key in ("oracle", "blind", "adaptive", "cost", "cost_ci", "recovered",
+                "recovered_ci", "games", "same_games", "oracle_worth"):
+        assert key in record, key
+    assert record["games"] == 2 and record["opponents_view"] == "informed"
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["difficulty=easy"], "novelty is required"),
+    (["novelty=nope"], "unknown novelty"),
+    (["novelty=rent_hike", "observability=hidden"], "announced or effects"),
+    (["novelty=rent_hike", "novelty.opponents=all"], "informed or shown"),
+    (["novelty=rent_hike", "agent=nobody"], "nobody"),
+])
+def test_bad_input_is_one_line(argv, needle, capsys):
+    with pytest.raises(SystemExit) as exc:
+        impact.main(argv)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exc.value.code == 2 and len(err) == 1 and needle in err[0]
+
+
+def test_a_biting_preset_costs_the_blind_planner_games():
+    """group_reassign (easy) moves streets between colour groups: a planner that values
+    the old groups builds on sets it does not hold. On a small fixed sample its cost of
+    ignorance is positive with an interval clear of 0."""
+    record = impact.measure(_opts(games=24, trial_games=24, seed=11))
+    assert record["oracle"] > record["blind"]
+    assert record["cost_ci"][0] > 0
