@@ -54,7 +54,7 @@ from agents.baseline import BaselineAgent
 from evaluation import dice_sprt
 from evaluation.metrics import wilson_interval
 from novelties.base import DIFFICULTIES, NoveltyError
-from novelties.measured import DATA_FILE, FLAG_TEXT, SCHEMA_VERSION, order_verdict
+from novelties.measured import DATA_FILE, FLAG_TEXT, SCHEMA_VERSION, bites, order_verdict
 from novelties.observability import shown_schema
 from novelties.registry import apply_novelty, available_novelties
 
@@ -287,15 +287,22 @@ def _deck_changed(p: Any) -> bool:
 
 
 def cell_flags(cell: dict[str, Any]) -> list[str]:
-    """`instant`, `never_seen`, `no_impact`, `inert` (never seen and no impact)."""
+    """`instant`, `never_seen`, `no_impact`, `inert` (never seen and no impact) and
+    `bites` (`novelties.measured.bites`). Impact is the cost of ignorance where it was
+    measured (`ignorance`), and game length; seat 0's win-rate change among identical
+    agents is no impact measure (by symmetry it is about zero) and is not read."""
     flags = []
     if cell.get("detected_in_first_game", 0) >= INSTANT:
         flags.append("instant")
     never = cell["detectability_games_median"] is None
     if never:
         flags.append("never_seen")
+    ignorance = cell.get("ignorance")
     no_impact = (cell["impact_length_ci"][0] <= 0 <= cell["impact_length_ci"][1]
-                 and cell["impact_winrate_ci"][0] <= 0 <= cell["impact_winrate_ci"][1])
+                 and (ignorance is None
+                      or ignorance["cost_ci"][0] <= 0 <= ignorance["cost_ci"][1]))
+    if bites(cell):
+        flags.append("bites")
     if no_impact:
         flags.append("no_impact")
     if never and no_impact:
@@ -354,7 +361,7 @@ def todo(data: dict[str, Any], names: Sequence[str], games: int, seed: int,
 # --- the table in docs/novelties.md ---------------------------------------------------
 
 def docs_table(data: dict[str, Any]) -> str:
-    from novelties.measured import detect_text, impact_text
+    from novelties.measured import cost_text, detect_text, impact_text
 
     s = data.get("settings", {})
     lines = [TABLE_BEGIN, "",
@@ -368,7 +375,7 @@ def docs_table(data: dict[str, Any]) -> str:
              "change in game length (turns, 95% CI) and in seat 0's win rate (percentage "
              "points, 95% CI). Flags of the hard row end with the plugin's order verdict.", "",
              "| plugin | preset | method | detect (game) | within 100 | decisions | "
-             "Δ length (turns) | Δ win seat 0 | flags |",
+             "Δ length (turns) | cost of ignorance (points) | flags |",
              "|---|---|---|---|---|---|---|---|---|"]
     for name, cells in sorted(data["plugins"].items()):
         for d in DIFFICULTIES:
@@ -383,7 +390,7 @@ def docs_table(data: dict[str, Any]) -> str:
             dec_text = "never" if dec is None else f"{dec:.0f}"
             lines.append(f"| `{name}` | {d} | {c['method']} | {detect_text(c)} | {within} | "
                          f"{dec_text} | "
-                         f"{impact_text(c, 'length')} | {impact_text(c, 'winrate')} | "
+                         f"{impact_text(c, 'length')} | {cost_text(c)} | "
                          f"{', '.join(f for f in flags if f)} |")
     lines += ["", TABLE_END]
     return "\n".join(lines)

@@ -32,17 +32,18 @@ def parse_value(text: str) -> Any:
 
 def _table(rows: list[dict[str, Any]]) -> str:
     """Name, category, difficulties, the measured columns (easy / medium / hard: the
-    median game of detection, the change in game length; flags of hard), description."""
-    cols = ("name", "category", "difficulties", "detect e/m/h (games)", "Δturns e/m/h",
-            "flags", "description")
+    median game of detection, the cost of ignorance in points of the planner's win rate,
+    the change in game length; flags of hard), description."""
+    cols = ("name", "category", "difficulties", "detect e/m/h (games)", "cost e/m/h (pts)",
+            "Δturns e/m/h", "flags", "description")
     cells = []
     for r in rows:
         m = r.get("measured") or {}
         if m.get("note"):
-            measured = [m["note"], "", ""]
+            measured = [m["note"], "", "", ""]
         else:
-            measured = [m.get("detectability") or "", m.get("impact") or "",
-                        ",".join(m.get("flags") or ())]
+            measured = [m.get("detectability") or "", m.get("cost") or "",
+                        m.get("impact") or "", ",".join(m.get("flags") or ())]
         cells.append([r["name"], r["category"], ",".join(r["difficulties"]), *measured,
                       r["description"]])
     n = len(cols) - 1

@@ -16,8 +16,14 @@ the current preset is stale), `games`, `seed`, `method` ("coupled" or "analytic"
 (expected decisions of seat 0 until detection; null = never), `impact_length` and
 `impact_length_ci` (mean change in turns, 95% CI), `impact_winrate` and
 `impact_winrate_ci` (change in seat 0's win rate), `length_standard`,
-`winrate_standard` and `flags` (a list of `FLAG_TEXT` keys). docs/novelties.md
-("Measured difficulty") defines every figure.
+`winrate_standard` and `flags` (a list of `FLAG_TEXT` keys); and, once
+`python -m evaluation.impact_screen write=true` has run, `ignorance`: the cost of
+ignoring the preset (`evaluation.impact`: win rates `oracle`, `blind`, `adaptive`,
+`cost` = oracle - blind with `cost_ci`, `recovered` with `recovered_ci`, `games`,
+`seed` and the other settings). docs/novelties.md ("Measured difficulty", "The cost of
+ignorance") defines every figure. (`impact_winrate`, seat 0's win-rate change among four
+identical agents, is kept in the file but is no impact measure: by symmetry it is about
+zero.)
 """
 
 from __future__ import annotations
@@ -30,10 +36,17 @@ from typing import Any, Mapping
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "measured.json"
 SCHEMA_VERSION = 1
+# A preset bites when ignoring it costs at least BITE_COST of post-novelty win rate, the
+# interval's low end above BITE_LOW, measured on at least BITE_GAMES paired games.
+BITE_COST, BITE_LOW, BITE_GAMES = 0.15, 0.10, 1000
 FLAG_TEXT = {
     "instant": "detected in the first game with probability >= 0.95",
     "never_seen": "no observation changed in the games played",
-    "no_impact": "neither game length nor seat 0's win rate changed measurably (95% CIs hold 0)",
+    "no_impact": "neither game length nor (where measured) the cost of ignorance differs "
+                 "measurably from 0 (95% CIs hold 0)",
+    "bites": f"ignoring it costs the planner at least {round(100 * BITE_COST)} points of "
+             f"win rate, the 95% CI's low end above {round(100 * BITE_LOW)} "
+             f"(at least {BITE_GAMES:,} paired games)",
     "inert": "never seen and no measurable impact",
 }
 NOT_MEASURED = "not measured - run python -m evaluation.difficulty plugin=[{name}]"
@@ -109,6 +122,23 @@ def impact_text(cell: Mapping[str, Any], what: str) -> str:
     return f"{_signed(k * m)} [{_signed(k * lo)},{_signed(k * hi)}]"
 
 
+def bites(cell: Mapping[str, Any]) -> bool:
+    """Whether ignoring the preset costs the planner a measured, large share of its games
+    (`FLAG_TEXT["bites"]`)."""
+    ig = cell.get("ignorance")
+    return bool(ig) and ig["games"] >= BITE_GAMES and ig["cost"] >= BITE_COST \
+        and ig["cost_ci"][0] > BITE_LOW
+
+
+def cost_text(cell: Mapping[str, Any]) -> str:
+    """The cost of ignorance in points with its interval, or "?" when not measured."""
+    ig = cell.get("ignorance")
+    if not ig:
+        return "?"
+    lo, hi = ig["cost_ci"]
+    return f"{_signed(100 * ig['cost'])} [{_signed(100 * lo)},{_signed(100 * hi)}]"
+
+
 def _signed(x: float) -> str:
     return f"{round(x) + 0:+d}"  # (never "-0")
 
@@ -120,7 +150,8 @@ def columns(name: str, presets: Mapping[str, Mapping[str, Any]] | None = None,
     cells = cells_for(name, presets, data)
     if cells is None or cells.get("stale"):
         note = (STALE if cells else NOT_MEASURED).format(name=name)
-        return {"detectability": None, "impact": None, "flags": [], "note": note}
+        return {"detectability": None, "impact": None, "cost": None, "flags": [],
+                "note": note}
     data = load() if data is None else data
     flags = list(cells["hard"].get("flags", []))
     verdict = data.get("order", {}).get(name) or order_verdict(cells)
@@ -129,6 +160,8 @@ def columns(name: str, presets: Mapping[str, Mapping[str, Any]] | None = None,
     return {
         "detectability": " / ".join(detect_text(cells[d]) for d in PRESETS),
         "impact": " / ".join(_signed(cells[d]["impact_length"]) for d in PRESETS),
+        "cost": " / ".join(_signed(100 * cells[d]["ignorance"]["cost"])
+                           if cells[d].get("ignorance") else "?" for d in PRESETS),
         "flags": flags,
         "note": None,
     }

@@ -182,3 +182,37 @@ def test_a_biting_preset_costs_the_blind_planner_games():
     record = impact.measure(_opts(games=24, trial_games=24, seed=11))
     assert record["oracle"] > record["blind"]
     assert record["cost_ci"][0] > 0
+
+
+# --- the catalogue screen -------------------------------------------------------------
+def test_the_screen_resumes_and_writes_the_measured_file(tmp_path: Path):
+    from evaluation.impact_screen import RECORDS, ScreenOptions, screen, write_measured
+    from novelties.measured import DATA_FILE
+
+    opts = ScreenOptions(novelties=["rent_hike"], presets=["easy"], games=2, trial_games=1,
+                         out=str(tmp_path))
+    assert screen(opts) == 1
+    with (tmp_path / RECORDS).open("a") as fh:
+        fh.write('{"novelty": "rent_hi')  # a line cut by a kill
+    assert screen(opts) == 0  # done already: nothing re-played
+    assert screen(opts.model_copy(update={"seed": 7})) == 1  # other settings: measured
+    data_file = tmp_path / "measured.json"
+    data_file.write_text(DATA_FILE.read_text())
+    assert write_measured(opts, data_file) == 1
+    cell = json.loads(data_file.read_text())["plugins"]["rent_hike"]["easy"]
+    assert cell["ignorance"]["games"] == 2 and cell["ignorance"]["seed"] == 1000
+    assert "bites" not in cell["flags"]
+
+
+def test_a_preset_bites_only_when_measured_large_and_clear_of_ten_points():
+    from novelties.measured import bites, cost_text
+
+    def cell(cost, lo, games=1000):
+        return {"ignorance": {"cost": cost, "cost_ci": [lo, cost + 0.05], "games": games}}
+
+    assert bites(cell(0.2, 0.12))
+    assert not bites(cell(0.2, 0.09))  # the interval reaches below 10 points
+    assert not bites(cell(0.14, 0.11))  # too small
+    assert not bites(cell(0.3, 0.2, games=300))  # a screen, not the band's sample
+    assert not bites({}) and cost_text({}) == "?"
+    assert cost_text(cell(0.2, 0.12)) == "+20 [+12,+25]"
