@@ -44,6 +44,16 @@ def hardest_cells(cells: Mapping[tuple[str, str], Mapping[str, Any]] | None = No
     return sorted(k for k, cell in cells.items() if band_of(cell) in (BANDS[-1][1], NEVER))
 
 
+def biting_cells(cells: Mapping[tuple[str, str], Mapping[str, Any]] | None = None
+                 ) -> list[tuple[str, str]]:
+    """The (plugin, preset) cells flagged `bites`: ignoring them costs the planner a
+    measured, large share of its games (`novelties.measured.bites`)."""
+    from novelties.measured import bites
+
+    cells = load_cells() if cells is None else cells
+    return sorted(k for k, cell in cells.items() if bites(cell))
+
+
 def is_control(trial: Mapping[str, Any]) -> bool:
     """A trial without a novelty (saved sweeps name its novelty "none")."""
     return trial.get("novelty") in (None, "none") or trial.get("sweep_category") == "control"

@@ -165,26 +165,28 @@ def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[floa
 
 
 def chosen_cells(items: list[str]) -> list[tuple[str, str]]:
-    """`cells=` as (plugin, preset) pairs; `hardest` expands to the hardest measured band.
+    """`cells=` as (plugin, preset) pairs; `hardest` expands to the hardest measured band,
+    `bites` to the presets whose cost of ignorance is measured large (the biting band).
     Raises ValueError naming the first item that is not a known cell."""
-    from evaluation.detection_bands import hardest_cells
+    from evaluation.detection_bands import biting_cells, hardest_cells
 
     known = {n for names in catalogue().values() for n in names}
     out: list[tuple[str, str]] = []
     for item in items:
-        if item == "hardest":
-            out.extend(c for c in hardest_cells() if c[0] in known)
+        if item in ("hardest", "bites"):
+            band = hardest_cells() if item == "hardest" else biting_cells()
+            out.extend(c for c in band if c[0] in known)
             continue
         name, _, preset = item.partition(":")
         if name not in known:
             raise ValueError(f"cells: unknown plugin {name!r} in {item!r}; valid: "
-                             f"plugin:preset (python -m novelties list), or hardest")
+                             f"plugin:preset (python -m novelties list), hardest or bites")
         if preset not in DIFFICULTIES:
             raise ValueError(f"cells: {item!r} needs a preset; valid: "
                              f"{', '.join(f'{name}:{d}' for d in DIFFICULTIES)}")
         out.append((name, preset))
     if not out:
-        raise ValueError("cells: no cell chosen (no measured cell is in the hardest band)")
+        raise ValueError("cells: no cell chosen (no measured cell is in the band asked for)")
     return list(dict.fromkeys(out))
 
 
@@ -571,7 +573,7 @@ class SweepOptions(Options):
     cells: list[str] | None = Field(None, description="only these plugin:preset cells, e.g. "
                                     "[cash_cap:hard,late_rent:hard]; [hardest]: every cell "
                                     "of the hardest measured band (> 1000 decisions to see, "
-                                    "or never seen)")
+                                    "or never seen); [bites]: every preset flagged bites")
     controls: int = Field(20, ge=0, description="trials without a novelty")
     games: int = games_field(30, "games per trial")
     window: list[float] = Field([0.3, 0.6], min_length=2, max_length=2,

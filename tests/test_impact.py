@@ -216,3 +216,16 @@ def test_a_preset_bites_only_when_measured_large_and_clear_of_ten_points():
     assert not bites(cell(0.3, 0.2, games=300))  # a screen, not the band's sample
     assert not bites({}) and cost_text({}) == "?"
     assert cost_text(cell(0.2, 0.12)) == "+20 [+12,+25]"
+
+
+def test_a_sweep_selects_the_biting_band(monkeypatch):
+    from evaluation import detection_bands, detection_sweep
+
+    big = {"ignorance": {"cost": 0.3, "cost_ci": [0.2, 0.4], "games": 1000}}
+    small = {"ignorance": {"cost": 0.02, "cost_ci": [-0.01, 0.05], "games": 1000}}
+    cells = {("group_reassign", "easy"): big, ("rent_hike", "easy"): small}
+    monkeypatch.setattr(detection_bands, "load_cells", lambda path=None: cells)
+    assert detection_sweep.chosen_cells(["bites"]) == [("group_reassign", "easy")]
+    monkeypatch.setattr(detection_bands, "load_cells", lambda path=None: {})
+    with pytest.raises(ValueError, match="no cell chosen"):
+        detection_sweep.chosen_cells(["bites"])
