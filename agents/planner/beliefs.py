@@ -139,6 +139,21 @@ def merge_public(public: dict, dice: tuple[Die, ...], decks: tuple[Deck, ...],
                                               dice=[d.model_dump() for d in dice], decks=[]))
 
 
+def regroup(schema: GameSchema, group_of: dict[str, str]) -> GameSchema:
+    """`schema` with the streets named in `group_of` moved to those colour groups
+    (unchanged when it does not validate: a belief never breaks the rules)."""
+    if not group_of:
+        return schema
+    squares = tuple(s.model_copy(update={"group": group_of[s.name]})
+                    if s.name in group_of and s.group is not None else s
+                    for s in schema.squares)
+    try:
+        return GameSchema.model_validate({**schema.model_dump(),
+                                          "squares": [s.model_dump() for s in squares]})
+    except ValidationError:
+        return schema
+
+
 def scale(value: int, factor: float) -> int:
     """A printed value times a factor, rounded (how a scaled rule would be printed)."""
     return max(0, int(round(value * factor)))

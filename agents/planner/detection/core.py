@@ -86,6 +86,9 @@ class NoveltyDetector:
         self.dice = s.dice
         self.decks = s.decks
         self.printed: GameSchema = s  # the believed rules before hidden factors
+        # Streets believed in another colour set than the board shows (name -> group;
+        # `groups.GroupChecker`): part of `printed`, since every check reads the sets.
+        self.group_override: dict[str, str] = {}
         # --- the public state, and how far the observation can be trusted ---------------
         self.replica = Replica()
         self.turn = Turn()
@@ -218,7 +221,8 @@ class NoveltyDetector:
 
     def rebuild(self) -> None:
         """Believed schema = public rules + believed dice/decks + hidden beliefs."""
-        self.printed = B.merge_public(self.public, self.dice, self.decks, self.renamed)
+        self.printed = B.regroup(B.merge_public(self.public, self.dice, self.decks,
+                                                self.renamed), self.group_override)
         self.decks = self.printed.decks
         self._compile()
         believed = self.printed

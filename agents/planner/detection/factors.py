@@ -55,6 +55,13 @@ class ChargeFactors(Checker):
         self.tax_extra = []
         self.tax_since = None
 
+    def forget_streets(self) -> None:
+        """The streets' rent runs and factors were read against colour sets now believed
+        wrong (`groups.GroupChecker`): start them afresh."""
+        streets = set(self.det.R.streets)
+        self.runs = {k: r for k, r in self.runs.items() if k not in streets}
+        self.rent_mult = {k: f for k, f in self.rent_mult.items() if k not in streets}
+
     def announced(self) -> None:
         clock = self.det.clock
         for key in list(self.runs):

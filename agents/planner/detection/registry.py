@@ -14,6 +14,7 @@ from agents.planner.detection.cards import CardChecker
 from agents.planner.detection.dice import DiceChecker
 from agents.planner.detection.endings import EndingChecker
 from agents.planner.detection.factors import ChargeFactors
+from agents.planner.detection.groups import GroupChecker
 from agents.planner.detection.movement import MovementChecker
 from agents.planner.detection.observation import ObservationChecker
 from agents.planner.detection.prices import PriceChecker
@@ -24,4 +25,4 @@ from agents.planner.detection.unknown import UnknownPaymentChecker
 
 CHECKERS = (ObservationChecker, RentChecker, TaxChecker, ChargeFactors, PriceChecker,
             BankChecker, CardChecker, UnknownPaymentChecker, EndingChecker, DiceChecker,
-            MovementChecker, RefusalChecker)
+            MovementChecker, RefusalChecker, GroupChecker)

@@ -1,0 +1,216 @@
+"""Which colour set each street belongs to, inferred from who builds and what rent is paid.
+
+Under `effects` a novelty that moves streets between colour groups (SAIL-ON's "which
+colour set a street belongs to") leaves the board showing the old sets. What shows it:
+
+- a build: under the standard rules only a player holding a street's whole set builds
+  on it, so a player who builds on a street holds its true set (opponents who read the
+  live board build by the true sets);
+- the rent of an unimproved street: the printed rent, doubled when its owner holds the
+  set.
+
+Each such outcome is a constraint (street, the streets its owner holds, set or not).
+When a build (or rents on two streets) contradicts the believed sets, the checker looks
+for the partition of the streets into the same group labels nearest the believed one
+(fewest streets moved) that satisfies every constraint, by local search over moves,
+swaps and merges; it adopts it only if one satisfies them all and no group is left with
+a single street. The rents
+seen as factors on single squares are then explained by the sets, so the rent factor
+runs of the streets are dropped (`ChargeFactors.forget_streets`). Reported as
+`square:NAME group` (old -> new), the ground truth's vocabulary.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.planner.detection.checker import Checker
+
+Constraint = tuple[int, frozenset[int], bool, bool]  # street, held, a set, from a build
+MAX_CONSTRAINTS = 400
+MAX_STEPS = 16
+MAX_TRIES = 3  # searches that found nothing, before waiting for a new build contradiction
+# Without a build that contradicts the sets, rents must contradict them on this many
+# streets before a search (one odd rent may have another cause).
+MIN_RENT_STREETS = 2
+
+
+class GroupChecker(Checker):
+    """Colour-set membership from builds and unimproved rents (see module)."""
+
+    reasons = ("rent",)
+
+    def __init__(self, det: Any) -> None:
+        super().__init__(det)
+        self.constraints: set[Constraint] = set()
+        self.tries = 0
+        self.reported: dict[str, tuple[str, str]] = {}  # street name -> (old, new) group
+
+    def rules_changed(self) -> None:
+        self.constraints = set()  # relative to the old board
+        self.tries = 0
+        self.det.group_override.clear()
+
+    # --- evidence --------------------------------------------------------------------
+    def _held(self, seat: int) -> frozenset[int]:
+        owner = self.det.replica.owner
+        return frozenset(s for s in self.det.R.streets if owner[s] == seat)
+
+    def _add(self, c: Constraint) -> None:
+        if len(self.constraints) < MAX_CONSTRAINTS:
+            if c not in self.constraints and not self._sat(c, self._assign()):
+                self.tries = 0  # a new contradiction: worth another search
+            self.constraints.add(c)
+
+    def on_building_changed(self, e: Any) -> None:
+        det = self.det
+        R = det.R
+        sq = e.square
+        if e.reason != "built" or not (0 <= sq < R.n and R.is_street[sq]):
+            return
+        if det.replica.owner[sq] != e.seat or R.group_of[sq] < 0:
+            return
+        self._add((sq, self._held(e.seat), True, True))
+
+    def on_payment(self, e: Any) -> None:
+        payer, payee, amount, _, sq = e
+        det = self.det
+        R = det.R
+        rep = det.replica
+        if not (0 <= sq < R.n and R.is_street[sq]) or rep.level[sq] or rep.mort[sq]:
+            return
+        o = rep.owner[sq]
+        if o != payee or o < 0 or rep.jailed[o]:
+            return
+        if not (payer == det.me or o == det.me or det.trust_others) or det.assets_hidden:
+            return
+        base = R.rent[sq][0] if R.rent[sq] else 0
+        if base <= 0 or amount not in (base, 2 * base):
+            return  # another factor at work: the rent checker's business
+        self._add((sq, self._held(o), amount == 2 * base, False))
+
+    # --- the search --------------------------------------------------------------------
+    def _assign(self) -> dict[int, int]:
+        R = self.det.R
+        return {s: R.group_of[s] for s in R.streets if R.group_of[s] >= 0}
+
+    def _need(self, g: int, size: int) -> int:
+        """How many of `size` members make a set of group `g` (all, unless the group has
+        a smaller monopoly size)."""
+        need = self.det.R.group_need[g]
+        return size if need >= len(self.det.R.group_members[g]) else min(need, size)
+
+    def _sat(self, c: Constraint, assign: dict[int, int]) -> bool:
+        s, held, is_set, _ = c
+        g = assign.get(s)
+        if g is None:
+            return True
+        members = [t for t, h in assign.items() if h == g]
+        owned = sum(1 for t in members if t in held)
+        return (owned >= self._need(g, len(members))) == is_set
+
+    def search(self) -> dict[int, int] | None:
+        """The nearest partition satisfying every constraint, or None: a local search
+        over moving one street, swapping two and merging two groups, each step taking
+        the candidate with the fewest violations (then the fewest streets moved). The
+        constraints are bit masks, and a candidate is scored by the streets whose group
+        it changes only."""
+        start = self._assign()
+        groups = sorted(set(start.values()))
+        by_street: dict[int, list[tuple[int, bool]]] = {}
+        for s, held, is_set, _ in self.constraints:
+            if s in start:
+                by_street.setdefault(s, []).append((sum(1 << t for t in held), is_set))
+
+        def masks_of(a: dict[int, int]) -> dict[int, int]:
+            m = {g: 0 for g in groups}
+            for t, g in a.items():
+                m[g] |= 1 << t
+            return m
+
+        def bad_of(s: int, g: int, m: dict[int, int]) -> int:
+            mask = m[g]
+            need = self._need(g, mask.bit_count())
+            return sum(1 for held, is_set in by_street.get(s, ())
+                       if ((mask & held).bit_count() >= need) != is_set)
+
+        assign = dict(start)
+        for _ in range(MAX_STEPS):
+            masks = masks_of(assign)
+            here = {s: bad_of(s, assign[s], masks) for s in by_street}
+            bad = sum(here.values())
+            if bad == 0:
+                break
+            best: tuple[int, int, dict[int, int]] | None = None
+            for changes in self._moves(assign, groups, here, masks):
+                m = dict(masks)
+                touched = set()
+                for t, g in changes.items():
+                    m[assign[t]] &= ~(1 << t)
+                    m[g] |= 1 << t
+                    touched.update((assign[t], g))
+                cand = {**assign, **changes}
+                delta = sum(bad_of(s, cand[s], m) - here[s] for s in by_street
+                            if cand[s] in touched or assign[s] in touched)
+                if delta < 0:
+                    moved = sum(1 for t in cand if cand[t] != start[t])
+                    if best is None or (bad + delta, moved) < best[:2]:
+                        best = (bad + delta, moved, cand)
+            if best is None:
+                return None
+            assign = best[2]
+        masks = masks_of(assign)
+        if any(bad_of(s, assign[s], masks) for s in by_street) or assign == start:
+            return None
+        if any(m.bit_count() == 1 for m in masks.values()):
+            return None  # a lone street is no colour set: some other rule is at work
+        return assign
+
+    @staticmethod
+    def _moves(assign: dict[int, int], groups: list[int], here: dict[int, int],
+               masks: dict[int, int]):
+        """The changes tried: each street of a group holding a violated constraint moved
+        to another group or swapped with a street of another group, and each such group
+        merged into another."""
+        hot = {assign[s] for s, n in here.items() if n}
+        focus = sorted(t for t in assign if assign[t] in hot)
+        for t in focus:
+            for g in groups:
+                if g != assign[t]:
+                    yield {t: g}
+            for u in assign:
+                if assign[u] != assign[t] and (u > t or assign[u] not in hot):
+                    yield {t: assign[u], u: assign[t]}
+        for g in sorted(hot):
+            for h in groups:
+                if h != g and masks[h]:
+                    yield {t: h for t in assign if assign[t] == g}
+
+    # --- adoption ------------------------------------------------------------------------
+    def adopt(self) -> bool:
+        assign = self._assign()
+        wrong = [c for c in self.constraints if not self._sat(c, assign)]
+        if not any(c[3] for c in wrong) and len({c[0] for c in wrong}) < MIN_RENT_STREETS:
+            return False
+        if self.tries >= MAX_TRIES:
+            return False
+        self.tries += 1
+        found = self.search()
+        if found is None:
+            return False
+        det = self.det
+        R = det.R
+        names = R.group_names
+        moved = {R.names[s]: names[g] for s, g in found.items() if g != assign[s]}
+        for street, group in moved.items():
+            old = det.group_override.get(street) or names[assign[R.names.index(street)]]
+            first = self.reported.get(street, (old, group))[0]
+            self.reported[street] = (first, group)
+            det.group_override[street] = group
+            det.change(f"square:{street}", "group", group, first,
+                       why=f"{street} builds and rents as a member of {group}")
+        from agents.planner.detection.factors import ChargeFactors
+
+        det.checker(ChargeFactors).forget_streets()
+        self.tries = 0
+        return True
