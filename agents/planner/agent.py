@@ -100,6 +100,7 @@ class PlannerAgent(PhaseAgent):
         self.offer_reach = offer_reach
         self.offer_block = offer_block
         self.believed: GameSchema = prior
+        self._prior = prior
         # The detector lives as long as the agent (a whole trial): its evidence about
         # dice and decks accumulates over games.
         self.detector = NoveltyDetector(prior)
@@ -142,6 +143,26 @@ class PlannerAgent(PhaseAgent):
         self._fitted = fitted
         return fitted
 
+    def _played(self, obs: Observation) -> Any:
+        """The rules the planner plays by: those it is shown, until it believes others
+        (a novelty it detected, or was told): then its believed rules decide which sets
+        it holds and which moves it tries. (The engine still judges every move; under
+        `effects` the rules shown are the old ones, so a set a novelty made would
+        otherwise never be built on.)"""
+        if self.believed is self._prior:
+            return obs.rules
+        return self.tables(obs).rules
+
+    def _legal(self, obs: Observation, rules: Any) -> list[A.Action]:
+        """The moves legal under `rules` (the observation's own list for the rules
+        shown), less the builds a rule of the game refused."""
+        if rules is obs.rules:
+            return obs.legal_actions()
+        out = legal.legal_actions(rules, obs, obs.seat, obs)
+        if obs.refused:
+            out = [a for a in out if not (a.kind == "build" and a.square in obs.refused)]
+        return out
+
     # --- game lifecycle -------------------------------------------------------------------
     def _reset(self) -> None:
         self._phase_key: tuple = ()
@@ -155,8 +176,10 @@ class PlannerAgent(PhaseAgent):
         self._asks: dict[tuple[int, int], tuple[int, int]] = {}  # (to, sq) -> (next ask, turn)
         self._my_turns = 0
         self._sets_key: Any = None
+        self._sets_rules: Any = None
         self._sets: list[int] = []
         self._targets_key: Any = None
+        self._targets_rules: Any = None
         self._targets: list[tuple[int, int]] = []
 
     def begin_game(self, seat: int, observation: Observation) -> None:
@@ -281,11 +304,12 @@ class PlannerAgent(PhaseAgent):
 
     def _my_sets(self, obs: Observation) -> list[int]:
         """Buildable groups where g1 holds a set (cached per ownership tuple)."""
-        if obs.owner is not self._sets_key:
-            rules = obs.rules
+        rules = self._played(obs)
+        if obs.owner is not self._sets_key or rules is not self._sets_rules:
             owner = obs.owner
             me = obs.seat
             self._sets_key = owner
+            self._sets_rules = rules
             self._sets = [
                 g for g, members in enumerate(rules.group_members)
                 if members and rules.group_buildable[g]
@@ -295,7 +319,7 @@ class PlannerAgent(PhaseAgent):
     def _can_improve(self, obs: Observation) -> bool:
         """Cheap test: something can be built or unmortgaged with the cash at hand (or,
         with `finance_builds` in g1's own turn, a set street is not fully built)."""
-        rules = obs.rules
+        rules = self._played(obs)
         me = obs.seat
         cash = obs.cash[me]
         owner = obs.owner
@@ -326,7 +350,7 @@ class PlannerAgent(PhaseAgent):
         financing = self._financing_key == key
         best: A.Action = CONCLUDE
         best_v = base.value + self.min_gain
-        for action in obs.legal_actions():
+        for action in self._legal(obs, self._played(obs)):
             kind = type(action)
             if kind not in (A.Build, A.Unmortgage, A.SellBuilding, A.Mortgage):
                 continue
@@ -346,7 +370,7 @@ class PlannerAgent(PhaseAgent):
                         base: Terms, best_v: float) -> A.Action | None:
         """The first mortgage of a plan "mortgage lone properties, then build", when the
         plan beats doing nothing and is safe (a move one-step look-ahead cannot see)."""
-        rules = obs.rules
+        rules = self._played(obs)
         me = obs.seat
         sets = self._my_sets(obs)
         if not sets:
@@ -413,7 +437,7 @@ class PlannerAgent(PhaseAgent):
     # --- debt ----------------------------------------------------------------------------------
     def _debt(self, obs: Observation) -> A.Action:
         me = obs.seat
-        rules = obs.rules
+        rules = self._played(obs)
         cash = obs.cash[me]
         if cash >= obs.owed:
             return CONCLUDE
@@ -422,7 +446,7 @@ class PlannerAgent(PhaseAgent):
         t, st, ev, base = self._setup(obs)
         best: A.Action = CONCLUDE
         best_v = float("-inf")
-        for action in obs.legal_actions():
+        for action in self._legal(obs, rules):
             if type(action) not in (A.SellBuilding, A.Mortgage, A.SellProperty):
                 continue
             v = ev.terms(apply(t.rules, st, me, action)).value
@@ -435,7 +459,7 @@ class PlannerAgent(PhaseAgent):
         me = obs.seat
         offer = obs.offer
         offerer = obs.offerer
-        rules = obs.rules
+        rules = self._played(obs)
         if legal.check_accept(rules, obs, me, offerer, offer) is not None:
             return A.REJECT
         if self.protect_sets and _hands_over_set(rules, obs.owner, me, offerer, offer):
@@ -460,9 +484,10 @@ class PlannerAgent(PhaseAgent):
     def _targets_for(self, obs: Observation) -> list[tuple[int, int]]:
         """(owner, square) pairs worth an offer (cached per ownership tuple): see the
         module docstring for which."""
-        if obs.owner is self._targets_key:
+        rules = self._played(obs)
+        if obs.owner is self._targets_key and rules is self._targets_rules:
             return self._targets
-        rules = obs.rules
+        self._targets_rules = rules
         owner = obs.owner
         me = obs.seat
         out = []
@@ -504,7 +529,7 @@ class PlannerAgent(PhaseAgent):
         if not targets:
             return None
         me = obs.seat
-        rules = obs.rules
+        rules = self._played(obs)
         setup = None
         best = None
         best_gain = 0.0
