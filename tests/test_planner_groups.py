@@ -110,3 +110,17 @@ def test_under_effects_the_planner_learns_the_new_sets():
     named = {c.entity for c in agent.novelty_report().changes if c.attribute == "group"}
     assert named and named <= moved | {f"square:{s.name}" for s in STANDARD.squares}
     assert len(named & moved) >= len(moved) // 2
+
+
+@pytest.mark.parametrize("difficulty", ["medium", "hard"])
+def test_under_effects_the_planner_learns_how_many_streets_make_a_set(difficulty):
+    """monopoly_size makes two streets of a three-street group a set: rents doubled on
+    two of three (and builds there) are read as a smaller set, not as a rent factor."""
+    applied = apply_novelty("monopoly_size", STANDARD, difficulty)
+    truth = {g.name: g.monopoly_size for g in applied.schema.groups if g.monopoly_size}
+    agent = _play("monopoly_size", difficulty, 10, seed=5_000)
+    believed = {g.name: g.monopoly_size for g in agent.believed.groups if g.monopoly_size}
+    assert believed and all(truth.get(name) == k for name, k in believed.items())
+    named = {c.entity for c in agent.novelty_report().changes
+             if c.attribute == "monopoly_size"}
+    assert named <= {f"group:{name}" for name in truth}

@@ -139,17 +139,23 @@ def merge_public(public: dict, dice: tuple[Die, ...], decks: tuple[Deck, ...],
                                               dice=[d.model_dump() for d in dice], decks=[]))
 
 
-def regroup(schema: GameSchema, group_of: dict[str, str]) -> GameSchema:
-    """`schema` with the streets named in `group_of` moved to those colour groups
-    (unchanged when it does not validate: a belief never breaks the rules)."""
-    if not group_of:
+def regroup(schema: GameSchema, group_of: dict[str, str],
+            need_of: dict[str, int] | None = None) -> GameSchema:
+    """`schema` with the streets named in `group_of` moved to those colour groups, and
+    the groups in `need_of` made sets by that many streets (unchanged when it does not
+    validate: a belief never breaks the rules)."""
+    if not group_of and not need_of:
         return schema
+    need_of = need_of or {}
     squares = tuple(s.model_copy(update={"group": group_of[s.name]})
                     if s.name in group_of and s.group is not None else s
                     for s in schema.squares)
+    groups = tuple(g.model_copy(update={"monopoly_size": need_of[g.name]})
+                   if g.name in need_of else g for g in schema.groups)
     try:
         return GameSchema.model_validate({**schema.model_dump(),
-                                          "squares": [s.model_dump() for s in squares]})
+                                          "squares": [s.model_dump() for s in squares],
+                                          "groups": [g.model_dump() for g in groups]})
     except ValidationError:
         return schema
 

@@ -89,6 +89,7 @@ class NoveltyDetector:
         # Streets believed in another colour set than the board shows (name -> group;
         # `groups.GroupChecker`): part of `printed`, since every check reads the sets.
         self.group_override: dict[str, str] = {}
+        self.need_override: dict[str, int] = {}  # group -> streets that make a set
         # --- the public state, and how far the observation can be trusted ---------------
         self.replica = Replica()
         self.turn = Turn()
@@ -222,7 +223,8 @@ class NoveltyDetector:
     def rebuild(self) -> None:
         """Believed schema = public rules + believed dice/decks + hidden beliefs."""
         self.printed = B.regroup(B.merge_public(self.public, self.dice, self.decks,
-                                                self.renamed), self.group_override)
+                                                self.renamed), self.group_override,
+                                 self.need_override)
         self.decks = self.printed.decks
         self._compile()
         believed = self.printed

@@ -50,6 +50,7 @@ class GroupChecker(Checker):
         self.constraints = set()  # relative to the old board
         self.tries = 0
         self.det.group_override.clear()
+        self.det.need_override.clear()
 
     # --- evidence --------------------------------------------------------------------
     def _held(self, seat: int) -> frozenset[int]:
@@ -186,15 +187,75 @@ class GroupChecker(Checker):
                 if h != g and masks[h]:
                     yield {t: h for t in assign if assign[t] == g}
 
+    def set_sizes(self) -> dict[int, int] | None:
+        """With the believed sets kept, how many streets of each make a set: per group,
+        the size nearest the believed one that satisfies every constraint on its streets
+        (the groups are independent then); None when some group has none."""
+        R = self.det.R
+        assign = self._assign()
+        out: dict[int, int] = {}
+        for g in sorted(set(assign.values())):
+            members = [t for t in assign if assign[t] == g]
+            cons = [c for c in self.constraints if c[0] in members]
+            believed = self._need(g, len(members))
+            fits = [k for k in range(1, len(members) + 1)
+                    if all((sum(1 for t in members if t in c[1]) >= k) == c[2]
+                           for c in cons)]
+            if not fits:
+                return None
+            k = min(fits, key=lambda k: (abs(k - believed), k))
+            if k != R.group_need[g]:
+                out[g] = k
+        return out or None
+
+    def _adopt_needs(self, built: bool) -> bool:
+        """Adopt new set sizes. From rents alone, not when every changed group becomes a
+        set of one street: rents doubled on any holding are a rent factor as much as
+        sets of one (a build on a lone street would tell them apart)."""
+        sizes = self.set_sizes()
+        if sizes is None or not (built or any(k >= 2 for k in sizes.values())):
+            return False
+        det = self.det
+        R = det.R
+        for g, k in sizes.items():
+            name = R.group_names[g]
+            old = len(R.group_members[g]) if R.group_need[g] >= len(R.group_members[g]) \
+                else R.group_need[g]
+            det.need_override[name] = k
+            det.change(f"group:{name}", "monopoly_size", k, old,
+                       why=f"{k} streets of {name} build and rent as a set")
+        self.tries = 0
+        return True
+
     # --- adoption ------------------------------------------------------------------------
     def adopt(self) -> bool:
-        assign = self._assign()
-        wrong = [c for c in self.constraints if not self._sat(c, assign)]
+        """When the believed sets contradict what was seen: the nearest explanation, set
+        membership or set sizes (a build contradiction asks membership first, rents
+        alone sizes first); when neither fits the beliefs as they are, both again from
+        the board as shown (earlier evidence may have been read wrong)."""
+        wrong = [c for c in self.constraints if not self._sat(c, self._assign())]
         if not any(c[3] for c in wrong) and len({c[0] for c in wrong}) < MIN_RENT_STREETS:
             return False
         if self.tries >= MAX_TRIES:
             return False
         self.tries += 1
+        built = any(c[3] for c in wrong)
+        order = ((self._adopt_sets, self._adopt_needs) if built
+                 else (self._adopt_needs, self._adopt_sets))
+        if any(explain(built) for explain in order):
+            return True
+        det = self.det
+        if not (det.group_override or det.need_override):
+            return False
+        det.group_override.clear()
+        det.need_override.clear()
+        det.rebuild()
+        any(explain(built) for explain in order)
+        return True
+
+    def _adopt_sets(self, built: bool) -> bool:
+        """Adopt the nearest partition that explains every constraint, if any."""
+        assign = self._assign()
         found = self.search()
         if found is None:
             return False
