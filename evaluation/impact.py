@@ -131,10 +131,15 @@ def play_version(opts: ImpactOptions, version: str) -> list[tuple[int, int, int]
 
 def _paired_ci(stat: Any, samples: Sequence[np.ndarray], seed: int) -> tuple[float, float]:
     """95% percentile interval of `stat` over games resampled in pairs."""
+    import warnings
+
     from scipy.stats import bootstrap
 
-    ci = bootstrap(tuple(samples), stat, paired=True, vectorized=True, n_resamples=N_BOOT,
-                   method="percentile", rng=np.random.default_rng(seed)).confidence_interval
+    with warnings.catch_warnings():  # (few distinct resamples: scipy warns, the
+        warnings.simplefilter("ignore")  # percentile interval is still the right one)
+        ci = bootstrap(tuple(samples), stat, paired=True, vectorized=True,
+                       n_resamples=N_BOOT, method="percentile",
+                       rng=np.random.default_rng(seed)).confidence_interval
     return float(ci.low), float(ci.high)
 
 
