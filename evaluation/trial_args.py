@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from agents.remote.tokens import seat_token, seat_tokens
-from evaluation.secret_args import SECRETS_ENV, is_secret
+from evaluation.secret_args import SECRETS_ENV, is_secret, other_spelling
 from evaluation.hook_watch import DEFAULT_BUDGET
 from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError, read_identity,
                                read_records)
@@ -582,6 +582,10 @@ def check_command(argv: list[str]) -> Command:
     cmd = split_argv(modern(argv)[0])
     if cmd.info:
         return cmd
+    for arg in cmd.overrides:
+        why = other_spelling(arg)
+        if why:
+            raise CommandError(why)
     _check_snapshot_key()
     if cmd.multirun:
         from evaluation.launchers import chosen, problem
