@@ -272,3 +272,14 @@ def test_slowloris_and_hostile_lines_mid_trial_then_the_client_reconnects(
     assert faults.get("disconnect") == 1, faults
     assert back.games == 3 and records[-1]["remote_faults"] == {}
     assert summary["remote_refused"].get("handshake_timeout", 0) >= 1
+
+
+def test_a_300k_deep_json_answer_mid_game_is_a_malformed_fault(tmp_path: Path) -> None:
+    """Issue 52, finding 8: a 300,000-deep JSON answer raised RecursionError past
+    `except ValueError`, which stopped the trial (and remote_faults never counted it)."""
+    port = free_port()
+    deep = b"[" * 300_000 + b"]" * 300_000 + b"\n"
+    client = RawClient(port, answer=_once(4, deep))
+    summary, records = run_with(trial_cfg(port, max_line=1 << 21), tmp_path, [client.run])
+    assert _faults(records) == {"malformed": 1}
+    assert summary["remote_faults"] == {"malformed": 1}

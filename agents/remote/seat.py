@@ -264,7 +264,7 @@ class RemoteAgent:
             if fault.kind != "disconnect":  # (a lost connection is counted once, by _lost)
                 self.game_faults[fault.kind] += 1
             return _agent_fault(f"{fault.kind}: {fault}")
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # (a 300,000-deep answer, say)
             self.game_faults["malformed"] += 1
             return _agent_fault(f"malformed: {str(exc).splitlines()[0]}")
         if answer.error is not None:  # the client's agent raised: a fault, as in process
@@ -292,7 +292,7 @@ class RemoteAgent:
                 raise _Fault("disconnect", str(exc)) from None
             try:
                 data = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: 300,000 nested brackets
                 raise _Fault("malformed", "not a JSON message") from None
             if not isinstance(data, dict):
                 raise _Fault("malformed", "a message must be a JSON object")
@@ -322,7 +322,7 @@ class RemoteAgent:
         try:
             data = self._answer("report", self._ids, time.monotonic() + self.report_budget)
             report = ReportAnswer.model_validate(data).report
-        except (_Fault, ValueError):
+        except (_Fault, ValueError, RecursionError):
             self.game_faults["report"] += 1
             return NO_NOVELTY
         return NoveltyReport(report.detected, report.confidence, tuple(
