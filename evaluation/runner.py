@@ -259,7 +259,7 @@ def _safe_report(agent: Any) -> tuple[dict[str, Any], str | None]:
         report = agent.novelty_report()
         raw = report.to_json() if hasattr(report, "to_json") else dict(report)
         return checked_report(raw), None
-    except Exception as exc:  # noqa: BLE001 - a misbehaving agent must not stop the trial
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - a misbehaving agent must not stop the trial
         return {"detected": False, "confidence": 0.0, "changes": []}, (
             f"novelty_report raised {type(exc).__name__}: {exc}".splitlines()[0][:300])
 
@@ -301,7 +301,7 @@ def _safe(agent: Any, method: str) -> None:
     if fn is not None:
         try:
             fn()
-        except Exception:  # noqa: BLE001
+        except (Exception, SystemExit):  # noqa: BLE001 - an agent's hook stops nothing
             pass
 
 

@@ -196,7 +196,9 @@ class Game(Money, Holdings, Trading, Moves):
                 obs = see(self, seat, d)
                 try:
                     action = acts[seat](obs)
-                except Exception as exc:  # noqa: BLE001 - an agent must never crash a game
+                except (Exception, SystemExit) as exc:  # noqa: BLE001 - an agent must
+                    # never crash a game, sys.exit included (a try costs nothing until it
+                    # catches: zero-cost exceptions). Ctrl-C is left to stop the run.
                     action = AgentFault(f"raised {type(exc).__name__}: {exc}")
                 if type(action) not in _CORE_ACTIONS and not isinstance(action, A.Action):
                     if not isinstance(action, AgentFault):

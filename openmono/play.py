@@ -168,7 +168,7 @@ def call_hook(agent: Any, method: str, *args: Any) -> None:
         return
     try:
         fn(*args)
-    except Exception:  # noqa: BLE001 - optional hooks must not stop a game
+    except (Exception, SystemExit):  # noqa: BLE001 - optional hooks must not stop a game
         pass
 
 

@@ -38,3 +38,26 @@ def test_a_malformed_report_is_a_report_fault(tmp_path: Path, agent: str) -> Non
     write_report(str(out), summary, plots=False)
     assert (out / "report.md").exists() and (out / "report.html").exists()
     _strict((out / "summary.json").read_text())
+
+
+def test_an_agents_sys_exit_is_a_fault_not_a_plugins(tmp_path: Path) -> None:
+    """An in-process agent's sys.exit(3) was reported as "novelty plugin 'rent_hike'
+    called sys.exit(3)" and stopped the trial; it is the agent's counted fault."""
+    summary = run_trial(TrialConfig(agent="misbehaving_agents:Exits", novelty="rent_hike",
+                                    inject_at=0, games=2, **FAST), tmp_path / "run")
+    assert summary["games"] == 2 and summary["faults"] >= 1
+
+
+def test_an_agents_keyboard_interrupt_is_one_line(tmp_path: Path, monkeypatch, capsys) -> None:
+    """KeyboardInterrupt from an agent (or Ctrl-C) printed a 57-line traceback; now one
+    line saying the recorded games are kept, exit 130."""
+    from evaluation import trial as trial_cli
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as info:
+        trial_cli.cli(["agent=misbehaving_agents:Interrupts", "opponents=[random,random]",
+                       "reference=random", "progress=false", "plots=false", "games=3",
+                       "hydra.run.dir=run"])
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert info.value.code == 130
+    assert len(err) == 1 and err[0].startswith("interrupted: ") and "resume" in err[0], err
