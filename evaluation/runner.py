@@ -406,7 +406,7 @@ def _run(run: RunContext, seats: Seats) -> dict[str, Any]:
     path = out / GAMES_FILE
     found = _recorded(cfg, path)
     done = found.records
-    start, restored = _resume(cfg, out, len(done))
+    start, restored = _resume(cfg, out, len(done), seats)
     if restored is not None:
         agent, opponents, reference = restored
         seats = Seats(agent, tuple(opponents), reference)
@@ -482,19 +482,48 @@ def _recorded(cfg: TrialConfig, path: Path) -> Any:
     return found
 
 
-def _resume(cfg: TrialConfig, out: Path, done: int) -> tuple[int, Any]:
-    """(first game to play, the agents restored after it or None), and the message."""
+def _resume(cfg: TrialConfig, out: Path, done: int, seats: Seats) -> tuple[int, Any]:
+    """(first game to play, the agents restored after it or None), and the message.
+
+    A trial with a seat in another process (isolated or remote) never loads a snapshot:
+    that process runs as this user, so it can read the key and seal a pickle of its own
+    (issue 52, finding 5); such a trial never saves one either (its seats cannot be
+    pickled), so nothing is lost."""
     if not done:
         return 0, None
     start, agents = 0, None
-    restored = _load_agents(out, done)
-    if restored is not None:
-        start, agents = restored
+    if _other_process(seats):
+        if (out / STATE_FILE).exists():
+            _untrusted(out / STATE_FILE, "is never loaded in a trial with an isolated or "
+                       "remote seat")
+    else:
+        restored = _load_agents(out, done, seats)
+        if restored is not None:
+            start, agents = restored
     how = (f"agents restored after game {start}" if start == done else
            f"agents restored after game {start}, re-playing {done - start} games"
            if start else "re-playing them to rebuild the agents' state")
     print(f"resuming: found {done} of {cfg.games} games in {out} ({how})", file=sys.stderr)
     return start, agents
+
+
+def _other_process(seats: Seats) -> bool:
+    """Whether a seat plays in another process (isolated, or a remote client)."""
+    from agents.remote.seat import RemoteAgent
+
+    return any(isinstance(s, RemoteAgent) for s in (seats.agent, *seats.opponents,
+                                                     seats.reference))
+
+
+def _shaped(saved: Any, seats: Seats) -> bool:
+    """Whether an unpickled snapshot has the shape `Seats.snapshot` gives: (agent,
+    [opponents], reference), each of the very class the trial built for that seat."""
+    if not isinstance(saved, tuple) or len(saved) != 3 or not isinstance(saved[1], list):
+        return False
+    agent, opponents, reference = saved
+    return (type(agent) is type(seats.agent) and len(opponents) == len(seats.opponents)
+            and all(type(o) is type(b) for o, b in zip(opponents, seats.opponents))
+            and type(reference) is type(seats.reference))
 
 
 def _finish(cfg: TrialConfig, out: Path, records: list[dict[str, Any]], inject: int | None,
@@ -595,7 +624,7 @@ def _save_agents(out: Path, games: int, agents: Any) -> None:
         (out / STATE_FILE).unlink(missing_ok=True)
 
 
-def _load_agents(out: Path, games: int) -> Any:
+def _load_agents(out: Path, games: int, seats: Seats | None = None) -> Any:
     """The snapshot's agents, only if this user's runs sealed it for this very trial at
     a game already recorded: unpickling runs code, and a results folder may come from
     anywhere (otherwise: one warning line, and re-play)."""
@@ -626,8 +655,9 @@ def _load_agents(out: Path, games: int) -> Any:
         saved = pickle.loads(body)
     except Exception:  # noqa: BLE001 - from other code: re-play
         return None
-    if not isinstance(saved, dict) or "agents" not in saved:
-        return None
+    if not isinstance(saved, dict) or "agents" not in saved or (
+            seats is not None and not _shaped(saved["agents"], seats)):
+        return _untrusted(path, "does not hold this trial's agents")
     return taken, saved["agents"]
 
 
