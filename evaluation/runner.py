@@ -56,6 +56,7 @@ from evaluation.remote_seats import (RemoteError, build_seat, checked_tokens,
 from evaluation.novelty_setup import Applied, novelty_specs, prepare_novelty
 from evaluation.hook_watch import DEFAULT_BUDGET, HookTimeout, HookWatch
 from evaluation.seal import KeyProblem, seal, snapshot_key, unseal
+from agents.remote.isolated import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, check_limit
 
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.json"
@@ -101,6 +102,9 @@ class TrialConfig:
     # "reference", "opponent1".. (1-based, in the order of `opponents`).
     isolate: list[str] = field(default_factory=list)
     isolate_budget: float = 30.0  # seconds per decision of an isolated seat
+    # An isolated child's resource limits (None: none): MiB of data memory, CPU seconds.
+    isolate_memory: int | None = DEFAULT_MEMORY_MB
+    isolate_cpu: int | None = DEFAULT_CPU_S
     # Which games keep their JSON-lines log in logs/ (for `evaluation.replay`): "novelty"
     # (the last game before the injection and the first two after; a control trial's
     # first game), "all" (true) or "none" (false).
@@ -161,6 +165,11 @@ class TrialConfig:
         if isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget <= 0:
             raise TrialError(f"isolate_budget must be a positive number of seconds, "
                              f"got {budget!r}")
+        try:
+            check_limit(self.isolate_memory, "isolate_memory")
+            check_limit(self.isolate_cpu, "isolate_cpu")
+        except ValueError as exc:
+            raise TrialError(str(exc)) from None
         if self.keep_logs not in KEEP_LOGS:
             raise TrialError(f"keep_logs must be one of true, novelty, none (or all, "
                              f"false), got {self.keep_logs!r}")
@@ -339,15 +348,16 @@ def _run_locked(cfg: TrialConfig, out: Path,
         shown = shown_schema(base, novelty.schema)
 
     budget = cfg.isolate_budget
+    limits = {"memory_mb": cfg.isolate_memory, "cpu_s": cfg.isolate_cpu}
     try:
         agent = build_seat(cfg.agent, told_rules(cfg.agent, cfg.agent_params, cfg.rules),
-                           "agent" in cfg.isolate, budget)
+                           "agent" in cfg.isolate, budget, limits)
     except TypeError as exc:
         raise TrialError(f"bad parameters for agent {cfg.agent!r}: {exc}") from None
     opponents = make_agents(cfg.opponents, cfg.remote, isolate=[
         f"opponent{i + 1}" in cfg.isolate for i in range(len(cfg.opponents))],
-        isolate_budget=budget)
-    reference = (build_seat(cfg.reference, {}, "reference" in cfg.isolate, budget)
+        isolate_budget=budget, isolate_limits=limits)
+    reference = (build_seat(cfg.reference, {}, "reference" in cfg.isolate, budget, limits)
                  if cfg.reference else None)
     seats = [agent, *opponents, *([reference] if reference is not None else [])]
     try:  # every child and listener is closed whatever happens (Ctrl-C included)
@@ -725,7 +735,8 @@ def redact(params: dict[str, Any]) -> dict[str, Any]:
 
 def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     data = asdict(cfg)
-    for key in ("progress", "allow_huge", "hook_budget", "keep_logs"):  # not the games
+    for key in ("progress", "allow_huge", "hook_budget", "keep_logs",  # not the games
+                "isolate_memory", "isolate_cpu"):
         data.pop(key)
     data["agent_params"] = redact(cfg.agent_params)
     if cfg.remote:

@@ -22,6 +22,7 @@ from typing import Any, Iterable
 from agents.remote.tokens import seat_token, seat_tokens
 from evaluation.secret_args import SECRETS_ENV, is_secret, other_spelling
 from evaluation.hook_watch import DEFAULT_BUDGET
+from agents.remote.isolated import DEFAULT_CPU_S, DEFAULT_MEMORY_MB
 from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError, read_identity,
                                read_records)
 
@@ -34,6 +35,7 @@ MULTIRUN_FLAGS = {"--multirun", "-m"}
 DEBUG_FLAG = "--debug"
 # Keys that do not change a trial's results, so they do not name a sweep either.
 NOT_IDENTITY = ("progress=", "plots=", "allow_huge=", "hook_budget=", "keep_logs=",
+                "isolate_memory=", "isolate_cpu=",
                 "hydra.", "agent.token", "remote.tokens")
 MAX_JOBS = 10_000
 
@@ -348,6 +350,8 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         remote=remote if "remote" in opponents else {}, allow_huge=allow_huge,
         hook_budget=hook_budget, isolate=isolate,
         isolate_budget=data.get("isolate_budget", 30.0),
+        isolate_memory=data.get("isolate_memory", DEFAULT_MEMORY_MB),
+        isolate_cpu=data.get("isolate_cpu", DEFAULT_CPU_S),
         keep_logs=data.get("keep_logs", "novelty"))
     if nname in (None, "none") and novelty.get("difficulty") is not None:
         raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")

@@ -79,3 +79,20 @@ class Spins(AtDecision):
                 time.sleep(0.01)
             except Exception:  # noqa: BLE001 - the point
                 pass
+
+
+class Spawner(AtDecision):
+    """Starts a grandchild (`sleep 600`) at its 10th decision and writes its pid, and
+    its own resource limits, into the file `$MISBEHAVE_OUT` (an isolated agent's child
+    inherits the harness's environment)."""
+
+    def misbehave(self) -> None:
+        import os
+        import resource
+        import subprocess
+
+        proc = subprocess.Popen(["sleep", "600"])
+        data = resource.getrlimit(resource.RLIMIT_DATA)[0]
+        cpu = resource.getrlimit(resource.RLIMIT_CPU)[0]
+        with open(os.environ["MISBEHAVE_OUT"], "w") as fh:
+            fh.write(f"{proc.pid} {data} {cpu}\n")

@@ -61,3 +61,47 @@ def test_an_agents_keyboard_interrupt_is_one_line(tmp_path: Path, monkeypatch, c
     err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
     assert info.value.code == 130
     assert len(err) == 1 and err[0].startswith("interrupted: ") and "resume" in err[0], err
+
+
+def _gone(pid: int) -> bool:
+    """Whether process `pid` has ended (a zombie waiting for its reaper counts)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.parametrize("limits,want", [
+    ({}, (4096 << 20, 86_400)),
+    ({"isolate_memory": 512, "isolate_cpu": 600}, (512 << 20, 600))])
+def test_isolated_children_are_limited_and_take_their_children_with_them(
+        tmp_path: Path, monkeypatch, limits: dict[str, int], want: tuple[int, int]) -> None:
+    """Grandchildren outlived the trial (only the direct child was signalled), and
+    children had no memory or CPU limits."""
+    import time
+
+    out = tmp_path / "said"
+    monkeypatch.setenv("MISBEHAVE_OUT", str(out))
+    summary = run_trial(TrialConfig(agent="misbehaving_agents:Spawner", games=1,
+                                    isolate=["agent"], **FAST, **limits), tmp_path / "run")
+    assert summary["games"] == 1
+    pid, data, cpu = (int(w) for w in out.read_text().split())
+    assert (data, cpu) == want
+    deadline = time.monotonic() + 30  # (a safety net: the kill is sent before run_trial returns)
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if not _gone(pid):
+        import os
+        import signal
+
+        os.kill(pid, signal.SIGKILL)
+        pytest.fail("the isolated agent's grandchild outlived the trial")
+
+
+@pytest.mark.parametrize("value", [0, -1, 1.5, True, "lots"])
+def test_isolate_limits_are_checked(value: Any) -> None:
+    from evaluation.runner import TrialError
+
+    with pytest.raises(TrialError, match="isolate_memory must be a positive integer"):
+        TrialConfig(agent="random", isolate_memory=value, **FAST).validate()
