@@ -54,7 +54,7 @@ from evaluation.remote_seats import (RemoteError, build_seat, checked_tokens,
                                      close_remote_seats, make_agents, open_remote_seats,
                                      remote_faults)
 from evaluation.novelty_setup import Applied, novelty_specs, prepare_novelty
-from evaluation.hook_watch import DEFAULT_BUDGET, HookTimeout, HookWatch
+from evaluation.hook_watch import DEFAULT_AGENT_BUDGET, DEFAULT_BUDGET, HookTimeout, HookWatch
 from evaluation.seal import KeyProblem, seal, snapshot_key, unseal
 from agents.remote.isolated import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, check_limit
 
@@ -98,6 +98,9 @@ class TrialConfig:
     remote: dict[str, Any] = field(default_factory=dict)
     allow_huge: bool = False  # more than MAX_GAMES games
     hook_budget: float | None = DEFAULT_BUDGET  # seconds a plugin hook call may take
+    # Seconds one decision of an in-process agent may take (then the phase default and a
+    # counted fault; evaluation.hook_watch); None: no limit.
+    decision_budget: float | None = DEFAULT_AGENT_BUDGET
     # Seats built and played in a child process (`agents.remote.isolated`): "agent",
     # "reference", "opponent1".. (1-based, in the order of `opponents`).
     isolate: list[str] = field(default_factory=list)
@@ -119,11 +122,11 @@ class TrialConfig:
             raise TrialError(f"games={self.games} is more than {MAX_GAMES:,} games (days "
                              "of play, and a large games.jsonl); add allow_huge=true if "
                              "that is meant")
-        budget = self.hook_budget
-        if budget is not None and (isinstance(budget, bool) or not isinstance(
-                budget, (int, float)) or budget <= 0):
-            raise TrialError(f"hook_budget must be a positive number of seconds (or null "
-                             f"for none), got {budget!r}")
+        for key in ("hook_budget", "decision_budget"):
+            budget = getattr(self, key)
+            if budget is not None and not _seconds(budget):
+                raise TrialError(f"{key} must be a positive number of seconds (at most "
+                                 f"{MAX_SECONDS:g}; or null for none), got {budget!r}")
         if self.rules not in RULE_SETS:
             raise TrialError(f"unknown rules {self.rules!r}; valid rules: {', '.join(RULE_SETS)}")
         if self.observability not in ("announced", "effects"):
@@ -161,10 +164,9 @@ class TrialConfig:
             if role in self.isolate and name == "remote":
                 raise TrialError(f"{role} is a remote seat, which plays in another process "
                                  "already: isolate only in-process agents")
-        budget = self.isolate_budget
-        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget <= 0:
-            raise TrialError(f"isolate_budget must be a positive number of seconds, "
-                             f"got {budget!r}")
+        if not _seconds(self.isolate_budget):
+            raise TrialError(f"isolate_budget must be a positive number of seconds (at "
+                             f"most {MAX_SECONDS:g}), got {self.isolate_budget!r}")
         try:
             check_limit(self.isolate_memory, "isolate_memory")
             check_limit(self.isolate_cpu, "isolate_cpu")
@@ -188,6 +190,30 @@ class TrialConfig:
         if self.inject_at is not None and not (0 <= self.inject_at < self.games):
             raise TrialError(f"inject_at={self.inject_at} is outside the trial "
                              f"(games 0..{self.games - 1})")
+
+
+MAX_SECONDS = 7 * 86_400.0  # a budget above a week is a typo (and inf or 1e300 overflow)
+
+
+def _seconds(value: Any) -> bool:
+    """Whether `value` is a usable budget: a number of seconds in (0, a week]."""
+    return (not isinstance(value, bool) and isinstance(value, (int, float))
+            and 0 < value <= MAX_SECONDS)
+
+
+def _act_codes(seats: list[Any]) -> dict[Any, str]:
+    """The code object of each in-process seat's `act` -> the agent's class name (what
+    the watchdog times; remote and isolated seats keep their own budgets)."""
+    from agents.remote.seat import RemoteAgent
+
+    out: dict[Any, str] = {}
+    for seat in seats:
+        if seat is None or isinstance(seat, RemoteAgent):
+            continue
+        code = getattr(getattr(type(seat), "act", None), "__code__", None)
+        if code is not None:
+            out[code] = f"{type(seat).__module__}.{type(seat).__qualname__}.act"
+    return out
 
 
 def injection_game(cfg: TrialConfig) -> int | None:
@@ -365,7 +391,8 @@ def _run_locked(cfg: TrialConfig, out: Path,
             open_remote_seats(seats)
         except RemoteError as exc:
             raise TrialError(str(exc)) from None
-        watch = HookWatch(cfg.hook_budget, _hook_codes(novelty.hooks if novelty else None))
+        watch = HookWatch(cfg.hook_budget, _hook_codes(novelty.hooks if novelty else None),
+                          cfg.decision_budget, _act_codes(seats))
         run = RunContext(cfg, out, base, novelty, inject, shown, on_game)
         with watch:  # (a hook past its budget raises HookTimeout inside it)
             return _run(run, Seats(agent, tuple(opponents), reference))
@@ -735,7 +762,8 @@ def redact(params: dict[str, Any]) -> dict[str, Any]:
 
 def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     data = asdict(cfg)
-    for key in ("progress", "allow_huge", "hook_budget", "keep_logs",  # not the games
+    for key in ("progress", "allow_huge", "hook_budget", "keep_logs", "decision_budget",
+                # (none of these changes the games)
                 "isolate_memory", "isolate_cpu"):
         data.pop(key)
     data["agent_params"] = redact(cfg.agent_params)

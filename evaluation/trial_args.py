@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from agents.remote.tokens import seat_token, seat_tokens
 from evaluation.secret_args import SECRETS_ENV, is_secret, other_spelling
-from evaluation.hook_watch import DEFAULT_BUDGET
+from evaluation.hook_watch import DEFAULT_AGENT_BUDGET, DEFAULT_BUDGET
 from agents.remote.isolated import DEFAULT_CPU_S, DEFAULT_MEMORY_MB
 from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError, read_identity,
                                read_records)
@@ -35,6 +35,7 @@ MULTIRUN_FLAGS = {"--multirun", "-m"}
 DEBUG_FLAG = "--debug"
 # Keys that do not change a trial's results, so they do not name a sweep either.
 NOT_IDENTITY = ("progress=", "plots=", "allow_huge=", "hook_budget=", "keep_logs=",
+                "decision_budget=",
                 "isolate_memory=", "isolate_cpu=",
                 "hydra.", "agent.token", "remote.tokens")
 MAX_JOBS = 10_000
@@ -349,6 +350,7 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         rules=str(data.get("rules") or "standard"),
         remote=remote if "remote" in opponents else {}, allow_huge=allow_huge,
         hook_budget=hook_budget, isolate=isolate,
+        decision_budget=data.get("decision_budget", DEFAULT_AGENT_BUDGET),
         isolate_budget=data.get("isolate_budget", 30.0),
         isolate_memory=data.get("isolate_memory", DEFAULT_MEMORY_MB),
         isolate_cpu=data.get("isolate_cpu", DEFAULT_CPU_S),

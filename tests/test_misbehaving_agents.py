@@ -105,3 +105,28 @@ def test_isolate_limits_are_checked(value: Any) -> None:
 
     with pytest.raises(TrialError, match="isolate_memory must be a positive integer"):
         TrialConfig(agent="random", isolate_memory=value, **FAST).validate()
+
+
+@pytest.mark.parametrize("agent", ["Blocks", "Spins"])
+def test_an_in_process_agent_that_blocks_is_a_counted_fault(tmp_path: Path, agent: str) -> None:
+    """An in-process agent that blocked forever hung the trial silently; a decision past
+    `decision_budget` is now the phase default and a counted fault. (The trial runs in a
+    child process only so that a hang fails the test instead of stalling it.)"""
+    import subprocess
+    import sys
+
+    code = ("import json, sys; from evaluation.runner import TrialConfig, run_trial; "
+            f"s = run_trial(TrialConfig(agent='misbehaving_agents:{agent}', games=1, "
+            "opponents=['random'] * 3, reference=None, progress=False, "
+            f"decision_budget=0.5), sys.argv[1]); print(json.dumps(s))")
+    here = Path(__file__).resolve().parent
+    env = {**__import__("os").environ,
+           "PYTHONPATH": f"{here.parent}:{here}"}
+    try:
+        done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "run")],
+                              capture_output=True, text=True, timeout=240, env=env)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the trial hung on an agent that blocks")
+    assert done.returncode == 0, done.stderr[-2000:]
+    summary = json.loads(done.stdout.splitlines()[-1])
+    assert summary["games"] == 1 and summary["faults"] >= 1
