@@ -380,6 +380,8 @@ def _run_locked(cfg: TrialConfig, out: Path,
                            "agent" in cfg.isolate, budget, limits)
     except TypeError as exc:
         raise TrialError(f"bad parameters for agent {cfg.agent!r}: {exc}") from None
+    except ValueError as exc:
+        raise TrialError(str(exc).splitlines()[0]) from None
     opponents = make_agents(cfg.opponents, cfg.remote, isolate=[
         f"opponent{i + 1}" in cfg.isolate for i in range(len(cfg.opponents))],
         isolate_budget=budget, isolate_limits=limits)

@@ -410,13 +410,17 @@ def _isolation(data: dict[str, Any], agent: dict[str, Any], opponents: list[str]
     opponents and reference without the suffix, and the isolated seats' roles."""
     from agents.remote.isolated import parse_isolation, split_name
 
+    said = agent.pop("isolate", None)
     try:
         every = parse_isolation(data.get("isolate", "none"), "isolate")
-        one = parse_isolation(agent.pop("isolate", "none"), "agent.isolate")
+        one = parse_isolation(said, "agent.isolate")
         split = [split_name(n) for n in opponents]
         ref, ref_iso = split_name(reference) if reference is not None else (None, False)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+    if every and said is not None and not one:
+        raise CommandError(f"agent.isolate={said} contradicts isolate=process (every "
+                           "in-process agent in a child process): drop one of them")
     roles = []
     if one or (every and agent.get("name") != "remote"):
         roles.append("agent")

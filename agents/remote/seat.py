@@ -52,6 +52,9 @@ def _agent_fault(reason: str) -> Any:
     return AgentFault(reason)
 
 
+MAX_SECONDS = 7 * 86_400.0  # a wait above a week is a typo
+
+
 class RemoteAgent:
     """A seat whose decisions are made by a client that connects with `token`."""
 
@@ -74,8 +77,10 @@ class RemoteAgent:
                            ("reconnect_timeout", reconnect_timeout),
                            ("report_budget", report_budget),
                            ("handshake_timeout", handshake_timeout)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise ValueError(f"{key} must be a positive number of seconds, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                    0 < value <= MAX_SECONDS):  # (inf or 1e300 overflow the timers; NaN)
+                raise ValueError(f"{key} must be a positive number of seconds (at most "
+                                 f"{MAX_SECONDS:g}), got {value!r}")
         if isinstance(max_line, bool) or not isinstance(max_line, int) or max_line < 1024:
             raise ValueError(f"max_line must be an integer >= 1024 bytes, got {max_line!r}")
         if isinstance(max_pending, bool) or not isinstance(max_pending, int) or max_pending < 1:
