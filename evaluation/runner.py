@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterator
 
 
 
+from openmono.decision import DecisionTimeout
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.play import play_game
 from openmono.schema import RULE_SETS, GameSchema, rules_schema
@@ -201,18 +202,23 @@ def _seconds(value: Any) -> bool:
             and 0 < value <= MAX_SECONDS)
 
 
+AGENT_METHODS = ("act", "begin_game", "end_game", "novelty_report", "novelty_announced")
+
+
 def _act_codes(seats: list[Any]) -> dict[Any, str]:
-    """The code object of each in-process seat's `act` -> the agent's class name (what
-    the watchdog times; remote and isolated seats keep their own budgets)."""
+    """The code objects of each in-process seat's methods the harness calls (`act`, the
+    game and report hooks) -> their names: what the watchdog times against
+    `decision_budget` (remote and isolated seats keep their own budgets)."""
     from agents.remote.seat import RemoteAgent
 
     out: dict[Any, str] = {}
     for seat in seats:
         if seat is None or isinstance(seat, RemoteAgent):
             continue
-        code = getattr(getattr(type(seat), "act", None), "__code__", None)
-        if code is not None:
-            out[code] = f"{type(seat).__module__}.{type(seat).__qualname__}.act"
+        for method in AGENT_METHODS:
+            code = getattr(getattr(type(seat), method, None), "__code__", None)
+            if code is not None:
+                out[code] = f"{type(seat).__module__}.{type(seat).__qualname__}.{method}"
     return out
 
 
@@ -294,7 +300,7 @@ def _safe_report(agent: Any) -> tuple[dict[str, Any], str | None]:
         report = agent.novelty_report()
         raw = report.to_json() if hasattr(report, "to_json") else dict(report)
         return checked_report(raw), None
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - a misbehaving agent must not stop the trial
+    except (Exception, SystemExit, DecisionTimeout) as exc:  # noqa: BLE001 - a misbehaving agent must not stop the trial
         return {"detected": False, "confidence": 0.0, "changes": []}, (
             f"novelty_report raised {type(exc).__name__}: {exc}".splitlines()[0][:300])
 
@@ -336,7 +342,8 @@ def _safe(agent: Any, method: str) -> None:
     if fn is not None:
         try:
             fn()
-        except (Exception, SystemExit):  # noqa: BLE001 - an agent's hook stops nothing
+        except (Exception, SystemExit, DecisionTimeout):  # noqa: BLE001 - an agent's hook
+            # stops nothing (DecisionTimeout: it ran past decision_budget)
             pass
 
 

@@ -96,3 +96,10 @@ class Spawner(AtDecision):
         cpu = resource.getrlimit(resource.RLIMIT_CPU)[0]
         with open(os.environ["MISBEHAVE_OUT"], "w") as fh:
             fh.write(f"{proc.pid} {data} {cpu}\n")
+
+
+class BlocksReport(BaselineAgent):
+    """Its novelty report blocks in a sleep (an hour: the budget must stop it)."""
+
+    def novelty_report(self) -> Any:
+        time.sleep(3600)

@@ -107,7 +107,7 @@ def test_isolate_limits_are_checked(value: Any) -> None:
         TrialConfig(agent="random", isolate_memory=value, **FAST).validate()
 
 
-@pytest.mark.parametrize("agent", ["Blocks", "Spins"])
+@pytest.mark.parametrize("agent", ["Blocks", "Spins", "BlocksReport"])
 def test_an_in_process_agent_that_blocks_is_a_counted_fault(tmp_path: Path, agent: str) -> None:
     """An in-process agent that blocked forever hung the trial silently; a decision past
     `decision_budget` is now the phase default and a counted fault. (The trial runs in a
@@ -129,4 +129,9 @@ def test_an_in_process_agent_that_blocks_is_a_counted_fault(tmp_path: Path, agen
         pytest.fail("the trial hung on an agent that blocks")
     assert done.returncode == 0, done.stderr[-2000:]
     summary = json.loads(done.stdout.splitlines()[-1])
-    assert summary["games"] == 1 and summary["faults"] >= 1
+    assert summary["games"] == 1
+    if agent == "BlocksReport":  # (no report: recorded as none, with why)
+        record = json.loads((tmp_path / "run" / "games.jsonl").read_text().splitlines()[0])
+        assert "DecisionTimeout" in record["report_fault"]
+    else:
+        assert summary["faults"] >= 1
