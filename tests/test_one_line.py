@@ -191,6 +191,7 @@ CORPUS: dict[str, tuple[str, list[str], str]] = {
     "train games=0": ("train", ["games=0"], "games"),
     "train progress=maybe": ("train", ["progress=maybe", "games=1"], "progress"),
     "train opponents=[nope]": ("train", ["opponents=[nope]", "games=1"], "nope"),
+    "train hydra.run.dir=": ("train", ["hydra.run.dir=", "games=1"], "hydra.run.dir"),
     "replay no such folder": ("replay", ["no-such-run"], "no-such-run"),
     "replay game=abc": ("replay", ["no-such-run", "game=abc"], "game"),
     "verify no such folder": ("verify", ["no-such-run"], "no-such-run"),

@@ -318,9 +318,10 @@ def check_command(argv: list[str]) -> tuple[dict[str, Any], Path]:
     except (ValueError, TypeError) as exc:
         raise TrainError(str(exc).splitlines()[0]) from None
     world(cfg.get("novelty") or "none", cfg.get("novelty_difficulty") or "medium")
-    out = Path(str(cfg.get("out") or run_dir))
-    if not str(out).strip():
-        raise TrainError("out is empty: name a folder, e.g. out=outputs/train/my-run")
+    where = str(cfg.get("out") or run_dir or "")
+    if not where.strip():
+        raise TrainError("hydra.run.dir is empty: name a folder, e.g. out=outputs/train/my-run")
+    out = Path(where)
     if cfg.get("init") and not Path(str(cfg["init"])).is_file():
         raise TrainError(f"init={cfg['init']}: no such weights file")
     if out.is_dir():
