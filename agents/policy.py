@@ -20,6 +20,7 @@ two can never drift apart.
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any, Callable
 
 import numpy as np
@@ -80,7 +81,26 @@ def load_policy(spec: str) -> Policy:
             raise ValueError(f"policy {spec!r}: {module!r} has no {attr!r}")
     if not callable(fn):
         raise ValueError(f"policy {spec!r}: {attr!r} is not callable")
+    why = _not_a_policy(fn)
+    if why:
+        raise ValueError(f"policy {spec!r}: {why}; a policy is a function "
+                         "(state, action_mask) -> action index")
     return fn  # type: ignore[return-value]
+
+
+def _not_a_policy(fn: Any) -> str | None:
+    """Why `fn` cannot be a policy (None: it may be): a built-in function or class
+    (`os:system`, `builtins:print`: every decision a fault, or worse), or one that
+    cannot be called with two arguments."""
+    if inspect.isbuiltin(fn) or inspect.isclass(fn):
+        return f"{getattr(fn, '__name__', fn)!s} is a built-in function or a class"
+    try:
+        inspect.signature(fn).bind(None, None)
+    except TypeError:
+        return "it cannot be called with two arguments"
+    except ValueError:  # no signature to read: let it play
+        pass
+    return None
 
 
 class PolicyAgent(Agent):

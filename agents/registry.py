@@ -9,6 +9,7 @@ PYTHONPATH). Unknown or broken names fail with one line listing the available ag
 from __future__ import annotations
 
 import importlib
+import inspect
 from difflib import get_close_matches
 from importlib.metadata import entry_points
 from typing import Any, Callable
@@ -77,7 +78,7 @@ def resolve(name: str) -> Callable[..., Any]:
         except Exception as exc:  # noqa: BLE001 - any failure is a bad name, said in one line
             why = f"{type(exc).__name__}: {exc}".splitlines()[0]
             raise UnknownAgentError(f"cannot load agent {name!r} ({why}); {_listing()}") from None
-        if not callable(obj):
+        if not callable(obj) or inspect.isbuiltin(obj):  # (builtins:print, os:system)
             raise UnknownAgentError(f"agent {name!r} is not a class or factory; {_listing()}")
         AGENTS[name] = obj  # so the configuration tools see its options
         return obj
@@ -116,5 +117,11 @@ def told_rules(name: str, params: dict[str, Any], rules: str) -> dict[str, Any]:
 
 
 def make_agent(name: str, **params: Any) -> Any:
-    """Build a fresh agent by name; `params` go to its constructor."""
-    return resolve(name)(**params)
+    """Build a fresh agent by name; `params` go to its constructor. A factory that
+    builds something without an `act` method is a one-line ValueError, not a crash at
+    the first decision."""
+    agent = resolve(name)(**params)
+    if not callable(getattr(agent, "act", None)):
+        raise ValueError(f"agent {name!r} built a {type(agent).__name__}, which has no "
+                         "act(observation) method: name an agent class")
+    return agent

@@ -69,8 +69,10 @@ def register_groups() -> None:
     OmegaConf.register_new_resolver("sweep_subdir", sweep_subdir, replace=True)
     cs = ConfigStore.instance()
     for name, factory in AGENTS.items():
-        # `isolate`: the harness's own option (none or process), never the agent's.
-        cs.store(group="agent", name=name, node={"name": name, "isolate": "none",
+        # `isolate`: the harness's own option (none or process), never the agent's; null
+        # when not given, so that an `agent.isolate=none` contradicting `isolate=process`
+        # is told apart and refused.
+        cs.store(group="agent", name=name, node={"name": name, "isolate": None,
                                                  **agent_defaults(factory)})
     cs.store(group="novelty", name="none", node={
         "name": "none", "difficulty": None, "observability": "announced",

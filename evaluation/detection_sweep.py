@@ -44,8 +44,8 @@ from evaluation.folder_lock import FolderBusy, folder_lock
 from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, complete_summary,
                                read_identity, read_records, run_trial)
 from novelties.base import CATEGORIES, DIFFICULTIES
-from openmono.cli import (Options, games_field, out_field, read_options, seed_field,
-                          workers_field)
+from openmono.cli import (Options, games_field, out_field, progress_field, read_options,
+                          seed_field, workers_field)
 from openmono.schema import RULE_SETS
 
 PAPER_NDA = {  # planner paper, Table 1 (the agent's NDA, %)
@@ -271,17 +271,21 @@ def run_on_ray(specs: list[dict[str, Any]], out: str, address: str,
     return results
 
 
+MAX_WORKERS = 2  # processes a sweep plays in without Ray
+
+
 def _run_one_star(args: tuple[dict[str, Any], str]) -> dict[str, Any]:
     return run_one(*args)
 
 
-def run_sweep(specs: list[dict[str, Any]], out: str, workers: int) -> list[dict[str, Any]]:
+def run_sweep(specs: list[dict[str, Any]], out: str, workers: int,
+              progress: bool = True) -> list[dict[str, Any]]:
     from tqdm import tqdm
 
     jobs = [(s, out) for s in specs]
     results = []
     with tqdm(total=len(jobs), unit="trial", desc="detection sweep", file=sys.stderr,
-              mininterval=1.0) as bar:
+              mininterval=1.0, disable=not progress) as bar:
         if workers <= 1:
             for job in jobs:
                 results.append(run_one(*job))
@@ -599,6 +603,7 @@ class SweepOptions(Options):
     fresh: bool = Field(False, description="delete the output directory first")
     render: bool = Field(False, description="only re-render the tables from the output "
                          "directory's sweep.json")
+    progress: bool = progress_field()
 
     @field_validator("window")
     @classmethod
@@ -618,6 +623,12 @@ def _check_args(args: Any) -> str | None:
             return why.replace("hydra/launcher=ray", "ray=")
     if args.rules not in RULE_SETS:
         return f"unknown rules {args.rules!r}; valid: {', '.join(RULE_SETS)}"
+    if args.out is not None and not args.out.strip():
+        return ("out is empty: name a folder, e.g. out=outputs/my-sweep (or leave out= out "
+                f"for outputs/detection_sweep/{args.agent})")
+    if args.ray is None and args.workers > MAX_WORKERS:
+        return (f"workers={args.workers} is more than the {MAX_WORKERS} processes a sweep "
+                "plays in here; use workers=1 or 2, or ray=local for more")
     if not 1 <= args.remote_port <= 65535:
         return f"remote_port must be a port number in 1..65535, got {args.remote_port}"
     if args.per_cell + args.controls == 0:
@@ -764,7 +775,7 @@ def _sweep(args: Any, out: Path, argv: list[str]) -> int:
         results = run_on_ray(specs, str(out), args.ray, args.cpus_per_trial,
                              args.workers if args.ray == "local" else None)
     else:
-        results = run_sweep(specs, str(out), max(1, min(args.workers, 2)))
+        results = run_sweep(specs, str(out), args.workers, args.progress)
     seconds = time.perf_counter() - t0
     cell, per, totals = tables(results)
     command = " ".join(["python -m evaluation.detection_sweep",

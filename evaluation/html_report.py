@@ -153,12 +153,15 @@ def _axis(games: int, top: int, bottom: int) -> str:
 
 
 def _changes(title: str, changes: Sequence[dict[str, Any]], ident: str) -> str:
+    # (a folder written before reports were checked may hold anything here)
+    changes = [c for c in changes if isinstance(c, dict)] if isinstance(changes, list) else []
     if not changes:
         return f"<p id={ident}>{esc(title)}: none.</p>"
     rows = "".join(
         f"<tr><td>{esc(c.get('entity'))}</td><td>{esc(c.get('attribute'))}</td>"
-        f"<td>{esc(json.dumps(c.get('old_value', c.get('old'))))}</td>"
-        f"<td>{esc(json.dumps(c.get('new_value', c.get('new'))))}</td></tr>" for c in changes)
+        f"<td>{esc(json.dumps(c.get('old_value', c.get('old')), default=str))}</td>"
+        f"<td>{esc(json.dumps(c.get('new_value', c.get('new')), default=str))}</td></tr>"
+        for c in changes)
     return (f"<table id={ident}><caption>{esc(title)}</caption><tr><th>entity</th>"
             f"<th>attribute</th><th>before</th><th>after</th></tr>{rows}</table>")
 

@@ -46,7 +46,8 @@ class RemoteSeatOptions(Options):
 def make_agents(names: Sequence[str], remote: dict[str, Any],
                 per_name: dict[str, dict[str, Any]] | None = None,
                 isolate: bool | Sequence[bool] = False,
-                isolate_budget: float | None = None) -> list[Any]:
+                isolate_budget: float | None = None,
+                isolate_limits: dict[str, Any] | None = None) -> list[Any]:
     """The agents by name, every seat of a name built with `per_name[name]`; `remote`
     seats take their tokens from `remote["tokens"]` (or `remote["token_files"]`, or
     `$OPENMONO_REMOTE_TOKENS`: `checked_tokens`). A seat named `NAME@process`, or any
@@ -67,19 +68,21 @@ def make_agents(names: Sequence[str], remote: dict[str, Any],
             seats.append(make_agent(base, token=next(given), **options))
         else:
             seats.append(build_seat(base, (per_name or {}).get(base, {}), flag or suffixed,
-                                    isolate_budget))
+                                    isolate_budget, isolate_limits))
     return seats
 
 
 def build_seat(name: str, params: dict[str, Any], isolate: bool,
-               budget: float | None = None) -> Any:
-    """One in-process agent, or (isolate) the same agent in a child process; the
-    harness never builds an isolated agent itself."""
+               budget: float | None = None, limits: dict[str, Any] | None = None) -> Any:
+    """One in-process agent, or (isolate) the same agent in a child process (with the
+    child's resource `limits`: memory_mb, cpu_s); the harness never builds an isolated
+    agent itself."""
     if not isolate:
         return make_agent(name, **params)
     from agents.remote.isolated import IsolatedAgent
 
-    return IsolatedAgent(name, params, **({} if budget is None else {"budget": budget}))
+    return IsolatedAgent(name, params, **({} if budget is None else {"budget": budget}),
+                         **(limits or {}))
 
 
 def checked_tokens(remote: dict[str, Any], wanted: int) -> list[str]:

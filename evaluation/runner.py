@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterator
 
 
 
+from openmono.decision import DecisionTimeout
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.play import play_game
 from openmono.schema import RULE_SETS, GameSchema, rules_schema
@@ -54,8 +55,9 @@ from evaluation.remote_seats import (RemoteError, build_seat, checked_tokens,
                                      close_remote_seats, make_agents, open_remote_seats,
                                      remote_faults)
 from evaluation.novelty_setup import Applied, novelty_specs, prepare_novelty
-from evaluation.hook_watch import DEFAULT_BUDGET, HookTimeout, HookWatch
+from evaluation.hook_watch import DEFAULT_AGENT_BUDGET, DEFAULT_BUDGET, HookTimeout, HookWatch
 from evaluation.seal import KeyProblem, seal, snapshot_key, unseal
+from agents.remote.isolated import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, check_limit
 
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.json"
@@ -102,10 +104,16 @@ class TrialConfig:
     remote: dict[str, Any] = field(default_factory=dict)
     allow_huge: bool = False  # more than MAX_GAMES games
     hook_budget: float | None = DEFAULT_BUDGET  # seconds a plugin hook call may take
+    # Seconds one decision of an in-process agent may take (then the phase default and a
+    # counted fault; evaluation.hook_watch); None: no limit.
+    decision_budget: float | None = DEFAULT_AGENT_BUDGET
     # Seats built and played in a child process (`agents.remote.isolated`): "agent",
     # "reference", "opponent1".. (1-based, in the order of `opponents`).
     isolate: list[str] = field(default_factory=list)
     isolate_budget: float = 30.0  # seconds per decision of an isolated seat
+    # An isolated child's resource limits (None: none): MiB of data memory, CPU seconds.
+    isolate_memory: int | None = DEFAULT_MEMORY_MB
+    isolate_cpu: int | None = DEFAULT_CPU_S
     # Which games keep their JSON-lines log in logs/ (for `evaluation.replay`): "novelty"
     # (the last game before the injection and the first two after; a control trial's
     # first game), "all" (true) or "none" (false).
@@ -120,11 +128,11 @@ class TrialConfig:
             raise TrialError(f"games={self.games} is more than {MAX_GAMES:,} games (days "
                              "of play, and a large games.jsonl); add allow_huge=true if "
                              "that is meant")
-        budget = self.hook_budget
-        if budget is not None and (isinstance(budget, bool) or not isinstance(
-                budget, (int, float)) or budget <= 0):
-            raise TrialError(f"hook_budget must be a positive number of seconds (or null "
-                             f"for none), got {budget!r}")
+        for key in ("hook_budget", "decision_budget"):
+            budget = getattr(self, key)
+            if budget is not None and not _seconds(budget):
+                raise TrialError(f"{key} must be a positive number of seconds (at most "
+                                 f"{MAX_SECONDS:g}; or null for none), got {budget!r}")
         if self.rules not in RULE_SETS:
             raise TrialError(f"unknown rules {self.rules!r}; valid rules: {', '.join(RULE_SETS)}")
         if self.observability not in ("announced", "effects"):
@@ -165,10 +173,14 @@ class TrialConfig:
             if role in self.isolate and name == "remote":
                 raise TrialError(f"{role} is a remote seat, which plays in another process "
                                  "already: isolate only in-process agents")
-        budget = self.isolate_budget
-        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget <= 0:
-            raise TrialError(f"isolate_budget must be a positive number of seconds, "
-                             f"got {budget!r}")
+        if not _seconds(self.isolate_budget):
+            raise TrialError(f"isolate_budget must be a positive number of seconds (at "
+                             f"most {MAX_SECONDS:g}), got {self.isolate_budget!r}")
+        try:
+            check_limit(self.isolate_memory, "isolate_memory")
+            check_limit(self.isolate_cpu, "isolate_cpu")
+        except ValueError as exc:
+            raise TrialError(str(exc)) from None
         if self.keep_logs not in KEEP_LOGS:
             raise TrialError(f"keep_logs must be one of true, novelty, none (or all, "
                              f"false), got {self.keep_logs!r}")
@@ -187,6 +199,35 @@ class TrialConfig:
         if self.inject_at is not None and not (0 <= self.inject_at < self.games):
             raise TrialError(f"inject_at={self.inject_at} is outside the trial "
                              f"(games 0..{self.games - 1})")
+
+
+MAX_SECONDS = 7 * 86_400.0  # a budget above a week is a typo (and inf or 1e300 overflow)
+
+
+def _seconds(value: Any) -> bool:
+    """Whether `value` is a usable budget: a number of seconds in (0, a week]."""
+    return (not isinstance(value, bool) and isinstance(value, (int, float))
+            and 0 < value <= MAX_SECONDS)
+
+
+AGENT_METHODS = ("act", "begin_game", "end_game", "novelty_report", "novelty_announced")
+
+
+def _act_codes(seats: list[Any]) -> dict[Any, str]:
+    """The code objects of each in-process seat's methods the harness calls (`act`, the
+    game and report hooks) -> their names: what the watchdog times against
+    `decision_budget` (remote and isolated seats keep their own budgets)."""
+    from agents.remote.seat import RemoteAgent
+
+    out: dict[Any, str] = {}
+    for seat in seats:
+        if seat is None or isinstance(seat, RemoteAgent):
+            continue
+        for method in AGENT_METHODS:
+            code = getattr(getattr(type(seat), method, None), "__code__", None)
+            if code is not None:
+                out[code] = f"{type(seat).__module__}.{type(seat).__qualname__}.{method}"
+    return out
 
 
 def injection_game(cfg: TrialConfig) -> int | None:
@@ -260,19 +301,48 @@ def trial_lock(out: Path) -> Iterator[None]:
 
 
 def _safe_report(agent: Any) -> tuple[dict[str, Any], str | None]:
+    """The agent's novelty report checked at the boundary (`checked_report`); a report
+    that raises or is malformed is recorded as none, with a `report_fault` saying why:
+    what it hands over must not crash the report writer or put NaN into games.jsonl."""
     try:
         report = agent.novelty_report()
         raw = report.to_json() if hasattr(report, "to_json") else dict(report)
-        data = {"detected": bool(raw.get("detected", False)),
-                "confidence": float(raw.get("confidence", 0.0)),
-                "changes": list(raw.get("changes", []))}
-        if raw.get("evidence"):  # the detector's statistics, for offline re-scoring
-            data["evidence"] = {str(k): float(v) for k, v in dict(raw["evidence"]).items()}
-        json.dumps(data)
-        return data, None
-    except Exception as exc:  # noqa: BLE001 - a misbehaving agent must not stop the trial
+        return checked_report(raw), None
+    except (Exception, SystemExit, DecisionTimeout) as exc:  # noqa: BLE001 - a misbehaving agent must not stop the trial
         return {"detected": False, "confidence": 0.0, "changes": []}, (
-            f"novelty_report raised {type(exc).__name__}: {exc}")
+            f"novelty_report raised {type(exc).__name__}: {exc}".splitlines()[0][:300])
+
+
+CHANGE_KEYS = ("entity", "attribute", "new_value", "old_value")
+
+
+def checked_report(raw: Any) -> dict[str, Any]:
+    """A report as games.jsonl keeps it: `detected` a bool, `confidence` a finite number
+    in [0, 1], `changes` a list of {entity, attribute (strings), new_value, old_value
+    (plain JSON)}, `evidence` finite numbers by name; ValueError naming the first
+    problem otherwise."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"a report is a mapping, got {type(raw).__name__}")
+    confidence = raw.get("confidence", 0.0)
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not (
+            0.0 <= confidence <= 1.0):  # (NaN fails this too)
+        raise ValueError(f"confidence must be a number in [0, 1], got {confidence!r}")
+    changes = raw.get("changes", [])
+    if not isinstance(changes, (list, tuple)):
+        raise ValueError(f"changes must be a list, got {type(changes).__name__}")
+    kept = []
+    for i, change in enumerate(changes):
+        if not isinstance(change, dict) or not all(
+                isinstance(change.get(k), str) for k in CHANGE_KEYS[:2]):
+            raise ValueError(f"changes[{i}] must be an object with a string entity and "
+                             f"attribute, got {change!r:.80}")
+        kept.append({k: change[k] for k in CHANGE_KEYS if k in change})
+    data: dict[str, Any] = {"detected": bool(raw.get("detected", False)),
+                            "confidence": float(confidence), "changes": kept}
+    if raw.get("evidence"):  # the detector's statistics, for offline re-scoring
+        data["evidence"] = {str(k): float(v) for k, v in dict(raw["evidence"]).items()}
+    json.dumps(data, allow_nan=False)  # ValueError on NaN or infinity anywhere
+    return data
 
 
 def _safe(agent: Any, method: str) -> None:
@@ -280,7 +350,8 @@ def _safe(agent: Any, method: str) -> None:
     if fn is not None:
         try:
             fn()
-        except Exception:  # noqa: BLE001
+        except (Exception, SystemExit, DecisionTimeout):  # noqa: BLE001 - an agent's hook
+            # stops nothing (DecisionTimeout: it ran past decision_budget)
             pass
 
 
@@ -318,15 +389,18 @@ def _run_locked(cfg: TrialConfig, out: Path,
         shown = shown_schema(base, novelty.schema)
 
     budget = cfg.isolate_budget
+    limits = {"memory_mb": cfg.isolate_memory, "cpu_s": cfg.isolate_cpu}
     try:
         agent = build_seat(cfg.agent, told_rules(cfg.agent, cfg.agent_params, cfg.rules),
-                           "agent" in cfg.isolate, budget)
+                           "agent" in cfg.isolate, budget, limits)
     except TypeError as exc:
         raise TrialError(f"bad parameters for agent {cfg.agent!r}: {exc}") from None
+    except ValueError as exc:
+        raise TrialError(str(exc).splitlines()[0]) from None
     opponents = make_agents(cfg.opponents, cfg.remote, isolate=[
         f"opponent{i + 1}" in cfg.isolate for i in range(len(cfg.opponents))],
-        isolate_budget=budget)
-    reference = (build_seat(cfg.reference, {}, "reference" in cfg.isolate, budget)
+        isolate_budget=budget, isolate_limits=limits)
+    reference = (build_seat(cfg.reference, {}, "reference" in cfg.isolate, budget, limits)
                  if cfg.reference else None)
     seats = [agent, *opponents, *([reference] if reference is not None else [])]
     try:  # every child and listener is closed whatever happens (Ctrl-C included)
@@ -334,7 +408,8 @@ def _run_locked(cfg: TrialConfig, out: Path,
             open_remote_seats(seats)
         except RemoteError as exc:
             raise TrialError(str(exc)) from None
-        watch = HookWatch(cfg.hook_budget, _hook_codes(novelty.hooks if novelty else None))
+        watch = HookWatch(cfg.hook_budget, _hook_codes(novelty.hooks if novelty else None),
+                          cfg.decision_budget, _act_codes(seats))
         run = RunContext(cfg, out, base, novelty, inject, shown, on_game)
         with watch:  # (a hook past its budget raises HookTimeout inside it)
             return _run(run, Seats(agent, tuple(opponents), reference))
@@ -385,7 +460,7 @@ def _run(run: RunContext, seats: Seats) -> dict[str, Any]:
     path = out / GAMES_FILE
     found = _recorded(cfg, path)
     done = found.records
-    start, restored = _resume(cfg, out, len(done))
+    start, restored = _resume(cfg, out, len(done), seats)
     if restored is not None:
         agent, opponents, reference = restored
         seats = Seats(agent, tuple(opponents), reference)
@@ -461,19 +536,48 @@ def _recorded(cfg: TrialConfig, path: Path) -> Any:
     return found
 
 
-def _resume(cfg: TrialConfig, out: Path, done: int) -> tuple[int, Any]:
-    """(first game to play, the agents restored after it or None), and the message."""
+def _resume(cfg: TrialConfig, out: Path, done: int, seats: Seats) -> tuple[int, Any]:
+    """(first game to play, the agents restored after it or None), and the message.
+
+    A trial with a seat in another process (isolated or remote) never loads a snapshot:
+    that process runs as this user, so it can read the key and seal a pickle of its own
+    (issue 52, finding 5); such a trial never saves one either (its seats cannot be
+    pickled), so nothing is lost."""
     if not done:
         return 0, None
     start, agents = 0, None
-    restored = _load_agents(out, done)
-    if restored is not None:
-        start, agents = restored
+    if _other_process(seats):
+        if (out / STATE_FILE).exists():
+            _untrusted(out / STATE_FILE, "is never loaded in a trial with an isolated or "
+                       "remote seat")
+    else:
+        restored = _load_agents(out, done, seats)
+        if restored is not None:
+            start, agents = restored
     how = (f"agents restored after game {start}" if start == done else
            f"agents restored after game {start}, re-playing {done - start} games"
            if start else "re-playing them to rebuild the agents' state")
     print(f"resuming: found {done} of {cfg.games} games in {out} ({how})", file=sys.stderr)
     return start, agents
+
+
+def _other_process(seats: Seats) -> bool:
+    """Whether a seat plays in another process (isolated, or a remote client)."""
+    from agents.remote.seat import RemoteAgent
+
+    return any(isinstance(s, RemoteAgent) for s in (seats.agent, *seats.opponents,
+                                                     seats.reference))
+
+
+def _shaped(saved: Any, seats: Seats) -> bool:
+    """Whether an unpickled snapshot has the shape `Seats.snapshot` gives: (agent,
+    [opponents], reference), each of the very class the trial built for that seat."""
+    if not isinstance(saved, tuple) or len(saved) != 3 or not isinstance(saved[1], list):
+        return False
+    agent, opponents, reference = saved
+    return (type(agent) is type(seats.agent) and len(opponents) == len(seats.opponents)
+            and all(type(o) is type(b) for o, b in zip(opponents, seats.opponents))
+            and type(reference) is type(seats.reference))
 
 
 def _finish(cfg: TrialConfig, out: Path, records: list[dict[str, Any]], inject: int | None,
@@ -574,7 +678,7 @@ def _save_agents(out: Path, games: int, agents: Any) -> None:
         (out / STATE_FILE).unlink(missing_ok=True)
 
 
-def _load_agents(out: Path, games: int) -> Any:
+def _load_agents(out: Path, games: int, seats: Seats | None = None) -> Any:
     """The snapshot's agents, only if this user's runs sealed it for this very trial at
     a game already recorded: unpickling runs code, and a results folder may come from
     anywhere (otherwise: one warning line, and re-play)."""
@@ -605,8 +709,9 @@ def _load_agents(out: Path, games: int) -> Any:
         saved = pickle.loads(body)
     except Exception:  # noqa: BLE001 - from other code: re-play
         return None
-    if not isinstance(saved, dict) or "agents" not in saved:
-        return None
+    if not isinstance(saved, dict) or "agents" not in saved or (
+            seats is not None and not _shaped(saved["agents"], seats)):
+        return _untrusted(path, "does not hold this trial's agents")
     return taken, saved["agents"]
 
 
@@ -674,7 +779,9 @@ def redact(params: dict[str, Any]) -> dict[str, Any]:
 
 def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
     data = asdict(cfg)
-    for key in ("progress", "allow_huge", "hook_budget", "keep_logs"):  # not the games
+    for key in ("progress", "allow_huge", "hook_budget", "keep_logs", "decision_budget",
+                # (none of these changes the games)
+                "isolate_memory", "isolate_cpu"):
         data.pop(key)
     data["agent_params"] = redact(cfg.agent_params)
     if cfg.remote:

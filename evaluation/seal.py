@@ -52,26 +52,33 @@ def snapshot_key() -> bytes | None:
     read: both would let someone else's pickle be trusted."""
     given = os.environ.get(KEY_ENV)
     if given is not None and given != "":
-        if len(given.encode()) < MIN_KEY:
+        key = os.fsencode(given)  # its bytes as given, UTF-8 or not
+        if len(key) < MIN_KEY:
             raise KeyProblem(
-                f"${KEY_ENV} holds {len(given.encode())} bytes, fewer than the {MIN_KEY} bytes "
+                f"${KEY_ENV} holds {len(key)} bytes, fewer than the {MIN_KEY} bytes "
                 f"a snapshot key needs: set it to a long random value, e.g. export {KEY_ENV}="
                 "$(python -c 'import secrets; print(secrets.token_hex(32))')")
-        return given.encode()
+        return key
     path = key_file()
     try:
         return _checked(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # (none yet, or none can be made)
         pass
     except KeyProblem:
         raise
-    except OSError:
-        return None
+    except OSError as exc:  # (a key that exists but cannot be read is not silently dropped)
+        raise KeyProblem(f"cannot read the snapshot key {path}: {exc.strerror}; fix it, or "
+                         "delete it and a new one is made on the next run") from None
     return _create(path)
 
 
 def _checked(path: Path) -> bytes:
-    """The key in `path`, refused when others can read it or it is too short."""
+    """The key in `path`, refused when others can read it or it is too short, or when
+    it is not a regular file (a directory would silently disable snapshots, a FIFO
+    would hang the run)."""
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise KeyProblem(f"the snapshot key {path} is not a regular file: delete it and a "
+                         "new one is made on the next run")
     with path.open("rb") as fh:
         mode = os.fstat(fh.fileno()).st_mode
         data = fh.read(4096)

@@ -75,6 +75,17 @@ def run_job(cfg: Any) -> None:
                 print(f"complete: {done['games']} of {tcfg.games} games in {out_dir}")
                 return
             summary = run_trial(tcfg, out_dir)
+        except KeyboardInterrupt:
+            # Ctrl-C, or an agent raising KeyboardInterrupt (the two look alike): one line,
+            # not a traceback; every finished game is already on disk.
+            if _debug():
+                traceback.print_exc()
+            line = (f"interrupted: the {_recorded(out_dir)} recorded games in {out_dir} are "
+                    "kept; re-run the same command to resume")
+            print(line, file=sys.stderr)
+            if multirun:  # (stderr is the trial's log)
+                print(line, file=sys.__stderr__)
+            sys.exit(130)
         except (TrialError, CommandError) as exc:
             if _debug():
                 traceback.print_exc()
@@ -87,6 +98,14 @@ def run_job(cfg: Any) -> None:
         print_summary(summary, str(out_dir))
         if not multirun:
             _remember_command(out_dir, sys.argv[1:])
+
+
+def _recorded(out_dir: Path) -> int:
+    """How many finished games `out_dir` holds (its complete lines)."""
+    try:
+        return (out_dir / "games.jsonl").read_bytes().count(b"\n")
+    except OSError:
+        return 0
 
 
 # --- a finished trial answers at once ----------------------------------------------------------

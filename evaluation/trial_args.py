@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from agents.remote.tokens import seat_token, seat_tokens
-from evaluation.secret_args import SECRETS_ENV, is_secret
-from evaluation.hook_watch import DEFAULT_BUDGET
+from evaluation.secret_args import SECRETS_ENV, is_secret, other_spelling
+from evaluation.hook_watch import DEFAULT_AGENT_BUDGET, DEFAULT_BUDGET
+from agents.remote.isolated import DEFAULT_CPU_S, DEFAULT_MEMORY_MB
 from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError, read_identity,
                                read_records)
 
@@ -34,6 +35,8 @@ MULTIRUN_FLAGS = {"--multirun", "-m"}
 DEBUG_FLAG = "--debug"
 # Keys that do not change a trial's results, so they do not name a sweep either.
 NOT_IDENTITY = ("progress=", "plots=", "allow_huge=", "hook_budget=", "keep_logs=",
+                "decision_budget=",
+                "isolate_memory=", "isolate_cpu=",
                 "hydra.", "agent.token", "remote.tokens")
 MAX_JOBS = 10_000
 
@@ -348,7 +351,10 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
         rules=str(data.get("rules") or "standard"),
         remote=remote if "remote" in opponents else {}, allow_huge=allow_huge,
         hook_budget=hook_budget, isolate=isolate,
+        decision_budget=data.get("decision_budget", DEFAULT_AGENT_BUDGET),
         isolate_budget=data.get("isolate_budget", 30.0),
+        isolate_memory=data.get("isolate_memory", DEFAULT_MEMORY_MB),
+        isolate_cpu=data.get("isolate_cpu", DEFAULT_CPU_S),
         keep_logs=data.get("keep_logs", "novelty"))
     if nname in (None, "none") and novelty.get("difficulty") is not None:
         raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
@@ -405,13 +411,17 @@ def _isolation(data: dict[str, Any], agent: dict[str, Any], opponents: list[str]
     opponents and reference without the suffix, and the isolated seats' roles."""
     from agents.remote.isolated import parse_isolation, split_name
 
+    said = agent.pop("isolate", None)
     try:
         every = parse_isolation(data.get("isolate", "none"), "isolate")
-        one = parse_isolation(agent.pop("isolate", "none"), "agent.isolate")
+        one = parse_isolation(said, "agent.isolate")
         split = [split_name(n) for n in opponents]
         ref, ref_iso = split_name(reference) if reference is not None else (None, False)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+    if every and said is not None and not one:
+        raise CommandError(f"agent.isolate={said} contradicts isolate=process (every "
+                           "in-process agent in a child process): drop one of them")
     roles = []
     if one or (every and agent.get("name") != "remote"):
         roles.append("agent")
@@ -583,6 +593,10 @@ def check_command(argv: list[str]) -> Command:
     cmd = split_argv(modern(argv)[0])
     if cmd.info:
         return cmd
+    for arg in cmd.overrides:
+        why = other_spelling(arg)
+        if why:
+            raise CommandError(why)
     _check_snapshot_key()
     if cmd.multirun:
         from evaluation.launchers import chosen, problem

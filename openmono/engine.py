@@ -24,7 +24,7 @@ from openmono import actions as A
 from openmono import events as E
 from openmono import legal
 from openmono.compiled import Rules, compile_rules
-from openmono.decision import AgentFault, Decision, shared
+from openmono.decision import AgentFault, Decision, DecisionTimeout, shared
 from openmono.events import BANK
 from openmono.flow import GameOver, Request, maybe_gen, new_tuple
 from openmono.game_api import GameAPI
@@ -211,7 +211,10 @@ class Game(Money, Holdings, Trading, Moves):
                 obs = see(self, seat, d)
                 try:
                     action = acts[seat](obs)
-                except Exception as exc:  # noqa: BLE001 - an agent must never crash a game
+                except (Exception, SystemExit, DecisionTimeout) as exc:  # noqa: BLE001 -
+                    # an agent must never crash a game, sys.exit included, nor hang it (a
+                    # try costs nothing until it catches: zero-cost exceptions). Ctrl-C is
+                    # left to stop the run.
                     action = AgentFault(f"raised {type(exc).__name__}: {exc}")
                 if type(action) not in _CORE_ACTIONS and not isinstance(action, A.Action):
                     if not isinstance(action, AgentFault):

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import IO, Any, Sequence
 
 from openmono.actions import Action, action_from_json
+from openmono.decision import DecisionTimeout
 from openmono.engine import AgentFault, Decision, Game, stream_seeds
 from openmono.events import event_to_json
 from openmono.hooks import NO_HOOKS, Hooks
@@ -174,8 +175,8 @@ def call_hook(agent: Any, method: str, *args: Any) -> None:
         return
     try:
         fn(*args)
-    except Exception:  # noqa: BLE001 - optional hooks must not stop a game
-        pass
+    except (Exception, SystemExit, DecisionTimeout):  # noqa: BLE001 - optional hooks must
+        pass  # not stop a game (DecisionTimeout: one ran past its budget)
 
 
 def _write(log: IO[str], record: dict[str, Any]) -> None:

@@ -126,3 +126,101 @@ def test_compare_with_an_empty_out(tmp_path: Path, monkeypatch, capsys, out: str
     line = one_line(compare.main, [str(run), out], capsys)
     assert "out" in line
     assert list(here.iterdir()) == []
+
+
+# --- issue 52, finding 9: the malformed command-line corpus, every entry point ------------------
+def _entry(name: str) -> Callable[[list[str]], Any]:
+    """The `main(argv)` of an entry point, imported when the case runs."""
+    import importlib
+
+    module, _, fn = {"trial": "evaluation.trial:cli", "train": "agents.drl.train:cli",
+                     "tournament": "evaluation.tournament:main",
+                     "detection_sweep": "evaluation.detection_sweep:main",
+                     "bench": "evaluation.bench:main", "replay": "evaluation.replay:main",
+                     "verify": "evaluation.verify:main",
+                     "compare": "evaluation.compare:main"}[name].partition(":")
+    return getattr(importlib.import_module(module), fn)
+
+
+TRIAL = [*FAST]
+CORPUS: dict[str, tuple[str, list[str], str]] = {
+    # name: (entry point, arguments, a word the line must hold)
+    "trial isolate_budget=inf": ("trial", [*TRIAL, "isolate=process", "isolate_budget=inf"],
+                                 "isolate_budget"),
+    "trial isolate_budget=1e300": ("trial", [*TRIAL, "isolate=process",
+                                             "isolate_budget=1e300"], "isolate_budget"),
+    "trial agent.connect_timeout=inf": (
+        "trial", [*TRIAL[1:], "agent=remote", "agent.token=secret",
+                  "agent.connect_timeout=inf"], "connect_timeout"),
+    "trial hook_budget=nan": ("trial", [*TRIAL, "hook_budget=nan"], "hook_budget"),
+    "trial decision_budget=0": ("trial", [*TRIAL, "decision_budget=0"], "decision_budget"),
+    "trial progress=maybe": ("trial", [*TRIAL[:4], *TRIAL[5:], "progress=maybe"], "progress"),
+    "trial agent.policy=os:system": ("trial", [*TRIAL[1:], "agent=policy",
+                                               "agent.policy=os:system"], "os:system"),
+    "trial isolate=process agent.isolate=none": (
+        "trial", [*TRIAL, "isolate=process", "agent.isolate=none"], "agent.isolate"),
+    "trial agent=builtins:print": ("trial", [*TRIAL[1:], "agent=builtins:print"],
+                                   "builtins:print"),
+    "trial isolate_memory=0": ("trial", [*TRIAL, "isolate=process", "isolate_memory=0"],
+                               "isolate_memory"),
+    "tournament games=0": ("tournament", ["games=0", "progress=false"], "games"),
+    "tournament agents=[nope]": ("tournament", ["agents=[nope,random]", "games=1",
+                                                "progress=false"], "nope"),
+    "tournament unknown key": ("tournament", ["gamez=3"], "gamez"),
+    "tournament remote.connect_timeout=inf": (
+        "tournament", ["agents=[random,remote]", "remote.tokens=[t]", "games=1",
+                       "remote.connect_timeout=inf", "progress=false"], "connect_timeout"),
+    "detection_sweep out=": ("detection_sweep", ["out=", "per_cell=0", "controls=1",
+                                                 "games=1"], "out"),
+    "detection_sweep out= blank": ("detection_sweep", ["out= ", "per_cell=0", "controls=1",
+                                                       "games=1"], "out"),
+    "detection_sweep workers=999": ("detection_sweep", ["workers=999", "per_cell=0",
+                                                        "controls=1", "games=1",
+                                                        "out=sweep"], "workers"),
+    "detection_sweep progress=maybe": ("detection_sweep", ["progress=maybe", "out=sweep"],
+                                       "progress"),
+    "bench games=0": ("bench", ["games=0", "progress=false"], "games"),
+    "bench agents=[nope]": ("bench", ["agents=[nope,random]", "games=1", "progress=false"],
+                            "nope"),
+    "bench isolate=maybe": ("bench", ["isolate=maybe", "games=1", "progress=false"],
+                            "isolate"),
+    "train algo=nope": ("train", ["algo=nope", "games=1"], "algo"),
+    "train unknown key": ("train", ["gamez=3"], "gamez"),
+    "train ppo.lr=abc": ("train", ["ppo.lr=abc", "games=1"], "ppo.lr"),
+    "train ppo.nope=1": ("train", ["ppo.nope=1", "games=1"], "nope"),
+    "train games=0": ("train", ["games=0"], "games"),
+    "train progress=maybe": ("train", ["progress=maybe", "games=1"], "progress"),
+    "train opponents=[nope]": ("train", ["opponents=[nope]", "games=1"], "nope"),
+    "train hydra.run.dir=": ("train", ["hydra.run.dir=", "games=1"], "hydra.run.dir"),
+    "replay no such folder": ("replay", ["no-such-run"], "no-such-run"),
+    "replay game=abc": ("replay", ["no-such-run", "game=abc"], "game"),
+    "verify no such folder": ("verify", ["no-such-run"], "no-such-run"),
+    "verify nothing": ("verify", [], "dirs"),
+    "compare no such folder": ("compare", ["no-such-run"], "no-such-run"),
+    "compare out=": ("compare", ["no-such-run", "out="], "out"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CORPUS))
+def test_the_malformed_command_line_corpus(tmp_path: Path, monkeypatch, capsys,
+                                           case: str) -> None:
+    """Every entry point: one line on stderr, exit 2, and nothing written (the command
+    runs in an empty folder, which stays empty)."""
+    from evaluation.secret_args import SECRETS_ENV
+
+    entry, argv, word = CORPUS[case]
+    monkeypatch.delenv(SECRETS_ENV, raising=False)  # (a trial command sets it in-process)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path.parent / f"{tmp_path.name}-config"))
+    line = one_line(_entry(entry), argv, capsys)
+    assert word in line, line
+    assert sorted(p.name for p in tmp_path.rglob("*")) == [], case
+
+
+def test_detection_sweep_takes_progress_false(tmp_path: Path, monkeypatch, capsys) -> None:
+    """docs/evaluation.md: every command takes progress=false; detection_sweep refused it."""
+    from evaluation import detection_sweep
+
+    line = one_line(detection_sweep.main, ["progress=false", "per_cell=0", "controls=0",
+                                           f"out={tmp_path / 'sweep'}"], capsys)
+    assert "nothing to run" in line

@@ -272,3 +272,44 @@ def test_slowloris_and_hostile_lines_mid_trial_then_the_client_reconnects(
     assert faults.get("disconnect") == 1, faults
     assert back.games == 3 and records[-1]["remote_faults"] == {}
     assert summary["remote_refused"].get("handshake_timeout", 0) >= 1
+
+
+def test_a_300k_deep_json_answer_mid_game_is_a_malformed_fault(tmp_path: Path) -> None:
+    """Issue 52, finding 8: a 300,000-deep JSON answer raised RecursionError past
+    `except ValueError`, which stopped the trial (and remote_faults never counted it)."""
+    port = free_port()
+    deep = b"[" * 300_000 + b"]" * 300_000 + b"\n"
+    client = RawClient(port, answer=_once(4, deep))
+    summary, records = run_with(trial_cfg(port, max_line=1 << 21), tmp_path, [client.run])
+    assert _faults(records) == {"malformed": 1}
+    assert summary["remote_faults"] == {"malformed": 1}
+
+
+def test_a_300k_deep_json_report_is_a_report_fault(tmp_path: Path) -> None:
+    """The same for the answer to a report request (`novelty_report`): a report fault."""
+    deep = b"[" * 300_000 + b"]" * 300_000 + b"\n"
+
+    class DeepReport(RawClient):
+        def connect(self):  # type: ignore[no-untyped-def]
+            reader = super().connect()
+            sock = self.sock
+
+            class Wrapped:  # the first report answer is the deep line
+                reports = 0
+
+                def sendall(self, data: bytes) -> None:
+                    if data.startswith(b'{"type": "report"'):
+                        self.reports += 1
+                        data = deep if self.reports == 1 else data
+                    sock.sendall(data)
+
+                def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+                    return getattr(sock, name)
+
+            self.sock = Wrapped()  # type: ignore[assignment]
+            return reader
+
+    port = free_port()
+    client = DeepReport(port)
+    _, records = run_with(trial_cfg(port, max_line=1 << 21), tmp_path, [client.run])
+    assert _faults(records) == {"report": 1}

@@ -223,3 +223,28 @@ def test_a_snapshot_from_a_later_point_is_ignored_with_a_warning(tmp_path: Path,
     run_trial(TrialConfig(**cfg), tmp_path / "full")
     assert (tmp_path / "cut" / GAMES_FILE).read_bytes() == (
         tmp_path / "full" / GAMES_FILE).read_bytes()
+
+
+# --- issue 52, finding 9 ------------------------------------------------------------------------
+def test_a_key_file_that_is_a_directory_is_refused_in_one_line(tmp_path: Path,
+                                                               monkeypatch) -> None:
+    """It silently disabled snapshots (the key could not be read, so none was used)."""
+    path = _key_home(tmp_path, monkeypatch, None)
+    path.mkdir(parents=True)
+    with pytest.raises(S.KeyProblem) as info:
+        S.snapshot_key()
+    message = str(info.value)
+    assert "\n" not in message and str(path) in message and "not a regular file" in message
+
+
+def test_a_key_in_the_environment_need_not_be_utf8(tmp_path: Path, monkeypatch) -> None:
+    """A non-UTF-8 $OPENMONO_SNAPSHOT_KEY gave a 17-line traceback; its bytes are the key."""
+    import os
+
+    _key_home(tmp_path, monkeypatch, None)
+    raw = b"\xff\xfe" * 20
+    monkeypatch.setitem(os.environb, S.KEY_ENV.encode(), raw)
+    assert S.snapshot_key() == raw
+    monkeypatch.setitem(os.environb, S.KEY_ENV.encode(), b"\xff" * 8)
+    with pytest.raises(S.KeyProblem, match="8 bytes"):
+        S.snapshot_key()

@@ -158,3 +158,33 @@ def test_serve_takes_agent_options_after_its_flags():
     assert args.agent == "cautious" and args.port == 7300 and args.options == ["max_price=150"]
     with pytest.raises(SystemExit):
         parse(["serve", "cautious", "--port", "7300", "stray"])
+
+
+@pytest.mark.parametrize("spelling", [
+    "remote={{tokens:[{t}],port:7399}}", "+remote={{tokens:[{t}]}}", "remote.tokens.0={t}",
+    "agent={{name:remote,token:{t}}}", "remote={{'tokens': ['{t}']}}"])
+@pytest.mark.parametrize("multirun", [False, True])
+def test_a_token_under_another_spelling_is_refused(tmp_path: Path, monkeypatch, capsys,
+                                                   spelling: str, multirun: bool) -> None:
+    """Issue 52, finding 7: `remote={tokens:[T],...}` put the token into command.json,
+    .hydra/*.yaml and sweep folder names; any spelling but the two kept out of files is
+    refused in one line that does not repeat it, and nothing is written."""
+    from evaluation import trial as trial_cli
+    from test_one_line import one_line
+
+    monkeypatch.chdir(tmp_path)
+    args = ["agent=random", "opponents=[random,remote]", spelling.format(t=SECRET),
+            *[a for a in FAST if not a.startswith("opponents=")]]
+    line = one_line(trial_cli.cli, [*(["--multirun", "seed=0,1"] if multirun else []), *args],
+                    capsys)
+    assert "token" in line and SECRET not in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_token_files_and_ordinary_groups_are_not_secrets() -> None:
+    from evaluation.secret_args import is_secret, other_spelling
+
+    for arg in ("agent=remote", "remote.token_files=[a,b]", "remote={port:7300,host:x}",
+                "agent.token_file=/tmp/t", "agent.name=remote", "novelty=rent_hike"):
+        assert other_spelling(arg) is None and not is_secret(arg), arg
+    assert is_secret("remote.tokens=[a]") and is_secret("+agent.token=x")

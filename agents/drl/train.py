@@ -65,9 +65,36 @@ def algo_options(algo: str, cfg: dict[str, Any]) -> dict[str, Any]:
     for key, valid in (("features", FEATURES), ("head", HEADS)):
         if key in given and given[key] not in valid:
             raise TrainError(f"unknown {algo}.{key} {given[key]!r}; valid: {', '.join(valid)}")
+    defaults = kind(algo).config_type()
+    for key, value in given.items():
+        why = _option_problem(value, getattr(defaults, key))
+        if why:
+            raise TrainError(f"{algo}.{key} must be {why}, got {value!r}")
     if "hidden" in given:
         given["hidden"] = tuple(int(h) for h in given["hidden"])
     return given
+
+
+def _option_problem(value: Any, default: Any) -> str | None:
+    """What a learner option's value must be (None: it is), from its default's type,
+    so that `ppo.lr=abc` is refused before training starts rather than crashing in it."""
+    import math
+
+    if isinstance(default, bool):
+        return None if isinstance(value, bool) else "true or false"
+    if isinstance(default, int):
+        return None if isinstance(value, int) and not isinstance(value, bool) else "an integer"
+    if isinstance(default, float):
+        ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
+              and math.isfinite(value))
+        return None if ok else "a finite number"
+    if isinstance(default, str):
+        return None if isinstance(value, str) else "a name"
+    if isinstance(default, tuple):
+        ok = isinstance(value, (list, tuple)) and all(
+            isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in value)
+        return None if ok else "a list of positive integers like [256,256]"
+    return None
 
 
 def world(novelty: str, difficulty: str) -> tuple[Any, Any]:
@@ -93,14 +120,28 @@ def _identity(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def validate(cfg: dict[str, Any]) -> None:
+    """The top-level options, each a one-line TrainError."""
     if cfg["algo"] not in ALGOS:
         raise TrainError(f"unknown algo {cfg['algo']!r}; valid: {', '.join(ALGOS)}")
     if cfg["variant"] not in VARIANTS:
         raise TrainError(f"unknown variant {cfg['variant']!r}; valid: {', '.join(VARIANTS)}")
     if not isinstance(cfg["games"], int) or cfg["games"] <= 0:
         raise TrainError(f"games must be a positive integer, got {cfg['games']!r}")
-    if int(cfg.get("checkpoint_every") or 0) <= 0:
-        raise TrainError("checkpoint_every must be a positive integer")
+    every = cfg.get("checkpoint_every")
+    if isinstance(every, bool) or not isinstance(every, int) or every <= 0:
+        raise TrainError(f"checkpoint_every must be a positive integer, got {every!r}")
+    if isinstance(cfg["games"], bool):
+        raise TrainError(f"games must be a positive integer, got {cfg['games']!r}")
+    seed = cfg.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise TrainError(f"seed must be an integer >= 0, got {seed!r}")
+    for key in ("progress", "plot"):
+        if not isinstance(cfg.get(key, True), bool):
+            raise TrainError(f"{key} must be true or false, got {cfg.get(key)!r}")
+    if not isinstance(cfg["opponents"], list) or not all(
+            isinstance(n, str) for n in cfg["opponents"]):
+        raise TrainError(f"opponents must be a list of names like [fp_a,fp_b], got "
+                         f"{cfg['opponents']!r}")
     from agents.registry import available_agents
     for name in cfg["opponents"]:
         if name not in available_agents():
@@ -245,17 +286,95 @@ def plot_curve(rows: list[dict[str, Any]], path: Path, title: str) -> None:
     plt.close(fig)
 
 
-def _main() -> None:
+CONF_DIR = str(Path(__file__).resolve().parents[2] / "conf")
+
+
+def check_command(argv: list[str]) -> tuple[dict[str, Any], Path]:
+    """The configuration and run folder of a command line, every value checked before
+    Hydra starts (Hydra makes the run folder first): one-line TrainError otherwise.
+    Composing with Hydra's compose API writes nothing."""
+    from hydra import compose, initialize_config_dir
+    from hydra.errors import HydraException
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    try:
+        with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+            composed = compose("train", overrides=argv, return_hydra_config=True)
+        raw = OmegaConf.to_container(composed, resolve=False)
+        assert isinstance(raw, dict)
+        run_dir = raw.pop("hydra")["run"]["dir"]  # (its runtime parts exist only in a run)
+        data = OmegaConf.to_container(OmegaConf.create({**raw, "_run_dir": run_dir}),
+                                      resolve=True)
+    except (HydraException, OmegaConfBaseException, ValueError) as exc:
+        raise TrainError(_hydra_problem(str(exc), argv)) from None
+    assert isinstance(data, dict)
+    run_dir = data.pop("_run_dir")
+    cfg: dict[str, Any] = data  # type: ignore[assignment]
+    validate(cfg)
+    hyper = algo_options(cfg["algo"], cfg)
+    try:  # a bad preset or value: built once, thrown away
+        make_learner(cfg["algo"], seed=0, preset=cfg.get("preset") or "default", **hyper)
+    except (ValueError, TypeError) as exc:
+        raise TrainError(str(exc).splitlines()[0]) from None
+    world(cfg.get("novelty") or "none", cfg.get("novelty_difficulty") or "medium")
+    where = str(cfg.get("out") or run_dir or "")
+    if not where.strip():
+        raise TrainError("hydra.run.dir is empty: name a folder, e.g. out=outputs/train/my-run")
+    out = Path(where)
+    if cfg.get("init") and not Path(str(cfg["init"])).is_file():
+        raise TrainError(f"init={cfg['init']}: no such weights file")
+    if out.is_dir():
+        _check_dir(out, cfg)
+    elif out.exists():
+        raise TrainError(f"cannot write to {out}: it is not a folder")
+    return cfg, out
+
+
+def _hydra_problem(text: str, argv: list[str]) -> str:
+    """Hydra's several-line error as one line: an unknown key names the valid ones."""
+    import re
+    from difflib import get_close_matches
+
+    found = re.search(r"Key '([^']+)' is not in struct", text) or re.search(
+        r"Could not override '([^']+)'", text)
+    if found:
+        key = found.group(1)
+        top = ["algo", "variant", "games", "seed", "opponents", "novelty",
+               "novelty_difficulty", "checkpoint_every", "init", "progress", "plot", "out",
+               "preset", "ppo.KEY", "ddqn.KEY"]
+        close = get_close_matches(key, top, n=2)
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+        return f"unknown option {key!r}{hint}; options: {', '.join(top)}"
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    return lines[0] if lines else "cannot read the command line"
+
+
+def cli(argv: list[str]) -> int:
+    """The command: checked in full first (a refused command writes nothing, in one
+    line, exit 2), then handed to Hydra."""
+    from openmono.cli import respell, respelled_note
+
+    renamed = {"out_dir": "out"}  # every command names its output folder out=
+    argv, old = respell(list(argv), renamed)
+    if old:
+        print(respelled_note(old, renamed), file=sys.stderr)
+    if not any(a.startswith("-") for a in argv):  # (Hydra's own flags: --help, --cfg, -m)
+        try:
+            check_command(argv)
+        except TrainError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    _hydra_main(argv)
+    return 0
+
+
+def _hydra_main(argv: list[str]) -> None:
     import hydra
     from hydra.core.hydra_config import HydraConfig
     from omegaconf import OmegaConf
 
-    from openmono.cli import respell, respelled_note
-
-    renamed = {"out_dir": "out"}  # every command names its output folder out=
-    sys.argv[1:], old = respell(sys.argv[1:], renamed)
-    if old:
-        print(respelled_note(old, renamed), file=sys.stderr)
+    sys.argv = [sys.argv[0], *argv]
 
     @hydra.main(version_base=None, config_path="../../conf", config_name="train")
     def main(c) -> None:
@@ -269,6 +388,10 @@ def _main() -> None:
         print(json.dumps({"out": str(out), **summary}))
 
     main()
+
+
+def _main() -> None:
+    sys.exit(cli(sys.argv[1:]))
 
 
 if __name__ == "__main__":

@@ -59,9 +59,10 @@ def split_name(name: str) -> tuple[str, bool]:
 
 def _secret_variable(name: str) -> bool:
     """The harness's secrets in its environment: `$OPENMONO_TOKEN`,
-    `$OPENMONO_REMOTE_TOKENS` (agents.remote.tokens) and the tokens a trial command keeps
-    from Hydra (`_OPENMONO_CLI_SECRETS`: evaluation.secret_args)."""
-    return "OPENMONO" in name and ("TOKEN" in name or "SECRET" in name)
+    `$OPENMONO_REMOTE_TOKENS` (agents.remote.tokens), the tokens a trial command keeps
+    from Hydra (`_OPENMONO_CLI_SECRETS`: evaluation.secret_args) and the snapshot key
+    (`$OPENMONO_SNAPSHOT_KEY`: evaluation.seal), which an agent would seal a pickle with."""
+    return "OPENMONO" in name and ("TOKEN" in name or "SECRET" in name or "KEY" in name)
 
 
 def _child_env() -> dict[str, str]:
@@ -92,22 +93,53 @@ def _options(params: dict[str, Any]) -> list[str]:
     return [f"{k}={json.dumps(v)}" for k, v in params.items()]
 
 
-def _death_signal() -> Any:
-    """Linux: a function for the child, run between fork and exec, that has the kernel
-    kill it when the harness dies, even by SIGKILL (None elsewhere)."""
-    if not sys.platform.startswith("linux"):
+DEFAULT_MEMORY_MB = 4096  # MiB of data a child may hold (RLIMIT_DATA): agents use far less
+DEFAULT_CPU_S = 86_400  # CPU seconds a child may use (RLIMIT_CPU): a day, for runaways only
+
+
+def check_limit(value: Any, key: str) -> int | None:
+    """A child's limit: a positive integer, or None (no limit); ValueError in one line."""
+    if value is None:
         return None
-    try:
-        import ctypes
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{key} must be a positive integer (or null for no limit), "
+                         f"got {value!r}")
+    return value
 
-        prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before the fork
-    except (OSError, AttributeError):
-        return None
 
-    def die_with_parent() -> None:  # pragma: no cover - runs in the child
-        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+def _child_setup(memory_mb: int | None, cpu_s: int | None) -> Any:
+    """A function for the child, run between fork and exec: its resource limits (data
+    memory, CPU time, no core files) and, on Linux, the kernel kills it when the harness
+    dies, even by SIGKILL. Everything it needs is looked up before the fork."""
+    import resource
 
-    return die_with_parent
+    prctl = None
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            prctl = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):
+            prctl = None
+    limits = [(resource.RLIMIT_CORE, 0)]
+    if memory_mb is not None:  # (RLIMIT_DATA, not RLIMIT_AS: address space reserved but
+        limits.append((resource.RLIMIT_DATA, memory_mb << 20))  # unused, as by CUDA, is free)
+    if cpu_s is not None:
+        limits.append((resource.RLIMIT_CPU, cpu_s))
+    wanted = []
+    for which, value in limits:
+        hard = resource.getrlimit(which)[1]
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        wanted.append((which, value))
+
+    def setup() -> None:  # pragma: no cover - runs in the child
+        if prctl is not None:
+            prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        for which, value in wanted:
+            resource.setrlimit(which, (value, value))
+
+    return setup
 
 
 class IsolatedAgent(RemoteAgent):
@@ -119,7 +151,9 @@ class IsolatedAgent(RemoteAgent):
 
     def __init__(self, agent: str, params: dict[str, Any] | None = None,
                  budget: float = 30.0, connect_timeout: float = 60.0,
-                 max_restarts: int = 3, report_budget: float = 30.0) -> None:
+                 max_restarts: int = 3, report_budget: float = 30.0,
+                 memory_mb: int | None = DEFAULT_MEMORY_MB,
+                 cpu_s: int | None = DEFAULT_CPU_S) -> None:
         super().__init__(port=0, token=secrets.token_urlsafe(32), host="127.0.0.1",
                          budget=budget, connect_timeout=connect_timeout,
                          reconnect_timeout=connect_timeout, report_budget=report_budget)
@@ -128,6 +162,8 @@ class IsolatedAgent(RemoteAgent):
         self.agent_name = agent
         self.params = dict(params or {})
         self.max_restarts = max_restarts
+        self.memory_mb = check_limit(memory_mb, "isolate_memory")
+        self.cpu_s = check_limit(cpu_s, "isolate_cpu")
         self.restarts = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -149,8 +185,10 @@ class IsolatedAgent(RemoteAgent):
             err = None
         self.proc = subprocess.Popen(
             self._command(), env=_child_env(), stdin=subprocess.PIPE, stdout=err, stderr=err,
-            start_new_session=True,  # a Ctrl-C reaches the harness, which reaps it
-            preexec_fn=_death_signal())
+            # A session (and process group) of its own: a Ctrl-C reaches the harness,
+            # which reaps it, and what the child starts is stopped with it (`_signal`).
+            start_new_session=True,
+            preexec_fn=_child_setup(self.memory_mb, self.cpu_s))
         # The token goes through a pipe, read once: not on a command line or in an
         # environment that other processes of this user could read.
         assert self.proc.stdin is not None
@@ -164,21 +202,20 @@ class IsolatedAgent(RemoteAgent):
         return self.proc is not None and self.proc.poll() is None
 
     def _reap(self, grace: float = 2.0) -> None:
-        """Wait `grace` s for the child to leave, then terminate it, then kill it."""
+        """Wait `grace` s for the child to leave, then terminate it, then kill it; then
+        kill what is left of its process group (the processes it started)."""
         proc, self.proc = self.proc, None
         if proc is None:
             return
-        for stop in (None, proc.terminate, proc.kill):
-            if stop is not None:
-                try:
-                    stop()
-                except OSError:
-                    pass
+        for sig in (None, signal.SIGTERM, signal.SIGKILL):
+            if sig is not None:
+                _signal(proc, sig)
             try:
-                proc.wait(timeout=grace if stop is None else 2.0)
-                return
+                proc.wait(timeout=grace if sig is None else 2.0)
+                break
             except subprocess.TimeoutExpired:
                 continue
+        _signal(proc, signal.SIGKILL)  # grandchildren (its group outlives it)
 
     # --- the seat -------------------------------------------------------------------------
     def listen(self) -> int:
@@ -238,10 +275,7 @@ class IsolatedAgent(RemoteAgent):
         if conn is not None:
             conn.close()
         if self.proc is not None:
-            try:
-                self.proc.kill()
-            except OSError:
-                pass
+            _signal(self.proc, signal.SIGKILL)
             self._reap(grace=0.0)
 
     def novelty_report(self) -> Any:
@@ -257,3 +291,17 @@ class IsolatedAgent(RemoteAgent):
             super().close()
         finally:
             self._reap()
+
+
+def _signal(proc: subprocess.Popen[bytes], sig: int) -> None:
+    """Send `sig` to the child's whole process group (it leads its own session), so
+    that processes it started are stopped too; a process that left the group with
+    `setsid` escapes it (docs/agents.md)."""
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        if proc.returncode is None:
+            try:
+                proc.send_signal(sig)
+            except OSError:
+                pass

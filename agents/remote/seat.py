@@ -52,6 +52,9 @@ def _agent_fault(reason: str) -> Any:
     return AgentFault(reason)
 
 
+MAX_SECONDS = 7 * 86_400.0  # a wait above a week is a typo
+
+
 class RemoteAgent:
     """A seat whose decisions are made by a client that connects with `token`."""
 
@@ -74,8 +77,10 @@ class RemoteAgent:
                            ("reconnect_timeout", reconnect_timeout),
                            ("report_budget", report_budget),
                            ("handshake_timeout", handshake_timeout)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise ValueError(f"{key} must be a positive number of seconds, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                    0 < value <= MAX_SECONDS):  # (inf or 1e300 overflow the timers; NaN)
+                raise ValueError(f"{key} must be a positive number of seconds (at most "
+                                 f"{MAX_SECONDS:g}), got {value!r}")
         if isinstance(max_line, bool) or not isinstance(max_line, int) or max_line < 1024:
             raise ValueError(f"max_line must be an integer >= 1024 bytes, got {max_line!r}")
         if isinstance(max_pending, bool) or not isinstance(max_pending, int) or max_pending < 1:
@@ -264,7 +269,7 @@ class RemoteAgent:
             if fault.kind != "disconnect":  # (a lost connection is counted once, by _lost)
                 self.game_faults[fault.kind] += 1
             return _agent_fault(f"{fault.kind}: {fault}")
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # (a 300,000-deep answer, say)
             self.game_faults["malformed"] += 1
             return _agent_fault(f"malformed: {str(exc).splitlines()[0]}")
         if answer.error is not None:  # the client's agent raised: a fault, as in process
@@ -292,7 +297,7 @@ class RemoteAgent:
                 raise _Fault("disconnect", str(exc)) from None
             try:
                 data = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: 300,000 nested brackets
                 raise _Fault("malformed", "not a JSON message") from None
             if not isinstance(data, dict):
                 raise _Fault("malformed", "a message must be a JSON object")
@@ -322,7 +327,7 @@ class RemoteAgent:
         try:
             data = self._answer("report", self._ids, time.monotonic() + self.report_budget)
             report = ReportAnswer.model_validate(data).report
-        except (_Fault, ValueError):
+        except (_Fault, ValueError, RecursionError):
             self.game_faults["report"] += 1
             return NO_NOVELTY
         return NoveltyReport(report.detected, report.confidence, tuple(
