@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -31,6 +32,7 @@ from openmono.cli import Options, UsageError, read_options
 from evaluation.atomic import atomic_write
 
 LOGS = "logs"
+LOG_NAME = re.compile(r"game-(0|[1-9][0-9]*)\.jsonl", re.ASCII)
 BANK = -1
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
                 "#e377c2", "#17becf")
@@ -139,6 +141,12 @@ def _layout(n: int) -> list[tuple[int, int]]:
     return cells
 
 
+def _e(value: Any) -> str:
+    """Any value from a log or a schema as HTML text or an attribute value: a kept log
+    or a plugin's schema may hold anything, so nothing reaches the page unescaped."""
+    return html.escape(str(value), quote=True)
+
+
 def _board_svg(schema: dict[str, Any], before: dict[str, Any] | None, players: int) -> str:
     squares = schema["squares"]
     colour = {g["name"]: g.get("color") or "#ccc" for g in schema.get("groups", [])}
@@ -151,28 +159,28 @@ def _board_svg(schema: dict[str, Any], before: dict[str, Any] | None, players: i
     for i, (sq, (cx, cy)) in enumerate(zip(squares, cells)):
         x, y = cx * size, cy * size
         changed = old is not None and old[i] != sq
-        name = sq["name"]
-        label = html.escape(name)
-        price = f"${sq['price']}" if sq.get("price") else ""
-        band = colour.get(sq.get("group"), "#fff") if sq.get("group") else "#fff"
+        name = str(sq["name"])
+        label = _e(name)
+        price = _e(f"${sq['price']}" if sq.get("price") else "")
+        band = _e(colour.get(sq.get("group"), "#fff") if sq.get("group") else "#fff")
         was = ""
         if changed:  # the square as the rules had it: shown by the "before" button
             old_price = f"${old[i]['price']}" if old[i].get("price") else ""
             old_band = (old_colour.get(old[i].get("group"), "#fff") if old[i].get("group")
                         else "#fff")
-            was = (f' data-was-name="{html.escape(old[i]["name"])}" '
-                   f'data-was-price="{html.escape(old_price)}" data-was-band="{old_band}"')
+            was = (f' data-was-name="{_e(old[i]["name"])}" '
+                   f'data-was-price="{_e(old_price)}" data-was-band="{_e(old_band)}"')
         parts.append(
             f'<g class="square{" changed" if changed else ""}" id="sq{i}" data-name="{label}"'
-            f' data-price="{html.escape(price)}" data-band="{band}"{was}>'
+            f' data-price="{price}" data-band="{band}"{was}>'
             f'<title>{i}: {label} {price}</title>'
             f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="#fff" '
             f'stroke="{"#d33" if changed else "#999"}" stroke-width="{2 if changed else 1}"/>'
             f'<rect class="band" x="{x}" y="{y}" width="{size}" height="9" fill="{band}"/>'
             f'<text class="t1" x="{x + 3}" y="{y + 20}" font-size="8.5">'
-            f'{html.escape(name[:16])}</text>'
+            f'{_e(name[:16])}</text>'
             f'<text class="t2" x="{x + 3}" y="{y + 30}" font-size="8.5">'
-            f'{html.escape(name[16:32])}</text>'
+            f'{_e(name[16:32])}</text>'
             f'<text class="tp" x="{x + 3}" y="{y + 40}" font-size="8.5" fill="#555">{price}</text>'
             f'<rect class="own" x="{x + 2}" y="{y + size - 12}" width="{size - 4}" height="9" '
             f'fill="none"/><text class="lvl" x="{x + size - 4}" y="{y + 40}" font-size="9" '
@@ -338,7 +346,7 @@ def render(header: dict[str, Any], events: Sequence[dict[str, Any]],
     return f"""<!doctype html><html lang=en><head><meta charset=utf-8>
 <title>{html.escape(info.get('title', 'replay'))}</title><style>{_CSS}</style></head><body>
 <h1>{html.escape(info.get('title', 'Game replay'))}</h1>
-<p class=sub>seed {header['seed']} · {n} players · {len(events)} events{html.escape(winner)}</p>
+<p class=sub>seed {_e(header['seed'])} · {_e(n)} players · {len(events)} events{html.escape(winner)}</p>
 {notes}
 <div class=controls><button id=first title="opening">|&lt;</button>
 <button id=back title="one event back">&lt;</button><button id=play>play</button>
@@ -417,8 +425,10 @@ def kept_games(run_dir: str | Path) -> list[int]:
     logs = Path(run_dir) / LOGS
     if not logs.is_dir():
         return []
-    return sorted(int(p.stem.split("-", 1)[1]) for p in logs.glob("game-*.jsonl")
-                  if p.stem.split("-", 1)[1].isdigit())
+    # ASCII digits written as `log_path` writes them: `str.isdigit` also takes '²' and
+    # '٣', which `int` then refuses or reads as another game's number.
+    names = (LOG_NAME.fullmatch(p.name) for p in logs.glob("game-*.jsonl"))
+    return sorted(int(m.group(1)) for m in names if m is not None)
 
 
 class ReplayOptions(Options):
