@@ -86,3 +86,47 @@ def test_a_run_folder_named_javascript_is_no_link_to_script(tmp_path: Path) -> N
     assert len(hrefs) == 1
     assert ":" not in hrefs[0].split("/")[0], hrefs
     assert (tmp_path / __import__("urllib.parse").parse.unquote(hrefs[0])).exists()
+
+
+# --- finding 4: fresh=true deletes only this sweep's own trials ----------------------------------
+SWEEP = ["agent=random", "per_cell=0", "controls=1", "games=2", "workers=1"]
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    return {str(p.relative_to(root)): None if p.is_dir() else p.read_bytes()
+            for p in sorted(root.rglob("*"))}
+
+
+def test_fresh_keeps_other_sweeps_and_stray_marks(tmp_path: Path) -> None:
+    from evaluation import detection_sweep
+
+    root = tmp_path / "detection_sweep"
+    other = root / "passive"  # another agent's sweep, under this one's out=
+    assert detection_sweep.main([*SWEEP, "agent=passive", f"out={other}"]) == 0
+    stray = root / "precious"
+    stray.mkdir()
+    (stray / detection_sweep.MARK).touch()  # a stray mark is no licence to delete
+    (stray / "data.csv").write_text("1,2\n")
+    kept = {**{f"passive/{k}": v for k, v in _tree(other).items()},
+            **{f"precious/{k}": v for k, v in _tree(stray).items()}}
+    assert detection_sweep.main([*SWEEP, f"out={root}"]) == 0
+    trial = next(p.parent for p in root.glob("control/*/*/games.jsonl"))
+    (trial / "stale.txt").write_text("from the last run of this sweep")
+    assert detection_sweep.main([*SWEEP, f"out={root}", "fresh=true"]) == 0
+    after = _tree(root)
+    assert {k: after.get(k) for k in kept} == kept
+    assert not (trial / "stale.txt").exists() and (trial / "games.jsonl").exists()
+
+
+def test_fresh_refuses_another_agents_trial_where_it_would_play(tmp_path: Path,
+                                                                capsys) -> None:
+    from evaluation import detection_sweep
+
+    out = tmp_path / "sweep"
+    assert detection_sweep.main([*SWEEP, "agent=passive", f"out={out}"]) == 0
+    before = _tree(out)
+    capsys.readouterr()
+    assert detection_sweep.main([*SWEEP, f"out={out}", "fresh=true"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "passive" in err[0], err
+    assert _tree(out) == before
