@@ -9,6 +9,7 @@ rename; the folder is synced too, so the rename itself survives a crash of the m
 from __future__ import annotations
 
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -25,6 +26,31 @@ def sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+# `atomic_write`'s temporary file: `.NAME.PID-THREAD.tmp` beside its target.
+TEMP_NAME = re.compile(r"\..+\.([0-9]+)-[0-9]+\.tmp", re.ASCII | re.DOTALL)
+
+
+def remove_stale_temps(folder: Path, *, under: tuple[str, ...] = ("logs",)) -> list[Path]:
+    """Delete the temporary files killed atomic writes left in `folder` (and its `under`
+    subfolders); call it holding the folder's lock, when no other process writes there.
+    This process's own (a write under way in another thread) are kept."""
+    removed = []
+    for where in (folder, *(folder / sub for sub in under)):
+        try:
+            entries = list(os.scandir(where))
+        except OSError:
+            continue
+        for entry in entries:
+            m = TEMP_NAME.fullmatch(entry.name)
+            if m and int(m.group(1)) != os.getpid() and entry.is_file(follow_symlinks=False):
+                try:
+                    os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+                except OSError:
+                    pass
+    return removed
 
 
 def atomic_write(path: str | os.PathLike[str], data: bytes | str,

@@ -236,13 +236,16 @@ def finish(spec: dict[str, Any], summary: dict[str, Any], where: Path,
 def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
     where, cfg = trial_for(spec, out)
     t0 = time.perf_counter()
+    from evaluation.report import write_report
+    from evaluation.report_files import report_current
+
     done = complete_summary(cfg, where)  # a finished trial is read, not replayed
     if done is not None:
+        if not report_current(where):  # killed before its report was written
+            write_report(str(where), done, plots=False)
         return finish(spec, done, where, done.get("seconds", 0.0))
     summary = run_trial(cfg, where)
     seconds = time.perf_counter() - t0
-    from evaluation.report import write_report
-
     write_report(str(where), summary, plots=False)  # its report.html, for compare.html
     return finish(spec, summary, where, seconds)
 

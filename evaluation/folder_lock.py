@@ -22,6 +22,8 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
+from evaluation.atomic import remove_stale_temps
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no locking
@@ -70,6 +72,7 @@ def folder_lock(folder: str | os.PathLike[str], what: str = "run",
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"pid {os.getpid()}, {what}\n".encode(), 0)
             _held[key] = [1, fd]
+            remove_stale_temps(path)  # left by writes a kill cut short: nobody else writes
     try:
         yield path
     finally:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import html
 import json
 import math
-import re
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -30,9 +29,8 @@ from pydantic import Field
 from openmono.cli import Options, UsageError, read_options
 
 from evaluation.atomic import atomic_write
+from evaluation.report_files import LOGS, kept_logs
 
-LOGS = "logs"
-LOG_NAME = re.compile(r"game-(0|[1-9][0-9]*)\.jsonl", re.ASCII)
 BANK = -1
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
                 "#e377c2", "#17becf")
@@ -422,13 +420,8 @@ def _base_schema(run: Path) -> dict[str, Any] | None:
 
 
 def kept_games(run_dir: str | Path) -> list[int]:
-    logs = Path(run_dir) / LOGS
-    if not logs.is_dir():
-        return []
-    # ASCII digits written as `log_path` writes them: `str.isdigit` also takes '²' and
-    # '٣', which `int` then refuses or reads as another game's number.
-    names = (LOG_NAME.fullmatch(p.name) for p in logs.glob("game-*.jsonl"))
-    return sorted(int(m.group(1)) for m in names if m is not None)
+    """The games whose log the trial folder keeps (`logs/game-K.jsonl`)."""
+    return kept_logs(run_dir)
 
 
 class ReplayOptions(Options):

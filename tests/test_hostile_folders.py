@@ -130,3 +130,45 @@ def test_fresh_refuses_another_agents_trial_where_it_would_play(tmp_path: Path,
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and "passive" in err[0], err
     assert _tree(out) == before
+
+
+# --- finding 3: "complete" only with its report -------------------------------------------------
+FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
+        "progress=false", "plots=false", "games=3", "novelty=rent_hike", "inject_at=1"]
+
+
+def _killed_before_its_report(run: Path, capsys) -> None:
+    """The folder a kill between summary.json and the report leaves (and the temporary
+    files killed atomic writes leave)."""
+    from evaluation import trial as trial_cli
+
+    assert trial_cli.cli([*FAST, f"hydra.run.dir={run}"]) == 0
+    capsys.readouterr()
+    for name in ("report.md", "report.html", "command.json", *(
+            p.name for p in run.glob("replay-*.html"))):
+        (run / name).unlink()
+    (run / ".report.md.99999999-1.tmp").write_text("half a rep")
+    (run / "logs" / ".game-1.jsonl.99999999-1.tmp").write_text("half a lo")
+
+
+@pytest.mark.parametrize("how", ["missing", "older"])
+def test_a_trial_killed_before_its_report_gets_it_on_the_next_run(tmp_path: Path, capsys,
+                                                                  how: str) -> None:
+    import os
+
+    from evaluation import trial as trial_cli
+
+    run = tmp_path / "run"
+    _killed_before_its_report(run, capsys)
+    if how == "older":  # a report from before the summary was last written
+        for name in ("report.md", "report.html"):
+            (run / name).write_text("old")
+            os.utime(run / name, ns=(1, 1))
+    assert trial_cli.cli([*FAST, f"hydra.run.dir={run}"]) == 0
+    said = capsys.readouterr()
+    assert said.out.startswith("complete: 3 ") and "report" in said.err, said
+    assert "NDA" in (run / "report.html").read_text()
+    assert (run / "report.md").read_text().startswith("# Trial report")
+    assert all((run / f"replay-{g}.html").exists() for g in replay.kept_games(run))
+    assert (run / "command.json").exists()
+    assert not [p for p in run.rglob("*.tmp")]
