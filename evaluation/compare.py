@@ -26,7 +26,7 @@ from pydantic import Field
 
 from openmono.cli import Options, out_field, read_options
 
-from evaluation.atomic import atomic_write
+from evaluation.atomic import atomic_write, read_regular
 from evaluation.metrics import aggregate
 
 COLUMNS = ("nda", "false_positive_rate", "detection_delay", "pnwp", "post_win_rate", "nrp")
@@ -47,7 +47,7 @@ def find_summaries(dirs: Sequence[str]) -> list[dict[str, Any]]:
         paths = [root] if root.name == "summary.json" else sorted(root.rglob("summary.json"))
         for p in paths:
             try:
-                summary = json.loads(p.read_text(encoding="utf-8"))
+                summary = json.loads(read_regular(p).decode("utf-8"))  # no link, FIFO
                 if not isinstance(summary, dict):
                     raise TypeError("not a JSON object")
                 table_lines(compare([summary]))  # every measure it shows can be read

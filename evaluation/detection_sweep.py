@@ -40,7 +40,7 @@ from agents.registry import AGENTS, make_agent
 from evaluation import metrics
 from evaluation.atomic import atomic_write
 from evaluation.detection_bands import band_table, load_cells
-from evaluation.folder_lock import FolderBusy, folder_lock
+from evaluation.folder_lock import FolderRefused, folder_lock
 from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError, agent_label,
                                complete_summary, read_identity, read_records, redact,
                                run_trial)
@@ -782,7 +782,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with folder_lock(out, "detection sweep", reentrant=False):
             return _sweep(args, out, sys.argv[1:] if argv is None else argv)
-    except FolderBusy as exc:
+    except FolderRefused as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

@@ -28,6 +28,8 @@ from typing import Any
 
 from openmono.seeding import game_seed
 
+from evaluation.atomic import read_regular
+
 CHAIN_TAG = "openmono games.jsonl v1\n"
 
 
@@ -105,8 +107,8 @@ def load(path: str | Path, identity: dict[str, Any] | None) -> Games:
     path = Path(path)
     games = Games(path, start=None if identity is None else CHAIN_START)
     trial_seed = identity.get("seed") if identity is not None else None
-    try:
-        data = path.read_bytes()
+    try:  # a link or a special file (/dev/zero, a FIFO) is refused, never read
+        data = read_regular(path)
     except FileNotFoundError:
         return games
     except OSError as exc:

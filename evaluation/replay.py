@@ -28,7 +28,7 @@ from pydantic import Field
 
 from openmono.cli import Options, UsageError, read_options
 
-from evaluation.atomic import atomic_write
+from evaluation.atomic import atomic_write, read_regular
 from evaluation.report_files import LOGS, kept_logs
 
 BANK = -1
@@ -95,7 +95,7 @@ def fold(header: dict[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, 
 def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
     """(header, events, result) of a game log; one-line errors for a bad file."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = read_regular(path).decode("utf-8", "replace").splitlines()  # no link, FIFO
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
     return read_log_lines(lines, str(path))
@@ -392,14 +392,14 @@ def write(run_dir: str | Path, game: int) -> Path:
 
 def _summary(run: Path) -> dict[str, Any]:
     try:
-        return json.loads((run / "summary.json").read_text())
+        return json.loads(read_regular(run / "summary.json").decode("utf-8"))
     except (OSError, ValueError):
         return {}
 
 
 def _record(run: Path, game: int) -> dict[str, Any] | None:
     try:
-        for line in (run / "games.jsonl").read_text().splitlines():
+        for line in read_regular(run / "games.jsonl").decode("utf-8").splitlines():
             rec = json.loads(line)
             if rec.get("game") == game:
                 return rec
@@ -411,7 +411,8 @@ def _record(run: Path, game: int) -> dict[str, Any] | None:
 def _base_schema(run: Path) -> dict[str, Any] | None:
     """The trial's rules before the novelty (its rule set), as JSON data."""
     try:
-        rules = json.loads((run / "trial.json").read_text()).get("rules", "standard")
+        rules = json.loads(read_regular(run / "trial.json").decode("utf-8")).get(
+            "rules", "standard")
         from openmono import rules_schema
 
         return json.loads(rules_schema(rules).to_json())

@@ -48,8 +48,8 @@ from openmono.seeding import game_seed
 
 from agents.registry import UnknownAgentError, resolve, told_rules
 from evaluation import metrics, records as games_file
-from evaluation.atomic import atomic_write
-from evaluation.folder_lock import FolderBusy, folder_lock
+from evaluation.atomic import atomic_write, open_regular, read_regular
+from evaluation.folder_lock import FolderRefused, folder_lock
 from evaluation.remote_seats import (RemoteError, build_seat, checked_tokens,
                                      close_remote_seats, make_agents, open_remote_seats,
                                      remote_faults)
@@ -195,7 +195,7 @@ def injection_game(cfg: TrialConfig) -> int | None:
 
 def _folder_identity(path: Path) -> dict[str, Any] | None:
     try:
-        ident = json.loads((path.parent / CONFIG_FILE).read_text(encoding="utf-8"))
+        ident = json.loads(read_regular(path.parent / CONFIG_FILE).decode("utf-8"))
     except (OSError, ValueError):
         return None
     return ident if isinstance(ident, dict) else None
@@ -216,7 +216,7 @@ def read_identity(path: Path) -> dict[str, Any] | None:
     """The trial configuration saved in `path` (`trial.json`); None when there is none
     or it was cut short; TrialError (one line) when it holds something else."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -240,7 +240,7 @@ def trial_lock(out: Path) -> Iterator[None]:
     try:
         held = folder_lock(out, "trial")
         held.__enter__()
-    except FolderBusy as exc:
+    except FolderRefused as exc:
         raise TrialError(str(exc)) from None
     except OSError as exc:
         raise TrialError(f"cannot write to the output directory {str(out)!r}: "
@@ -389,7 +389,11 @@ def _run(run: RunContext, seats: Seats) -> dict[str, Any]:
     played = save_cost = 0.0
     records = list(done)
     head = found.head
-    with path.open("a", encoding="utf-8") as fh:
+    try:  # appended to, never through a link (`evaluation.atomic.open_regular`)
+        fd = open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    except OSError as exc:
+        raise TrialError(f"cannot write {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "a", encoding="utf-8") as fh:
         for g in range(start, cfg.games):
             schema, hooks, active = run.world(g)
             if g == inject and cfg.detection == "given":
@@ -490,8 +494,8 @@ def complete_summary(cfg: TrialConfig, out_dir: str | os.PathLike[str]) -> dict[
     """The summary of this very trial when `out_dir` already holds all its games."""
     out = Path(out_dir)
     try:
-        ident = json.loads((out / CONFIG_FILE).read_text(encoding="utf-8"))
-        summary = json.loads((out / SUMMARY_FILE).read_text(encoding="utf-8"))
+        ident = json.loads(read_regular(out / CONFIG_FILE).decode("utf-8"))
+        summary = json.loads(read_regular(out / SUMMARY_FILE).decode("utf-8"))
     except (OSError, ValueError):
         return None
     if ident != _identity_for(cfg, ident) or summary.get("games") != cfg.games:
@@ -575,7 +579,7 @@ def _load_agents(out: Path, games: int) -> Any:
     if key is None or not path.exists():
         return None
     try:
-        payload = unseal(path.read_bytes(), key)
+        payload = unseal(read_regular(path), key)
     except OSError:
         return None
     if payload is None:

@@ -131,13 +131,16 @@ def _guess_run_dir(argv: list[str]) -> Path | None:
 
 def finished(argv: list[str]) -> Path | None:
     """The folder of this very command's finished trial, without loading Hydra or agents."""
+    from evaluation.atomic import read_regular
+    from evaluation.folder_lock import unsafe_entry
+
     run_dir = _guess_run_dir([a for a in argv if a != "--debug"])
-    if run_dir is None:
+    if run_dir is None or unsafe_entry(run_dir):  # (refused once the command is checked)
         return None
     try:
-        said = json.loads((run_dir / COMMAND_FILE).read_text(encoding="utf-8"))
-        summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
-        games = (run_dir / "games.jsonl").read_bytes().count(b"\n")
+        said = json.loads(read_regular(run_dir / COMMAND_FILE).decode("utf-8"))
+        summary = json.loads(read_regular(run_dir / "summary.json").decode("utf-8"))
+        games = read_regular(run_dir / "games.jsonl").count(b"\n")
     except (OSError, ValueError):
         return None
     from evaluation.trial_spelling import modern
@@ -188,6 +191,13 @@ def cli(argv: list[str]) -> int:
             traceback.print_exc()
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if cmd.multirun and not cmd.info and cmd.sweep_dir is not None:
+        from evaluation.folder_lock import unsafe_entry
+
+        problem = unsafe_entry(cmd.sweep_dir)  # (each job's folder: `check_out_dir`)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
     if not cmd.multirun and not cmd.info:
         from evaluation.report_files import report_current
         from evaluation.runner import complete_summary

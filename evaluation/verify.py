@@ -25,6 +25,8 @@ from pydantic import Field
 
 from openmono.cli import Options, read_options
 
+from evaluation.atomic import read_regular
+from evaluation.folder_lock import unsafe_entry
 from evaluation.records import RecordsError, load
 from evaluation.runner import CONFIG_FILE, GAMES_FILE, SUMMARY_FILE
 
@@ -33,8 +35,11 @@ OK, TAMPERED, BAD_INPUT = 0, 1, 2
 
 def check_trial(folder: Path) -> tuple[int, str]:
     """(exit code, one line) for one trial folder."""
+    problem = unsafe_entry(folder)  # a link or a FIFO is never followed (or read)
+    if problem:
+        return TAMPERED, f"unsafe: {problem}"
     try:
-        identity = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
+        identity = json.loads(read_regular(folder / CONFIG_FILE).decode("utf-8"))
         if not isinstance(identity, dict):
             raise ValueError("not an object")
     except (OSError, ValueError) as exc:
@@ -53,7 +58,7 @@ def check_trial(folder: Path) -> tuple[int, str]:
     n = len(games.records)
     note = "; its last line is incomplete (a killed run: resuming drops it)" if games.torn else ""
     try:
-        summary = json.loads((folder / SUMMARY_FILE).read_text(encoding="utf-8"))
+        summary = json.loads(read_regular(folder / SUMMARY_FILE).decode("utf-8"))
     except FileNotFoundError:
         return OK, f"ok: {folder}: {n} games, digest chain intact (no summary.json yet){note}"
     except (OSError, ValueError):

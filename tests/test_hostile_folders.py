@@ -172,3 +172,93 @@ def test_a_trial_killed_before_its_report_gets_it_on_the_next_run(tmp_path: Path
     assert all((run / f"replay-{g}.html").exists() for g in replay.kept_games(run))
     assert (run / "command.json").exists()
     assert not [p for p in run.rglob("*.tmp")]
+
+
+# --- finding 1: links and special files in a run folder -----------------------------------------
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _command(module: str, *args: str, cwd: Path) -> "subprocess.CompletedProcess[str]":
+    """`python -m module args` with 3 GiB of address space: a file that never ends (a link
+    to /dev/zero) gives MemoryError instead of taking the machine; the timeout is only a
+    guard for a FIFO that would hang the old code forever, not a measure."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    try:
+        return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=120, preexec_fn=limit)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"python -m {module} {' '.join(args)} hung")
+
+
+def _one_line_refusal(proc: "subprocess.CompletedProcess[str]", *words: str) -> None:
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert proc.returncode != 0 and len(lines) == 1, (proc.returncode, proc.stderr[-2000:])
+    assert "Traceback" not in proc.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+LINK_ARGS = ["agent=random", "opponents=[random,random,random]", "reference=random",
+             "progress=false", "plots=false", "games=2"]
+
+
+def _partial_trial(tmp_path: Path, capsys) -> Path:
+    """A trial folder its run left partial (its games, no summary: the next run resumes)."""
+    from evaluation import trial as trial_cli
+
+    run = tmp_path / "run"
+    assert trial_cli.cli([*LINK_ARGS, f"hydra.run.dir={run}"]) == 0
+    capsys.readouterr()
+    for name in ("summary.json", "command.json", "report.md", "report.html"):
+        (run / name).unlink()
+    return run
+
+
+@pytest.mark.parametrize("where", [".lock", ".hydra/config.yaml", "logs"])
+def test_a_link_in_a_run_folder_is_refused_before_anything_is_written(
+        tmp_path: Path, capsys, where: str) -> None:
+    import shutil
+
+    run = _partial_trial(tmp_path, capsys)
+    victim = tmp_path / "victim"
+    if where == "logs":
+        shutil.rmtree(run / "logs", ignore_errors=True)
+        victim.mkdir()
+        (victim / "mine.txt").write_text("precious\n")
+    else:
+        (run / where).unlink(missing_ok=True)
+        victim.write_text("precious\n")
+    (run / where).symlink_to(victim)
+    before = _tree(tmp_path / "victim") if victim.is_dir() else victim.read_bytes()
+    proc = _command("evaluation.trial", *LINK_ARGS, f"hydra.run.dir={run}", cwd=tmp_path)
+    _one_line_refusal(proc, where, "link")
+    assert proc.returncode == 2
+    assert (_tree(victim) if victim.is_dir() else victim.read_bytes()) == before
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo"])
+def test_a_special_games_file_is_refused_by_the_trial_and_verify(tmp_path: Path, capsys,
+                                                                 special: str) -> None:
+    import os
+
+    run = _partial_trial(tmp_path, capsys)
+    (run / "games.jsonl").unlink()
+    if special == "fifo":
+        os.mkfifo(run / "games.jsonl")
+    else:
+        (run / "games.jsonl").symlink_to(special)
+    proc = _command("evaluation.trial", *LINK_ARGS, f"hydra.run.dir={run}", cwd=tmp_path)
+    _one_line_refusal(proc, "games.jsonl")
+    assert proc.returncode == 2
+    proc = _command("evaluation.verify", str(run), cwd=tmp_path)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    said = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.strip()]
+    assert len(said) == 1 and "games.jsonl" in said[0], said
