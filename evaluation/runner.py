@@ -34,7 +34,7 @@ import pickle
 import sys
 import time
 import traceback
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterator
@@ -373,9 +373,9 @@ class Seats:
 def _run(run: RunContext, seats: Seats) -> dict[str, Any]:
     """Play the trial's missing games, appending each record as it finishes."""
     cfg, out, novelty, inject = run.cfg, run.out, run.novelty, run.inject
-    _check_same_trial(cfg, out)
+    identity = _check_same_trial(cfg, out)
     path = out / GAMES_FILE
-    found = _recorded(cfg, path)
+    found = _recorded(cfg, path, identity)
     done = found.records
     start, restored = _resume(cfg, out, len(done))
     if restored is not None:
@@ -437,10 +437,11 @@ def _run(run: RunContext, seats: Seats) -> dict[str, Any]:
                    [agent, *opponents])
 
 
-def _recorded(cfg: TrialConfig, path: Path) -> Any:
-    """The trial's games.jsonl, checked and repaired (`evaluation.records`)."""
+def _recorded(cfg: TrialConfig, path: Path, identity: dict[str, Any]) -> Any:
+    """The trial's games.jsonl, checked and repaired (`evaluation.records`); `identity`
+    is what its trial.json holds (the chain starts from it)."""
     try:
-        found = games_file.load(path, _trial_identity(cfg))
+        found = games_file.load(path, identity)
     except games_file.RecordsError as exc:
         raise TrialError(str(exc)) from None
     if len(found.records) > cfg.games:
@@ -708,8 +709,9 @@ def _identity_for(cfg: TrialConfig, old: dict[str, Any] | None) -> dict[str, Any
     return ident
 
 
-def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
-    """A run directory holds one trial: resuming with another config would mix results."""
+def _check_same_trial(cfg: TrialConfig, out: Path) -> dict[str, Any]:
+    """A run directory holds one trial: resuming with another config would mix results.
+    Returns the identity its trial.json holds (written now if missing)."""
     path = out / CONFIG_FILE
     old = read_identity(path)
     ident = _identity_for(cfg, old)
@@ -727,6 +729,7 @@ def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
         same = False
     if not same:
         atomic_write(path, text)
+    return json.loads(text)
 
 
 def kept_logs(cfg: TrialConfig, inject: int | None) -> frozenset[int]:
@@ -830,6 +833,42 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
                     total[kind] = total.get(kind, 0) + n
             summary[key] = dict(sorted(total.items()))
     return summary
+
+
+NOT_FROM_RECORDS = ("seconds", "remote_refused")  # wall time; what remote servers refused
+
+
+def config_of(identity: dict[str, Any]) -> TrialConfig:
+    """The configuration a trial.json describes (tokens stay hidden: `redact`)."""
+    names = {f.name for f in fields(TrialConfig)}
+    data = {k: v for k, v in identity.items() if k in names}
+    if isinstance(data.get("window"), list):
+        data["window"] = tuple(data["window"])
+    return TrialConfig(**data)
+
+
+def expected_summary(identity: dict[str, Any], records: list[dict[str, Any]],
+                     head: str | None) -> dict[str, Any]:
+    """What `_finish` writes for these records of this trial, but the fields no record
+    holds (`NOT_FROM_RECORDS`): `verify` compares summary.json with it field by field.
+    The novelty is applied again as it was played (its recorded preset), for its name,
+    category and ground truth; TrialError when it cannot be."""
+    cfg = config_of(identity)
+    novelty = None
+    if cfg.novelty is not None:
+        played = identity.get("novelty_preset")
+        params = played if isinstance(played, dict) and not cfg.then else cfg.novelty_params
+        try:
+            novelty = prepare_novelty(cfg.novelty, cfg.difficulty, params,
+                                      rules_schema(cfg.rules), then=cfg.then)
+        except Exception as exc:  # noqa: BLE001 - a plugin missing or changed here
+            raise TrialError(f"cannot apply novelty {cfg.novelty!r} here to recompute the "
+                             f"measures ({type(exc).__name__}: {str(exc).splitlines()[0][:100]})"
+                             ) from None
+    summary = summarize(cfg, records, injection_game(cfg), novelty)
+    if head is not None:
+        summary["games_digest"] = head
+    return json.loads(json.dumps(summary))  # as read back from the file
 
 
 def agent_label(name: str, params: dict[str, Any]) -> str:

@@ -262,3 +262,96 @@ def test_a_special_games_file_is_refused_by_the_trial_and_verify(tmp_path: Path,
     assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     said = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.strip()]
     assert len(said) == 1 and "games.jsonl" in said[0], said
+
+
+# --- finding 2: verify recomputes the measures and binds the configuration ----------------------
+VERIFIED = dict(agent="random", opponents=["random"] * 3, reference="random", progress=False,
+                games=6, seed=4, novelty="rent_hike", difficulty="hard", inject_at=2)
+
+
+@pytest.fixture(scope="module")
+def verified_trial(tmp_path_factory) -> Path:
+    from evaluation.runner import TrialConfig, run_trial
+
+    run = tmp_path_factory.mktemp("verified") / "run"
+    run_trial(TrialConfig(**VERIFIED), run)
+    return run
+
+
+def _copy(run: Path, tmp_path: Path) -> Path:
+    import shutil
+
+    shutil.copytree(run, tmp_path / "run", ignore=shutil.ignore_patterns(".lock"))
+    return tmp_path / "run"
+
+
+def _forged(value):
+    """Another value of the same kind: what a forger would write instead."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, float)):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    if value is None:
+        return 0.5
+    return [value]
+
+
+def _summary_fields() -> list[str]:
+    from evaluation.runner import TrialConfig, run_trial
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        return sorted(run_trial(TrialConfig(**{**VERIFIED, "games": 3, "inject_at": 1}),
+                                Path(tmp) / "run"))
+
+
+@pytest.mark.parametrize("field", [f for f in _summary_fields() if f != "seconds"])
+def test_verify_names_any_forged_field_of_the_summary(verified_trial: Path, tmp_path: Path,
+                                                      field: str) -> None:
+    from evaluation import verify
+
+    run = _copy(verified_trial, tmp_path)
+    assert verify.check_trial(run)[0] == verify.OK
+    summary = json.loads((run / "summary.json").read_text())
+    summary[field] = _forged(summary[field])
+    (run / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    code, line = verify.check_trial(run)
+    assert code == verify.TAMPERED and field in line and "\n" not in line, line
+
+
+@pytest.mark.parametrize("change", [{"agent": "baseline"}, {"difficulty": "easy"},
+                                    {"opponents": ["random"] * 2}, {"reference": None}])
+def test_verify_names_an_edited_configuration(verified_trial: Path, tmp_path: Path,
+                                              change: dict) -> None:
+    """trial.json (and summary.json with it) edited: the chain starts from trial.json."""
+    from evaluation import verify
+
+    run = _copy(verified_trial, tmp_path)
+    for name in ("trial.json", "summary.json"):
+        data = json.loads((run / name).read_text())
+        data.update(change)
+        (run / name).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    code, line = verify.check_trial(run)
+    assert code == verify.TAMPERED and "trial.json" in line, line
+
+
+def test_a_folder_of_the_older_chain_still_resumes_and_verifies(verified_trial: Path,
+                                                              tmp_path: Path) -> None:
+    """A games.jsonl whose chain starts from the constant of before (folders written
+    until issue 52): resumed in its own format, and verify says it is the older one."""
+    from evaluation import records, verify
+    from evaluation.runner import TrialConfig, run_trial
+
+    run = _copy(verified_trial, tmp_path)
+    head, lines = records.CHAIN_START, []
+    for raw in (run / "games.jsonl").read_text().splitlines()[:4]:
+        text, head = records.line(json.loads(raw), head)
+        lines.append(text)
+    (run / "games.jsonl").write_text("".join(lines))
+    (run / "summary.json").unlink()
+    run_trial(TrialConfig(**VERIFIED), run)
+    code, line = verify.check_trial(run)
+    assert code == verify.OK and "older" in line, line
+    assert records.load(run / "games.jsonl", json.loads((run / "trial.json").read_text())).records[-1]["digest"] == json.loads((run / "summary.json").read_text())["games_digest"]
