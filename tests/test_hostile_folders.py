@@ -355,3 +355,32 @@ def test_a_folder_of_the_older_chain_still_resumes_and_verifies(verified_trial: 
     code, line = verify.check_trial(run)
     assert code == verify.OK and "older" in line, line
     assert records.load(run / "games.jsonl", json.loads((run / "trial.json").read_text())).records[-1]["digest"] == json.loads((run / "summary.json").read_text())["games_digest"]
+
+
+_COLOUR_SRC = '''
+from novelties.base import Novelty, replace
+
+class Paint(Novelty):
+    name = "paint"
+    category = "attribute"
+    description = "repaints the first colour group with markup"
+    presets = {"easy": {}, "medium": {}, "hard": {}}
+
+    def apply(self, schema, params):
+        first = replace(schema.groups[0], color='#fff"><img src=x onerror=alert(1)>')
+        return replace(schema, groups=(first, *schema.groups[1:]))
+'''
+
+
+def test_a_plugin_painting_markup_is_refused_in_one_line(tmp_path: Path, capsys) -> None:
+    from evaluation import trial as trial_cli
+    from novelties.testing import temporary_plugins
+
+    run = tmp_path / "run"
+    with temporary_plugins(tmp_path / "plugins", {"paintpkg": _COLOUR_SRC},
+                           {"paint": "paintpkg:Paint"}, dist="paint"):
+        code = trial_cli.cli([*LINK_ARGS, "novelty=paint", f"hydra.run.dir={run}"])
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert code == 2 and len(err) == 1, err
+    assert "paint" in err[0] and "#rrggbb" in err[0] and "Traceback" not in err[0], err
+    assert not (run / "games.jsonl").exists()
