@@ -52,10 +52,17 @@ CHAIN_START = hashlib.sha256(CHAIN_TAG.encode()).hexdigest()  # the older format
 CHAIN_TAG_V2 = "openmono games.jsonl v2\n"
 
 
+# How the seats ran, not which games: an isolated or remote run writes the same records
+# as one in process, so the same bytes (tests/test_isolate.py).
+HOW_IT_RAN = ("isolate", "isolate_budget", "remote")
+
+
 def chain_start(identity: dict[str, Any]) -> str:
-    """The first digest of a trial's chain: the hash of its whole configuration, so that
-    an edit of `trial.json` (agent, difficulty, ...) breaks the chain at line 1."""
-    return hashlib.sha256((CHAIN_TAG_V2 + canonical(identity)).encode()).hexdigest()
+    """The first digest of a trial's chain: the hash of its configuration (all of
+    `trial.json` but `HOW_IT_RAN`), so that an edit of `trial.json` (agent, difficulty,
+    ...) breaks the chain at line 1."""
+    games = {k: v for k, v in identity.items() if k not in HOW_IT_RAN}
+    return hashlib.sha256((CHAIN_TAG_V2 + canonical(games)).encode()).hexdigest()
 
 
 def digest(previous: str, record: dict[str, Any]) -> str:

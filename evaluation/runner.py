@@ -857,14 +857,18 @@ def expected_summary(identity: dict[str, Any], records: list[dict[str, Any]],
     novelty = None
     if cfg.novelty is not None:
         played = identity.get("novelty_preset")
-        params = played if isinstance(played, dict) and not cfg.then else cfg.novelty_params
-        try:
-            novelty = prepare_novelty(cfg.novelty, cfg.difficulty, params,
-                                      rules_schema(cfg.rules), then=cfg.then)
-        except Exception as exc:  # noqa: BLE001 - a plugin missing or changed here
+        tries = ([played] if isinstance(played, dict) and not cfg.then else []) + [
+            cfg.novelty_params]  # the parameters as played; else the overrides given
+        for params in tries:
+            try:
+                novelty = prepare_novelty(cfg.novelty, cfg.difficulty, params,
+                                          rules_schema(cfg.rules), then=cfg.then)
+                break
+            except Exception as exc:  # noqa: BLE001 - a plugin missing or changed here
+                why = f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:100]}"
+        if novelty is None:
             raise TrialError(f"cannot apply novelty {cfg.novelty!r} here to recompute the "
-                             f"measures ({type(exc).__name__}: {str(exc).splitlines()[0][:100]})"
-                             ) from None
+                             f"measures ({why})")
     summary = summarize(cfg, records, injection_game(cfg), novelty)
     if head is not None:
         summary["games_digest"] = head

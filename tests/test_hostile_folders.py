@@ -386,3 +386,32 @@ def test_a_plugin_painting_markup_is_refused_in_one_line(tmp_path: Path, capsys)
     assert code == 2 and len(err) == 1, err
     assert "paint" in err[0] and "#rrggbb" in err[0] and "Traceback" not in err[0], err
     assert not (run / "games.jsonl").exists()
+
+
+_PLAIN_SRC = '''
+from novelties.base import Novelty
+
+class Plain(Novelty):
+    name = "plain"
+    category = "attribute"
+    description = "changes nothing"
+    presets = {"easy": {}, "medium": {}, "hard": {}}
+
+    def apply(self, schema, params):
+        return schema
+'''
+
+
+def test_verify_without_the_trials_novelty_says_it_cannot_check(tmp_path: Path) -> None:
+    """The measures depend on the novelty's ground truth: without its plugin `verify`
+    says so in one line (exit 2) rather than vouching for the summary."""
+    from evaluation import verify
+    from evaluation.runner import TrialConfig, run_trial
+    from novelties.testing import temporary_plugins
+
+    with temporary_plugins(tmp_path / "plugins", {"plainpkg": _PLAIN_SRC},
+                           {"plain": "plainpkg:Plain"}, dist="plain"):
+        run_trial(TrialConfig(**{**VERIFIED, "novelty": "plain"}), tmp_path / "run")
+        assert verify.check_trial(tmp_path / "run")[0] == verify.OK
+    code, line = verify.check_trial(tmp_path / "run")
+    assert code == verify.BAD_INPUT and "plain" in line and "\n" not in line, line
