@@ -415,3 +415,20 @@ def test_verify_without_the_trials_novelty_says_it_cannot_check(tmp_path: Path) 
         assert verify.check_trial(tmp_path / "run")[0] == verify.OK
     code, line = verify.check_trial(tmp_path / "run")
     assert code == verify.BAD_INPUT and "plain" in line and "\n" not in line, line
+
+
+def test_a_link_in_a_sweep_folder_is_refused_before_hydra_writes(tmp_path: Path,
+                                                                  capsys) -> None:
+    from evaluation import trial as trial_cli
+
+    sweep = tmp_path / "sweep"
+    sweep.mkdir()
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n")
+    (sweep / "multirun.yaml").symlink_to(victim)
+    code = trial_cli.cli(["--multirun", *LINK_ARGS, "seed=0,1", "hydra/launcher=local",
+                          f"hydra.sweep.dir={sweep}"])
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert code == 2 and len(err) == 1 and "multirun.yaml" in err[0] and "link" in err[0], err
+    assert victim.read_text() == "precious\n"
+    assert sorted(p.name for p in sweep.iterdir()) == ["multirun.yaml"]
