@@ -432,3 +432,18 @@ def test_a_link_in_a_sweep_folder_is_refused_before_hydra_writes(tmp_path: Path,
     assert code == 2 and len(err) == 1 and "multirun.yaml" in err[0] and "link" in err[0], err
     assert victim.read_text() == "precious\n"
     assert sorted(p.name for p in sweep.iterdir()) == ["multirun.yaml"]
+
+
+def test_compare_refuses_a_forged_summary(verified_trial: Path, tmp_path: Path,
+                                          capsys) -> None:
+    from evaluation import compare
+
+    run = _copy(verified_trial, tmp_path)
+    assert compare.main([str(tmp_path)]) == 0
+    summary = json.loads((run / "summary.json").read_text())
+    summary["nda"] = 1 - summary["nda"]
+    (run / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    capsys.readouterr()
+    assert compare.main([str(tmp_path)]) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(err) == 1 and "nda" in err[0] and err[0].startswith("error: "), err
