@@ -829,7 +829,12 @@ def _sweep(args: Any, out: Path, argv: list[str]) -> int:
     atomic_write(out / "sweep.md", text + "\n")
     from evaluation import compare
 
-    summaries = compare.find_summaries([str(out)])
+    try:
+        summaries = compare.find_summaries([str(out)])
+    except compare.SummaryError as exc:  # a trial under out= that is not as written
+        print(f"error: {exc} (sweep.json and sweep.md are written, compare.html is not)",
+              file=sys.stderr)
+        return 2
     compare.write_outputs(compare.compare(summaries), out, summaries)  # compare.html
     return 0
 
