@@ -1,6 +1,7 @@
 """`python -m evaluation.compare DIR...`: agents x novelties from trial run directories.
 
-Reads every `summary.json` under the given run or multirun directories, groups trials
+Reads every `summary.json` under the given run or multirun directories (a trial whose
+summary or records `evaluation.verify` finds changed is refused in one line), groups trials
 by (agent, novelty, difficulty), aggregates them over seeds with confidence intervals
 (Wilson for rates, bootstrap for NRP and delay) and prints a table; writes it as
 `compare.md`, `compare.csv` and `compare.html` (the page: `evaluation.compare_html`),
@@ -26,7 +27,7 @@ from pydantic import Field
 
 from openmono.cli import Options, out_field, read_options
 
-from evaluation.atomic import atomic_write
+from evaluation.atomic import atomic_write, read_regular
 from evaluation.metrics import aggregate
 
 COLUMNS = ("nda", "false_positive_rate", "detection_delay", "pnwp", "post_win_rate", "nrp")
@@ -47,7 +48,7 @@ def find_summaries(dirs: Sequence[str]) -> list[dict[str, Any]]:
         paths = [root] if root.name == "summary.json" else sorted(root.rglob("summary.json"))
         for p in paths:
             try:
-                summary = json.loads(p.read_text(encoding="utf-8"))
+                summary = json.loads(read_regular(p).decode("utf-8"))  # no link, FIFO
                 if not isinstance(summary, dict):
                     raise TypeError("not a JSON object")
                 table_lines(compare([summary]))  # every measure it shows can be read
@@ -55,9 +56,27 @@ def find_summaries(dirs: Sequence[str]) -> list[dict[str, Any]]:
                 why = getattr(exc, "strerror", None) or f"{type(exc).__name__}: {exc}"
                 raise SummaryError(f"{p} is not a trial summary ({why.splitlines()[0][:120]}):"
                                    " re-run its trial, or leave its folder out") from None
+            forged = _forged(p.parent)
+            if forged:
+                raise SummaryError(f"{forged}: compare shows no numbers a trial's records do "
+                                   "not give; restore that folder or leave it out")
             summary["_dir"] = str(p.parent)  # for the page's links to its report
             found.append(summary)
     return found
+
+
+def _forged(trial: Path) -> str | None:
+    """What `verify` found changed in a trial folder of the current format (None: nothing,
+    or nothing it can say: no games.jsonl, no digests, an older format, a plugin missing
+    here); a forged summary.json is refused rather than compared."""
+    from evaluation.verify import TAMPERED, check_trial
+
+    if not (trial / "games.jsonl").exists():
+        return None
+    code, line = check_trial(trial)
+    if code != TAMPERED or line.startswith("unchecked:") or "older openmono" in line:
+        return None
+    return line.partition(": ")[2]
 
 
 def group_key(summary: dict[str, Any]) -> tuple[str, str, str]:

@@ -14,6 +14,7 @@ import os
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Sequence
+from urllib.parse import quote
 
 from evaluation import metrics
 from evaluation.atomic import atomic_write
@@ -133,7 +134,9 @@ def _trials(summaries: Sequence[dict[str, Any]], out: Path) -> str:
         link = ""
         if where and (Path(where) / "report.html").exists():
             rel = os.path.relpath(Path(where) / "report.html", out)
-            link = f'<a href="{esc(Path(rel).as_posix())}">report</a>'
+            # Percent-encoded: a folder named `javascript:...` stays a relative path,
+            # never a scheme the browser would run.
+            link = f'<a href="{esc(quote(Path(rel).as_posix()))}">report</a>'
         body.append(
             f"<tr{_attrs(agent, s.get('novelty', 'none'), s.get('difficulty') or '-')}>"
             f"<td>{esc(agent)}</td><td>{esc(s.get('novelty', 'none'))}</td>"

@@ -40,9 +40,10 @@ from agents.registry import AGENTS, make_agent
 from evaluation import metrics
 from evaluation.atomic import atomic_write
 from evaluation.detection_bands import band_table, load_cells
-from evaluation.folder_lock import FolderBusy, folder_lock
-from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, complete_summary,
-                               read_identity, read_records, run_trial)
+from evaluation.folder_lock import FolderRefused, folder_lock
+from evaluation.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError, agent_label,
+                               complete_summary, read_identity, read_records, redact,
+                               run_trial)
 from novelties.base import CATEGORIES, DIFFICULTIES
 from openmono.cli import (Options, games_field, out_field, progress_field, read_options,
                           seed_field, workers_field)
@@ -237,13 +238,16 @@ def finish(spec: dict[str, Any], summary: dict[str, Any], where: Path,
 def run_one(spec: dict[str, Any], out: str) -> dict[str, Any]:
     where, cfg = trial_for(spec, out)
     t0 = time.perf_counter()
+    from evaluation.report import write_report
+    from evaluation.report_files import report_current
+
     done = complete_summary(cfg, where)  # a finished trial is read, not replayed
     if done is not None:
+        if not report_current(where):  # killed before its report was written
+            write_report(str(where), done, plots=False)
         return finish(spec, done, where, done.get("seconds", 0.0))
     summary = run_trial(cfg, where)
     seconds = time.perf_counter() - t0
-    from evaluation.report import write_report
-
     write_report(str(where), summary, plots=False)  # its report.html, for compare.html
     return finish(spec, summary, where, seconds)
 
@@ -389,30 +393,74 @@ def mark_trial_folders(out: Path, specs: list[dict[str, Any]]) -> None:
             (where / MARK).touch()
 
 
-def clear_fresh(out: Path) -> str | None:
-    """fresh=true: delete the folders a sweep made under `out` (and its sweep.json and
-    sweep.md), nothing else; a trial folder without the mark is refused (the problem,
-    in one line) before anything is deleted."""
+def _own_folders(out: Path, specs: list[dict[str, Any]], agent: str) -> set[Path]:
+    """The trial folders this sweep plays (`specs`), and those a previous run of this same
+    sweep (its `sweep.json` in `out`, for the same agent) played: nothing else under
+    `out` is this sweep's, whatever marks it holds."""
+    own = {trial_for(spec, str(out))[0] for spec in specs}
+    try:
+        saved = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
+        if saved["args"]["agent"] == agent:
+            for t in saved["trials"]:
+                name = t["novelty"] if t["novelty"] is not None else "none"
+                own.add(out / t["sweep_category"] / (t["sweep_difficulty"] or "none")
+                        / f"{name}-{int(t['seed'])}")
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # no earlier run of this sweep here (or not one this tool wrote)
+    return {p for p in own if out in p.parents}
+
+
+def _not_ours(folder: Path, agent: str, params: dict[str, Any]) -> str | None:
+    """Why `folder` is not this sweep's to delete (None: it is): it must carry the mark
+    a sweep leaves in what it makes, and its trial (if one started) this sweep's agent."""
+    if not (folder / MARK).exists():
+        return (f"{folder} holds no {MARK} mark (made by hand, or by an older openmono)")
+    try:
+        ident = read_identity(folder / CONFIG_FILE)
+    except TrialError:
+        ident = {}
+    if ident is not None and (ident.get("agent"), ident.get("agent_params")) != (
+            agent, redact(params)):
+        theirs = agent_label(str(ident.get("agent")), dict(ident.get("agent_params") or {}))
+        mine = agent_label(agent, params)
+        return f"{folder} holds a trial of {theirs}, not of this sweep's {mine}"
+    return None
+
+
+def clear_fresh(out: Path, specs: list[dict[str, Any]], agent: str,
+                params: dict[str, Any] | None = None) -> str | None:
+    """fresh=true: delete this sweep's own trial folders under `out` (`_own_folders`:
+    identified by their place and their trial's agent, not by a mark anyone can copy)
+    and its sweep.json and sweep.md, nothing else; a folder in their place that is not
+    this sweep's is refused (the problem, in one line) before anything is deleted."""
     if not out.exists():
         return None
-    made = {p.parent for p in out.rglob(MARK) if p.parent != out}
-    trials = {p.parent for name in ("trial.json", GAMES_FILE) for p in out.rglob(name)}
-    foreign = sorted(t for t in trials if not any(t == m or m in t.parents for m in made))
-    if foreign:
-        return (f"fresh=true deletes only folders a detection sweep made, and {foreign[0]} holds "
-                f"a trial without its {MARK} mark (made by hand, or by an older openmono): "
-                "delete it yourself or choose another out=")
-    for folder in sorted(made, key=lambda p: len(p.parts)):
-        if folder.exists():
-            shutil.rmtree(folder)
-            parent = folder.parent
-            while parent != out and parent.is_dir() and not any(parent.iterdir()):
-                parent.rmdir()  # a category or difficulty folder left empty
-                parent = parent.parent
-    if (out / MARK).exists():
+    params = params or {}
+    own = sorted(p for p in _own_folders(out, specs, agent) if p.exists())
+    for folder in own:
+        why = _not_ours(folder, agent, params)
+        if why:
+            return (f"fresh=true deletes only this sweep's own trials, and {why}: delete "
+                    "it yourself or choose another out=")
+    sweep_files = (out / MARK).exists() and _saved_agent(out) in (None, agent)
+    for folder in own:
+        shutil.rmtree(folder)
+        parent = folder.parent
+        while parent != out and parent.is_dir() and not any(parent.iterdir()):
+            parent.rmdir()  # a category or difficulty folder left empty
+            parent = parent.parent
+    if sweep_files:
         for name in SWEEP_FILES:
             (out / name).unlink(missing_ok=True)
     return None
+
+
+def _saved_agent(out: Path) -> Any:
+    """The agent of the sweep saved in `out` (None: none saved, or unreadable)."""
+    try:
+        return json.loads((out / "sweep.json").read_text(encoding="utf-8"))["args"]["agent"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 DRL_AGENTS = ("ppo", "hybrid_ppo", "ddqn", "hybrid_ddqn")
@@ -600,7 +648,8 @@ class SweepOptions(Options):
     remote_host: str = Field("127.0.0.1", description="agent=remote: the address")
     out: str | None = out_field(None, "output directory (null: "
                                 "outputs/detection_sweep/AGENT)")
-    fresh: bool = Field(False, description="delete the output directory first")
+    fresh: bool = Field(False, description="delete this sweep's own trials first "
+                        "(not other sweeps or files in out)")
     render: bool = Field(False, description="only re-render the tables from the output "
                          "directory's sweep.json")
     progress: bool = progress_field()
@@ -746,21 +795,24 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with folder_lock(out, "detection sweep", reentrant=False):
             return _sweep(args, out, sys.argv[1:] if argv is None else argv)
-    except FolderBusy as exc:
+    except FolderRefused as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
 
 def _sweep(args: Any, out: Path, argv: list[str]) -> int:
     """The sweep proper, with `out` held by this process (`argv`: its command line)."""
-    if args.fresh:
-        problem = clear_fresh(out)
-        if problem:
-            print(f"error: {problem}", file=sys.stderr)
-            return 2
     specs = plan(args.per_cell, args.controls, args.seed, args.games, tuple(args.window),
                  args.agent, args.observability, args.rules,
                  None if args.cells is None else chosen_cells(args.cells))
+    if args.fresh:
+        params = (dict(args.params or {}) if args.agent != "remote" else
+                  {"port": args.remote_port, "token": args.remote_token,
+                   "host": args.remote_host})
+        problem = clear_fresh(out, specs, args.agent, params)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
     mark_trial_folders(out, specs)
     print(f"{len(specs)} trials -> {out}", file=sys.stderr)
     t0 = time.perf_counter()
@@ -790,7 +842,12 @@ def _sweep(args: Any, out: Path, argv: list[str]) -> int:
     atomic_write(out / "sweep.md", text + "\n")
     from evaluation import compare
 
-    summaries = compare.find_summaries([str(out)])
+    try:
+        summaries = compare.find_summaries([str(out)])
+    except compare.SummaryError as exc:  # a trial under out= that is not as written
+        print(f"error: {exc} (sweep.json and sweep.md are written, compare.html is not)",
+              file=sys.stderr)
+        return 2
     compare.write_outputs(compare.compare(summaries), out, summaries)  # compare.html
     return 0
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from evaluation.atomic import atomic_write
+from evaluation.report_files import report_current
 from evaluation.runner import (CONFIG_FILE, GAMES_FILE, STATE_FILE, SUMMARY_FILE, TrialConfig,
                                TrialError, complete_summary)
 
@@ -255,8 +256,15 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
 
     options = options or RayOptions()
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
-    outcome = {t.out_dir: "complete" for t in trials
-               if complete_summary(t.config, t.out_dir) is not None}
+    outcome: dict[Path, str] = {}
+    for t in trials:
+        done = complete_summary(t.config, t.out_dir)
+        if done is not None:
+            if not report_current(t.out_dir):  # killed before its report: write it here
+                from evaluation.report import write_report
+
+                write_report(str(t.out_dir), done, plots=t.plots)
+            outcome[t.out_dir] = "complete"
     todo = [t for t in trials if t.out_dir not in outcome]
     if not todo:
         return outcome

@@ -28,9 +28,9 @@ from pydantic import Field
 
 from openmono.cli import Options, UsageError, read_options
 
-from evaluation.atomic import atomic_write
+from evaluation.atomic import atomic_write, read_regular
+from evaluation.report_files import LOGS, kept_logs
 
-LOGS = "logs"
 BANK = -1
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
                 "#e377c2", "#17becf")
@@ -95,7 +95,7 @@ def fold(header: dict[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, 
 def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
     """(header, events, result) of a game log; one-line errors for a bad file."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = read_regular(path).decode("utf-8", "replace").splitlines()  # no link, FIFO
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
     return read_log_lines(lines, str(path))
@@ -139,6 +139,12 @@ def _layout(n: int) -> list[tuple[int, int]]:
     return cells
 
 
+def _e(value: Any) -> str:
+    """Any value from a log or a schema as HTML text or an attribute value: a kept log
+    or a plugin's schema may hold anything, so nothing reaches the page unescaped."""
+    return html.escape(str(value), quote=True)
+
+
 def _board_svg(schema: dict[str, Any], before: dict[str, Any] | None, players: int) -> str:
     squares = schema["squares"]
     colour = {g["name"]: g.get("color") or "#ccc" for g in schema.get("groups", [])}
@@ -151,28 +157,28 @@ def _board_svg(schema: dict[str, Any], before: dict[str, Any] | None, players: i
     for i, (sq, (cx, cy)) in enumerate(zip(squares, cells)):
         x, y = cx * size, cy * size
         changed = old is not None and old[i] != sq
-        name = sq["name"]
-        label = html.escape(name)
-        price = f"${sq['price']}" if sq.get("price") else ""
-        band = colour.get(sq.get("group"), "#fff") if sq.get("group") else "#fff"
+        name = str(sq["name"])
+        label = _e(name)
+        price = _e(f"${sq['price']}" if sq.get("price") else "")
+        band = _e(colour.get(sq.get("group"), "#fff") if sq.get("group") else "#fff")
         was = ""
         if changed:  # the square as the rules had it: shown by the "before" button
             old_price = f"${old[i]['price']}" if old[i].get("price") else ""
             old_band = (old_colour.get(old[i].get("group"), "#fff") if old[i].get("group")
                         else "#fff")
-            was = (f' data-was-name="{html.escape(old[i]["name"])}" '
-                   f'data-was-price="{html.escape(old_price)}" data-was-band="{old_band}"')
+            was = (f' data-was-name="{_e(old[i]["name"])}" '
+                   f'data-was-price="{_e(old_price)}" data-was-band="{_e(old_band)}"')
         parts.append(
             f'<g class="square{" changed" if changed else ""}" id="sq{i}" data-name="{label}"'
-            f' data-price="{html.escape(price)}" data-band="{band}"{was}>'
+            f' data-price="{price}" data-band="{band}"{was}>'
             f'<title>{i}: {label} {price}</title>'
             f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="#fff" '
             f'stroke="{"#d33" if changed else "#999"}" stroke-width="{2 if changed else 1}"/>'
             f'<rect class="band" x="{x}" y="{y}" width="{size}" height="9" fill="{band}"/>'
             f'<text class="t1" x="{x + 3}" y="{y + 20}" font-size="8.5">'
-            f'{html.escape(name[:16])}</text>'
+            f'{_e(name[:16])}</text>'
             f'<text class="t2" x="{x + 3}" y="{y + 30}" font-size="8.5">'
-            f'{html.escape(name[16:32])}</text>'
+            f'{_e(name[16:32])}</text>'
             f'<text class="tp" x="{x + 3}" y="{y + 40}" font-size="8.5" fill="#555">{price}</text>'
             f'<rect class="own" x="{x + 2}" y="{y + size - 12}" width="{size - 4}" height="9" '
             f'fill="none"/><text class="lvl" x="{x + size - 4}" y="{y + 40}" font-size="9" '
@@ -338,7 +344,7 @@ def render(header: dict[str, Any], events: Sequence[dict[str, Any]],
     return f"""<!doctype html><html lang=en><head><meta charset=utf-8>
 <title>{html.escape(info.get('title', 'replay'))}</title><style>{_CSS}</style></head><body>
 <h1>{html.escape(info.get('title', 'Game replay'))}</h1>
-<p class=sub>seed {header['seed']} · {n} players · {len(events)} events{html.escape(winner)}</p>
+<p class=sub>seed {_e(header['seed'])} · {_e(n)} players · {len(events)} events{html.escape(winner)}</p>
 {notes}
 <div class=controls><button id=first title="opening">|&lt;</button>
 <button id=back title="one event back">&lt;</button><button id=play>play</button>
@@ -386,14 +392,14 @@ def write(run_dir: str | Path, game: int) -> Path:
 
 def _summary(run: Path) -> dict[str, Any]:
     try:
-        return json.loads((run / "summary.json").read_text())
+        return json.loads(read_regular(run / "summary.json").decode("utf-8"))
     except (OSError, ValueError):
         return {}
 
 
 def _record(run: Path, game: int) -> dict[str, Any] | None:
     try:
-        for line in (run / "games.jsonl").read_text().splitlines():
+        for line in read_regular(run / "games.jsonl").decode("utf-8").splitlines():
             rec = json.loads(line)
             if rec.get("game") == game:
                 return rec
@@ -405,7 +411,8 @@ def _record(run: Path, game: int) -> dict[str, Any] | None:
 def _base_schema(run: Path) -> dict[str, Any] | None:
     """The trial's rules before the novelty (its rule set), as JSON data."""
     try:
-        rules = json.loads((run / "trial.json").read_text()).get("rules", "standard")
+        rules = json.loads(read_regular(run / "trial.json").decode("utf-8")).get(
+            "rules", "standard")
         from openmono import rules_schema
 
         return json.loads(rules_schema(rules).to_json())
@@ -414,11 +421,8 @@ def _base_schema(run: Path) -> dict[str, Any] | None:
 
 
 def kept_games(run_dir: str | Path) -> list[int]:
-    logs = Path(run_dir) / LOGS
-    if not logs.is_dir():
-        return []
-    return sorted(int(p.stem.split("-", 1)[1]) for p in logs.glob("game-*.jsonl")
-                  if p.stem.split("-", 1)[1].isdigit())
+    """The games whose log the trial folder keeps (`logs/game-K.jsonl`)."""
+    return kept_logs(run_dir)
 
 
 class ReplayOptions(Options):

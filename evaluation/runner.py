@@ -34,7 +34,7 @@ import pickle
 import sys
 import time
 import traceback
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterator
@@ -49,8 +49,8 @@ from openmono.seeding import game_seed
 
 from agents.registry import UnknownAgentError, resolve, told_rules
 from evaluation import metrics, records as games_file
-from evaluation.atomic import atomic_write
-from evaluation.folder_lock import FolderBusy, folder_lock
+from evaluation.atomic import atomic_write, open_regular, read_regular
+from evaluation.folder_lock import FolderRefused, folder_lock
 from evaluation.remote_seats import (RemoteError, build_seat, checked_tokens,
                                      close_remote_seats, make_agents, open_remote_seats,
                                      remote_faults)
@@ -244,7 +244,7 @@ def injection_game(cfg: TrialConfig) -> int | None:
 
 def _folder_identity(path: Path) -> dict[str, Any] | None:
     try:
-        ident = json.loads((path.parent / CONFIG_FILE).read_text(encoding="utf-8"))
+        ident = json.loads(read_regular(path.parent / CONFIG_FILE).decode("utf-8"))
     except (OSError, ValueError):
         return None
     return ident if isinstance(ident, dict) else None
@@ -265,7 +265,7 @@ def read_identity(path: Path) -> dict[str, Any] | None:
     """The trial configuration saved in `path` (`trial.json`); None when there is none
     or it was cut short; TrialError (one line) when it holds something else."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -289,7 +289,7 @@ def trial_lock(out: Path) -> Iterator[None]:
     try:
         held = folder_lock(out, "trial")
         held.__enter__()
-    except FolderBusy as exc:
+    except FolderRefused as exc:
         raise TrialError(str(exc)) from None
     except OSError as exc:
         raise TrialError(f"cannot write to the output directory {str(out)!r}: "
@@ -456,9 +456,9 @@ class Seats:
 def _run(run: RunContext, seats: Seats) -> dict[str, Any]:
     """Play the trial's missing games, appending each record as it finishes."""
     cfg, out, novelty, inject = run.cfg, run.out, run.novelty, run.inject
-    _check_same_trial(cfg, out)
+    identity = _check_same_trial(cfg, out)
     path = out / GAMES_FILE
-    found = _recorded(cfg, path)
+    found = _recorded(cfg, path, identity)
     done = found.records
     start, restored = _resume(cfg, out, len(done), seats)
     if restored is not None:
@@ -472,7 +472,11 @@ def _run(run: RunContext, seats: Seats) -> dict[str, Any]:
     played = save_cost = 0.0
     records = list(done)
     head = found.head
-    with path.open("a", encoding="utf-8") as fh:
+    try:  # appended to, never through a link (`evaluation.atomic.open_regular`)
+        fd = open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    except OSError as exc:
+        raise TrialError(f"cannot write {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "a", encoding="utf-8") as fh:
         for g in range(start, cfg.games):
             schema, hooks, active = run.world(g)
             if g == inject and cfg.detection == "given":
@@ -516,10 +520,11 @@ def _run(run: RunContext, seats: Seats) -> dict[str, Any]:
                    [agent, *opponents])
 
 
-def _recorded(cfg: TrialConfig, path: Path) -> Any:
-    """The trial's games.jsonl, checked and repaired (`evaluation.records`)."""
+def _recorded(cfg: TrialConfig, path: Path, identity: dict[str, Any]) -> Any:
+    """The trial's games.jsonl, checked and repaired (`evaluation.records`); `identity`
+    is what its trial.json holds (the chain starts from it)."""
     try:
-        found = games_file.load(path, _trial_identity(cfg))
+        found = games_file.load(path, identity)
     except games_file.RecordsError as exc:
         raise TrialError(str(exc)) from None
     if len(found.records) > cfg.games:
@@ -602,8 +607,8 @@ def complete_summary(cfg: TrialConfig, out_dir: str | os.PathLike[str]) -> dict[
     """The summary of this very trial when `out_dir` already holds all its games."""
     out = Path(out_dir)
     try:
-        ident = json.loads((out / CONFIG_FILE).read_text(encoding="utf-8"))
-        summary = json.loads((out / SUMMARY_FILE).read_text(encoding="utf-8"))
+        ident = json.loads(read_regular(out / CONFIG_FILE).decode("utf-8"))
+        summary = json.loads(read_regular(out / SUMMARY_FILE).decode("utf-8"))
     except (OSError, ValueError):
         return None
     if ident != _identity_for(cfg, ident) or summary.get("games") != cfg.games:
@@ -687,7 +692,7 @@ def _load_agents(out: Path, games: int, seats: Seats | None = None) -> Any:
     if key is None or not path.exists():
         return None
     try:
-        payload = unseal(path.read_bytes(), key)
+        payload = unseal(read_regular(path), key)
     except OSError:
         return None
     if payload is None:
@@ -821,8 +826,9 @@ def _identity_for(cfg: TrialConfig, old: dict[str, Any] | None) -> dict[str, Any
     return ident
 
 
-def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
-    """A run directory holds one trial: resuming with another config would mix results."""
+def _check_same_trial(cfg: TrialConfig, out: Path) -> dict[str, Any]:
+    """A run directory holds one trial: resuming with another config would mix results.
+    Returns the identity its trial.json holds (written now if missing)."""
     path = out / CONFIG_FILE
     old = read_identity(path)
     ident = _identity_for(cfg, old)
@@ -840,6 +846,7 @@ def _check_same_trial(cfg: TrialConfig, out: Path) -> None:
         same = False
     if not same:
         atomic_write(path, text)
+    return json.loads(text)
 
 
 def kept_logs(cfg: TrialConfig, inject: int | None) -> frozenset[int]:
@@ -948,6 +955,46 @@ def summarize(cfg: TrialConfig, records: list[dict[str, Any]], inject: int | Non
                     total[kind] = total.get(kind, 0) + n
             summary[key] = dict(sorted(total.items()))
     return summary
+
+
+NOT_FROM_RECORDS = ("seconds", "remote_refused")  # wall time; what remote servers refused
+
+
+def config_of(identity: dict[str, Any]) -> TrialConfig:
+    """The configuration a trial.json describes (tokens stay hidden: `redact`)."""
+    names = {f.name for f in fields(TrialConfig)}
+    data = {k: v for k, v in identity.items() if k in names}
+    if isinstance(data.get("window"), list):
+        data["window"] = tuple(data["window"])
+    return TrialConfig(**data)
+
+
+def expected_summary(identity: dict[str, Any], records: list[dict[str, Any]],
+                     head: str | None) -> dict[str, Any]:
+    """What `_finish` writes for these records of this trial, but the fields no record
+    holds (`NOT_FROM_RECORDS`): `verify` compares summary.json with it field by field.
+    The novelty is applied again as it was played (its recorded preset), for its name,
+    category and ground truth; TrialError when it cannot be."""
+    cfg = config_of(identity)
+    novelty = None
+    if cfg.novelty is not None:
+        played = identity.get("novelty_preset")
+        tries = ([played] if isinstance(played, dict) and not cfg.then else []) + [
+            cfg.novelty_params]  # the parameters as played; else the overrides given
+        for params in tries:
+            try:
+                novelty = prepare_novelty(cfg.novelty, cfg.difficulty, params,
+                                          rules_schema(cfg.rules), then=cfg.then)
+                break
+            except Exception as exc:  # noqa: BLE001 - a plugin missing or changed here
+                why = f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:100]}"
+        if novelty is None:
+            raise TrialError(f"cannot apply novelty {cfg.novelty!r} here to recompute the "
+                             f"measures ({why})")
+    summary = summarize(cfg, records, injection_game(cfg), novelty)
+    if head is not None:
+        summary["games_digest"] = head
+    return json.loads(json.dumps(summary))  # as read back from the file
 
 
 def agent_label(name: str, params: dict[str, Any]) -> str:

@@ -160,12 +160,12 @@ def _bar(jobs: list[Any], stop: threading.Event) -> None:
 def run_sweep(cmd: Any, hydra_main: Callable[[list[str]], None]) -> int:
     """Run the sweep holding its folder: the same sweep started twice is refused in one
     line (`evaluation.folder_lock`), and each trial holds its own folder too."""
-    from evaluation.folder_lock import FolderBusy, folder_lock
+    from evaluation.folder_lock import FolderRefused, folder_lock
 
     try:
         with folder_lock(cmd.sweep_dir, "sweep", reentrant=False):
             return _run_sweep(cmd, hydra_main)
-    except FolderBusy as exc:
+    except FolderRefused as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

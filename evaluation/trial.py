@@ -49,6 +49,7 @@ def run_job(cfg: Any) -> None:
 
     from evaluation import sweep_guard
     from evaluation.report import print_summary, write_report
+    from evaluation.report_files import report_current
     from evaluation.runner import TrialError, complete_summary, run_trial, trial_lock
     from evaluation.trial_args import CommandError
 
@@ -72,6 +73,12 @@ def run_job(cfg: Any) -> None:
             stack.enter_context(trial_lock(out_dir))
             done = complete_summary(tcfg, out_dir)
             if done is not None:
+                if not report_current(out_dir):  # killed before its report was written
+                    write_report(str(out_dir), done, plots=bool(cfg.plots))
+                    print(f"wrote the report of {out_dir} again: the last run stopped "
+                          "before it was written", file=sys.stderr)
+                    if not multirun:
+                        _remember_command(out_dir, sys.argv[1:])
                 print(f"complete: {done['games']} of {tcfg.games} games in {out_dir}")
                 return
             summary = run_trial(tcfg, out_dir)
@@ -143,20 +150,25 @@ def _guess_run_dir(argv: list[str]) -> Path | None:
 
 def finished(argv: list[str]) -> Path | None:
     """The folder of this very command's finished trial, without loading Hydra or agents."""
+    from evaluation.atomic import read_regular
+    from evaluation.folder_lock import unsafe_entry
+
     run_dir = _guess_run_dir([a for a in argv if a != "--debug"])
-    if run_dir is None:
+    if run_dir is None or unsafe_entry(run_dir):  # (refused once the command is checked)
         return None
     try:
-        said = json.loads((run_dir / COMMAND_FILE).read_text(encoding="utf-8"))
-        summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
-        games = (run_dir / "games.jsonl").read_bytes().count(b"\n")
+        said = json.loads(read_regular(run_dir / COMMAND_FILE).decode("utf-8"))
+        summary = json.loads(read_regular(run_dir / "summary.json").decode("utf-8"))
+        games = read_regular(run_dir / "games.jsonl").count(b"\n")
     except (OSError, ValueError):
         return None
     from evaluation.trial_spelling import modern
 
+    from evaluation.report_files import report_current
+
     recorded = said.get("argv")
     if not isinstance(recorded, list) or games != summary.get("games") or (
-            _normal(modern(recorded)[0]) != _normal(argv)):
+            _normal(modern(recorded)[0]) != _normal(argv)) or not report_current(run_dir):
         return None
     return run_dir
 
@@ -198,12 +210,22 @@ def cli(argv: list[str]) -> int:
             traceback.print_exc()
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if cmd.multirun and not cmd.info and cmd.sweep_dir is not None:
+        from evaluation.folder_lock import unsafe_entry
+
+        problem = unsafe_entry(cmd.sweep_dir)  # (each job's folder: `check_out_dir`)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
     if not cmd.multirun and not cmd.info:
+        from evaluation.report_files import report_current
         from evaluation.runner import complete_summary
 
         job = cmd.jobs[0]
-        if complete_summary(job.config, job.out_dir) is not None:
+        if complete_summary(job.config, job.out_dir) is not None and report_current(
+                job.out_dir):
             # Finished: answer without starting Hydra, which would rewrite .hydra/ in it.
+            # (Without a current report: Hydra's job writes it, under the folder's lock.)
             print(f"complete: {job.config.games} games in {job.out_dir} (summary.json, "
                   "report.md, report.html); delete that folder to play the trial again")
             return 0

@@ -480,6 +480,7 @@ def check_world(cfg: TrialConfig) -> None:
 
 def check_out_dir(out: Path, cfg: TrialConfig) -> None:
     """Writable without creating anything, and not holding a different trial."""
+    from evaluation.folder_lock import unsafe_entry
     from evaluation.runner import _trial_identity
 
     probe = out
@@ -493,6 +494,9 @@ def check_out_dir(out: Path, cfg: TrialConfig) -> None:
     if not os.access(probe, os.W_OK | os.X_OK):
         raise CommandError(f"cannot write to the output directory {str(out)!r}: permission "
                            f"denied on {str(probe)!r}")
+    problem = unsafe_entry(out)  # before Hydra writes .hydra/ through a link in it
+    if problem:
+        raise CommandError(problem)
     try:
         old = read_identity(out / CONFIG_FILE)
         ident = _trial_identity(cfg)

@@ -2,11 +2,15 @@
 
 For every trial folder given (or found under a sweep folder) it checks `games.jsonl`
 against its digest chain (`evaluation.records`: game order, no gap or repeat, every
-record's digest from the trial's configuration on) and `summary.json` against the
-games (count, wins, and the last digest). One line per trial:
+record's digest from the trial's configuration, `trial.json`, on) and every field of
+`summary.json` against the same measures recomputed from the records and `trial.json`
+(`evaluation.runner.expected_summary`; not the wall time nor remote servers' refusal
+counts, which no record holds). A folder holding a link or a special file is refused
+without following or reading it. One line per trial:
 
-    ok: DIR: 100 games, digest chain intact, summary.json matches
+    ok: DIR: 100 games, digest chain intact from trial.json, summary.json matches every measure
     tampered: DIR/games.jsonl line 3 (game 2): its digest does not match: ...
+    tampered: DIR/summary.json says nda=1, the records and trial.json give 0
 
 Exit 0 when every trial checks out, 1 when one does not (edited, repeated or missing
 lines, a summary that does not match, or no digests at all: a file written before
@@ -25,16 +29,22 @@ from pydantic import Field
 
 from openmono.cli import Options, read_options
 
-from evaluation.records import RecordsError, load
-from evaluation.runner import CONFIG_FILE, GAMES_FILE, SUMMARY_FILE
+from evaluation.atomic import read_regular
+from evaluation.folder_lock import unsafe_entry
+from evaluation.records import RecordsError, canonical, load
+from evaluation.runner import (CONFIG_FILE, GAMES_FILE, NOT_FROM_RECORDS, SUMMARY_FILE,
+                               TrialError, expected_summary)
 
 OK, TAMPERED, BAD_INPUT = 0, 1, 2
 
 
 def check_trial(folder: Path) -> tuple[int, str]:
     """(exit code, one line) for one trial folder."""
+    problem = unsafe_entry(folder)  # a link or a FIFO is never followed (or read)
+    if problem:
+        return TAMPERED, f"unsafe: {problem}"
     try:
-        identity = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
+        identity = json.loads(read_regular(folder / CONFIG_FILE).decode("utf-8"))
         if not isinstance(identity, dict):
             raise ValueError("not an object")
     except (OSError, ValueError) as exc:
@@ -53,24 +63,41 @@ def check_trial(folder: Path) -> tuple[int, str]:
     n = len(games.records)
     note = "; its last line is incomplete (a killed run: resuming drops it)" if games.torn else ""
     try:
-        summary = json.loads((folder / SUMMARY_FILE).read_text(encoding="utf-8"))
+        summary = json.loads(read_regular(folder / SUMMARY_FILE).decode("utf-8"))
     except FileNotFoundError:
         return OK, f"ok: {folder}: {n} games, digest chain intact (no summary.json yet){note}"
     except (OSError, ValueError):
         return TAMPERED, f"tampered: {folder / SUMMARY_FILE} is not readable JSON"
     if not isinstance(summary, dict):
         return TAMPERED, f"tampered: {folder / SUMMARY_FILE} is not a JSON object"
-    wins = sum(1 for r in games.records if r.get("won"))
-    if summary.get("games") != n:
-        return TAMPERED, (f"tampered: {folder / SUMMARY_FILE} counts {summary.get('games')} "
-                          f"games, {folder / GAMES_FILE} holds {n}")
-    if summary.get("wins") != wins:
-        return TAMPERED, (f"tampered: {folder / SUMMARY_FILE} counts {summary.get('wins')} "
-                          f"wins, the games hold {wins}")
-    if "games_digest" in summary and summary["games_digest"] != games.head:
-        return TAMPERED, (f"tampered: {folder / SUMMARY_FILE} ends the chain with another "
-                          f"digest than {folder / GAMES_FILE}: they are not the same run")
-    return OK, f"ok: {folder}: {n} games, digest chain intact, summary.json matches{note}"
+    try:
+        want = expected_summary(identity, games.records, games.head)
+    except (TrialError, TypeError, ValueError, KeyError) as exc:
+        return BAD_INPUT, f"error: {folder}: cannot recompute its measures: {exc}"
+    for key in sorted(set(want) | set(summary)):
+        if key in NOT_FROM_RECORDS:
+            continue
+        if key not in summary:
+            if games.older:  # an older summary may lack a field added since
+                continue
+            return TAMPERED, f"tampered: {folder / SUMMARY_FILE} lacks {key}"
+        if key not in want:
+            return TAMPERED, (f"tampered: {folder / SUMMARY_FILE} holds {key}, which no "
+                              "record gives")
+        if canonical(summary[key]) != canonical(want[key]):
+            maybe = (" (or an older openmono measured it otherwise)" if games.older else "")
+            return TAMPERED, (f"tampered: {folder / SUMMARY_FILE} says {key}="
+                              f"{_short(summary[key])}, the records and trial.json give "
+                              f"{_short(want[key])}{maybe}")
+    kind = ("digest chain intact (older format: from before trial.json was chained, so "
+            "trial.json is checked only against the seeds and the summary)" if games.older
+            else "digest chain intact from trial.json")
+    return OK, f"ok: {folder}: {n} games, {kind}, summary.json matches every measure{note}"
+
+
+def _short(value: object) -> str:
+    text = canonical(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def trial_folders(root: Path) -> list[Path]:

@@ -13,6 +13,7 @@ can only be learnt from their effects.
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from typing import Any, Literal
 
@@ -78,6 +79,9 @@ class Square(_Frozen):
         return self.kind in PROPERTY_KINDS
 
 
+COLOUR = re.compile(r"(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{1,40})?", re.ASCII)
+
+
 class Group(_Frozen):
     """A colour group (or the railroads, or the utilities).
 
@@ -88,6 +92,16 @@ class Group(_Frozen):
     name: str
     color: str = ""
     monopoly_size: int | None = Field(None, ge=1)
+
+    @field_validator("color")
+    @classmethod
+    def _colour(cls, value: str) -> str:
+        """A colour is drawn into pages (the replay's board): only colour syntax, so a
+        plugin's schema cannot carry markup into them."""
+        if not COLOUR.fullmatch(value):
+            raise ValueError(f"color must be '#rgb', '#rrggbb', a CSS colour name (letters "
+                             f"only) or empty, got {value[:40]!r}")
+        return value
 
 
 class Die(_Frozen):

@@ -403,8 +403,8 @@ def test_7_folders_without_digests_still_load(tmp_path: Path, capsys) -> None:
 
 
 def test_7_a_game_from_another_trial_is_named(tmp_path: Path) -> None:
-    """The chain has a fixed start (same games, same bytes, however the configuration was
-    spelled); a record moved in from another trial fails on its seed."""
+    """The chain starts from trial.json (canonical: same games, same bytes, however the
+    configuration was spelled); a record moved in from another trial fails on its seed."""
     run_trial(TrialConfig(**CFG, games=3, seed=1), tmp_path / "a")
     run_trial(TrialConfig(**CFG, games=3, seed=2), tmp_path / "b")
     shutil.copy(tmp_path / "b" / GAMES_FILE, tmp_path / "a" / GAMES_FILE)
@@ -417,7 +417,7 @@ IDENT = {"seed": 7}
 
 
 def _chain(n: int) -> list[bytes]:
-    out, head = [], records.CHAIN_START
+    out, head = [], records.chain_start(IDENT)  # the chain starts from trial.json
     for g in range(n):
         text, head = records.line({"game": g, "seed": records.game_seed(7, g), "won": g % 2 == 0},
                                   head)
@@ -456,7 +456,8 @@ def test_load_keeps_every_intact_record_or_names_a_line(tmp_path_factory, n: int
         return
     k = len(games.records)
     assert [ln.encode() for ln in games.lines] == lines[:k]
-    assert games.head == (records.CHAIN_START if k == 0 else games.records[-1]["digest"])
+    assert games.head == (records.chain_start(IDENT) if k == 0
+                          else games.records[-1]["digest"])
     assert games.torn == bool(tail)
     # Only repeats and the tail were dropped: the file held exactly these lines otherwise.
     unique = [ln for j, ln in enumerate(damaged) if j == 0 or ln != damaged[j - 1]]
