@@ -964,6 +964,7 @@ def config_of(identity: dict[str, Any]) -> TrialConfig:
     """The configuration a trial.json describes (tokens stay hidden: `redact`)."""
     names = {f.name for f in fields(TrialConfig)}
     data = {k: v for k, v in identity.items() if k in names}
+    data.setdefault("opponents_view", "shown")  # left out: shown (`_trial_identity`)
     if isinstance(data.get("window"), list):
         data["window"] = tuple(data["window"])
     return TrialConfig(**data)

@@ -229,3 +229,12 @@ def test_a_sweep_selects_the_biting_band(monkeypatch):
     monkeypatch.setattr(detection_bands, "load_cells", lambda path=None: {})
     with pytest.raises(ValueError, match="no cell chosen"):
         detection_sweep.chosen_cells(["bites"])
+
+
+@pytest.mark.parametrize("view", ["informed", "shown"])
+def test_verify_recomputes_what_the_opponents_were_shown(tmp_path: Path, view):
+    from evaluation.verify import check_trial
+
+    run_trial(TrialConfig(**FAST, games=2, opponents_view=view), tmp_path)
+    code, line = check_trial(tmp_path)
+    assert code == 0, line
