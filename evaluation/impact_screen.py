@@ -119,17 +119,26 @@ def write_measured(opts: ScreenOptions, data_file: Path | None = None,
         params = load_novelty(name, preset, None)[1].model_dump(mode="json")
         if cell.get("params") != params:
             continue  # the preset changed since detectability was measured: stale
-        cell["ignorance"] = {k: r[k] for k in KEPT}
+        cell["ignorance"] = {**{k: r[k] for k in KEPT}, "command": (
+            f"python -m evaluation.impact novelty={name} difficulty={preset} "
+            f"games={r['games']} seed={r['seed']}" + _non_default(r))}
         written += 1
     for cells in data.get("plugins", {}).values():
         for cell in cells.values():
             cell["flags"] = cell_flags(cell)
-    data.setdefault("settings", {})["ignorance_command"] = (
-        f"python -m evaluation.impact_screen games={opts.games} seed={opts.seed}")
     atomic_write(target, json.dumps(data, indent=1) + "\n")
     if docs is not None:
         write_docs(data, docs)
     return written
+
+
+def _non_default(record: dict[str, Any]) -> str:
+    """The impact command's options that a record ran with other than their defaults."""
+    defaults = ImpactOptions(novelty="x")
+    words = [f" {'novelty.opponents' if k == 'opponents_view' else k}={record[k]}"
+             for k in ("agent", "observability", "opponents_view", "trial_games", "rules")
+             if record.get(k) != getattr(defaults, k)]
+    return "".join(words)
 
 
 def main(argv: list[str] | None = None) -> int:

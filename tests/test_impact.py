@@ -201,6 +201,8 @@ def test_the_screen_resumes_and_writes_the_measured_file(tmp_path: Path):
     assert write_measured(opts, data_file) == 1
     cell = json.loads(data_file.read_text())["plugins"]["rent_hike"]["easy"]
     assert cell["ignorance"]["games"] == 2 and cell["ignorance"]["seed"] == 1000
+    assert cell["ignorance"]["command"] == ("python -m evaluation.impact novelty=rent_hike "
+                                            "difficulty=easy games=2 seed=1000 trial_games=1")
     assert "bites" not in cell["flags"]
 
 
