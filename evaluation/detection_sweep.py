@@ -132,9 +132,12 @@ def catalogue() -> dict[str, list[str]]:
 def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[float, float],
          agent: str, observability: str = "announced",
          rules: str = "standard",
-         cells: list[tuple[str, str]] | None = None) -> list[dict[str, Any]]:
+         cells: list[tuple[str, str]] | None = None,
+         opponents_view: str = "informed") -> list[dict[str, Any]]:
     """Trial specs: per category x difficulty, novelties cycled in a seeded order; with
-    `cells` (plugin, preset), `per_cell` trials of each of those cells instead."""
+    `cells` (plugin, preset), `per_cell` trials of each of those cells instead. Under
+    `effects` a spec names what the opponents are shown (a spec without it, from before
+    the option, played with them shown the old rules)."""
     cat = catalogue()
     specs = []
     k = 0
@@ -154,6 +157,8 @@ def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[floa
                               "novelty": name, "seed": seed + k,
                               "games": games, "window": window,
                               "observability": observability})
+                if observability == "effects":
+                    specs[-1]["opponents_view"] = opponents_view
                 k += 1
     for i in range(controls):
         specs.append({"agent": agent, "category": "control", "difficulty": None,
@@ -208,6 +213,7 @@ def trial_for(spec: dict[str, Any], out: str) -> tuple[Path, TrialConfig]:
     cfg = TrialConfig(agent=spec["agent"], agent_params=dict(spec.get("agent_params") or {}),
                       novelty=spec["novelty"],
                       difficulty=spec["difficulty"] or "medium", observability=observability,
+                      opponents_view=spec.get("opponents_view", "shown"),
                       games=spec["games"], rules=spec.get("rules", "standard"),
                       seed=spec["seed"], window=tuple(spec["window"]), progress=False,
                       keep_logs="none")  # thousands of trials: no game logs
@@ -585,6 +591,8 @@ def saved_args(saved: dict[str, Any], args: Any = None) -> Any:
     if "observability" not in saved["args"]:
         levels = {t.get("observability") for t in saved["trials"]} - {None}
         args.observability = levels.pop() if len(levels) == 1 else "announced"
+    if "opponents_view" not in saved["args"]:  # from before the option: shown
+        args.opponents_view = "shown"
     return args
 
 
@@ -632,6 +640,10 @@ class SweepOptions(Options):
                                description="injection window (fractions of the trial)")
     observability: Literal["announced", "effects"] = Field(
         "announced", description="what agents are shown of a novelty (docs/detection.md)")
+    opponents_view: Literal["informed", "shown"] = Field(
+        "informed", alias="novelty.opponents", description="under effects, what the "
+        "opponents are shown: informed (the true rules) or shown (the old ones; sweeps from "
+        "before the option resume with it)")
     seed: int = seed_field(what="first trial seed")
     rules: str = Field("standard", description=f"the rule set every trial starts from "
                        f"({', '.join(RULE_SETS)})")
@@ -804,7 +816,8 @@ def _sweep(args: Any, out: Path, argv: list[str]) -> int:
     """The sweep proper, with `out` held by this process (`argv`: its command line)."""
     specs = plan(args.per_cell, args.controls, args.seed, args.games, tuple(args.window),
                  args.agent, args.observability, args.rules,
-                 None if args.cells is None else chosen_cells(args.cells))
+                 None if args.cells is None else chosen_cells(args.cells),
+                 args.opponents_view)
     if args.fresh:
         params = (dict(args.params or {}) if args.agent != "remote" else
                   {"port": args.remote_port, "token": args.remote_token,
@@ -837,7 +850,8 @@ def _sweep(args: Any, out: Path, argv: list[str]) -> int:
     saved = {"command": command, "seconds": seconds, "trials": results,
              "args": {k: getattr(args, k) for k in ("agent", "params", "per_cell", "controls",
                                                      "games", "window", "seed", "workers",
-                                                     "observability", "rules", "cells")}}
+                                                     "observability", "opponents_view",
+                                                     "rules", "cells")}}
     atomic_write(out / "sweep.json", json.dumps(saved, indent=1, default=str) + "\n")
     atomic_write(out / "sweep.md", text + "\n")
     from evaluation import compare

@@ -240,3 +240,19 @@ def test_verify_recomputes_what_the_opponents_were_shown(tmp_path: Path, view):
     run_trial(TrialConfig(**FAST, games=2, opponents_view=view), tmp_path)
     code, line = check_trial(tmp_path)
     assert code == 0, line
+
+
+def test_a_sweep_names_what_the_opponents_are_shown():
+    """New sweeps under effects inform the opponents (or not, by option); a spec or a
+    saved sweep from before the option played with them shown the old rules."""
+    from evaluation import detection_sweep as ds
+
+    specs = ds.plan(1, 0, 0, 4, (0.3, 0.6), "planner", "effects")
+    assert {s["opponents_view"] for s in specs} == {"informed"}
+    specs = ds.plan(1, 0, 0, 4, (0.3, 0.6), "planner", "effects", opponents_view="shown")
+    assert ds.trial_for(specs[0], "out")[1].opponents_view == "shown"
+    old = {k: v for k, v in specs[0].items() if k != "opponents_view"}
+    assert ds.trial_for(old, "out")[1].opponents_view == "shown"
+    assert "opponents_view" not in ds.plan(1, 0, 0, 4, (0.3, 0.6), "planner")[0]
+    saved = {"args": {"observability": "effects"}, "trials": []}
+    assert ds.saved_args(saved).opponents_view == "shown"
