@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 import numpy as np
 from pydantic import Field
@@ -47,7 +47,6 @@ from agents.registry import UnknownAgentError, make_agent, option_names, resolve
 from evaluation.cli import Options, UsageError, fail
 
 VERSIONS = ("oracle", "blind", "adaptive")
-VIEWS = ("informed", "shown")
 N_BOOT = 2000
 
 
@@ -60,9 +59,9 @@ class ImpactOptions(Options):
     agent: str = Field("planner", description="the agent measured (any registered name)")
     agent_params: dict[str, Any] = Field({}, description="its constructor options")
     opponents: list[str] = Field(["baseline"] * 3, description="the other seats")
-    observability: str = Field("effects", description="what the adaptive version is shown: "
-                               "effects or announced")
-    opponents_view: str = Field("informed", alias="novelty.opponents",
+    observability: Literal["effects", "announced"] = Field(
+        "effects", description="what the adaptive version is shown: effects or announced")
+    opponents_view: Literal["informed", "shown"] = Field("informed", alias="novelty.opponents",
                                 description="what the opponents are shown: informed (the "
                                 "true rules) or shown (the old ones)")
     rules: str = Field("standard", description=f"the rule set ({', '.join(RULE_SETS)})")
@@ -76,12 +75,6 @@ def _world(opts: ImpactOptions) -> tuple[GameSchema, Any]:
     """(the rules before, the applied novelty); bad names are one UsageError line."""
     from evaluation.novelty_setup import NoveltyError, prepare_novelty
 
-    if opts.observability not in ("announced", "effects"):
-        raise UsageError(f"observability must be announced or effects, got "
-                         f"{opts.observability!r}")
-    if opts.opponents_view not in VIEWS:
-        raise UsageError(f"novelty.opponents must be informed or shown, got "
-                         f"{opts.opponents_view!r}")
     try:
         base = rules_schema(opts.rules)
         for name in (opts.agent, *opts.opponents):

@@ -164,8 +164,8 @@ def test_the_command_prints_one_json_line(capsys):
 @pytest.mark.parametrize("argv, needle", [
     (["difficulty=easy"], "novelty is required"),
     (["novelty=nope"], "unknown novelty"),
-    (["novelty=rent_hike", "observability=hidden"], "announced or effects"),
-    (["novelty=rent_hike", "novelty.opponents=all"], "informed or shown"),
+    (["novelty=rent_hike", "observability=hidden"], "'effects' or 'announced'"),
+    (["novelty=rent_hike", "novelty.opponents=all"], "'informed' or 'shown'"),
     (["novelty=rent_hike", "agent=nobody"], "nobody"),
 ])
 def test_bad_input_is_one_line(argv, needle, capsys):
