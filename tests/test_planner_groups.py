@@ -39,7 +39,8 @@ def constraints_of(truth, holdings: list[frozenset[int]]) -> set:
         for s in held:
             g = R.group_of[s]
             is_set = all(m in held for m in R.group_members[g])
-            out.add((s, held, is_set, is_set))  # a set shows as a build too
+            mask = sum(1 << t for t in held)
+            out.add((s, mask, is_set, is_set))  # a set shows as a build too
     return out
 
 

@@ -14,10 +14,9 @@ When a build (or rents on two streets) contradicts the believed sets, the checke
 for the partition of the streets into the same group labels nearest the believed one
 (fewest streets moved) that satisfies every constraint, by local search over moves,
 swaps and merges; it adopts it only if one satisfies them all and no group is left with
-a single street. The rents
-seen as factors on single squares are then explained by the sets, so the rent factor
-runs of the streets are dropped (`ChargeFactors.forget_streets`). Reported as
-`square:NAME group` (old -> new), the ground truth's vocabulary.
+a single street. The rents seen as factors on single squares are then explained by the
+sets, so the rent factor runs of the streets are dropped (`ChargeFactors.forget_streets`).
+Reported as `square:NAME group` (old -> new), the ground truth's vocabulary.
 """
 
 from __future__ import annotations
@@ -26,7 +25,8 @@ from typing import Any
 
 from agents.planner.detection.checker import Checker
 
-Constraint = tuple[int, frozenset[int], bool, bool]  # street, held, a set, from a build
+# (street, the streets its owner holds as a bit mask, a set or not, seen in a build)
+Constraint = tuple[int, int, bool, bool]
 MAX_CONSTRAINTS = 400
 MAX_STEPS = 16
 MAX_TRIES = 3  # searches that found nothing, before waiting for a new build contradiction
@@ -53,13 +53,14 @@ class GroupChecker(Checker):
         self.det.need_override.clear()
 
     # --- evidence --------------------------------------------------------------------
-    def _held(self, seat: int) -> frozenset[int]:
+    def _held(self, seat: int) -> int:
         owner = self.det.replica.owner
-        return frozenset(s for s in self.det.R.streets if owner[s] == seat)
+        return sum(1 << s for s in self.det.R.streets if owner[s] == seat)
 
     def _add(self, c: Constraint) -> None:
         if len(self.constraints) < MAX_CONSTRAINTS:
-            if c not in self.constraints and not self._sat(c, self._assign()):
+            assign = self._assign()
+            if c not in self.constraints and not self._sat(c, assign, _masks(assign)):
                 self.tries = 0  # a new contradiction: worth another search
             self.constraints.add(c)
 
@@ -101,14 +102,19 @@ class GroupChecker(Checker):
         need = self.det.R.group_need[g]
         return size if need >= len(self.det.R.group_members[g]) else min(need, size)
 
-    def _sat(self, c: Constraint, assign: dict[int, int]) -> bool:
+    def _sat(self, c: Constraint, assign: dict[int, int], masks: dict[int, int]) -> bool:
+        """Whether the sets `assign` (its group masks `masks`) explain constraint `c`."""
         s, held, is_set, _ = c
         g = assign.get(s)
         if g is None:
             return True
-        members = [t for t, h in assign.items() if h == g]
-        owned = sum(1 for t in members if t in held)
-        return (owned >= self._need(g, len(members))) == is_set
+        mask = masks[g]
+        return ((mask & held).bit_count() >= self._need(g, mask.bit_count())) == is_set
+
+    def _wrong(self, assign: dict[int, int]) -> list[Constraint]:
+        """The constraints the sets `assign` do not explain."""
+        masks = _masks(assign)
+        return [c for c in self.constraints if not self._sat(c, assign, masks)]
 
     def search(self) -> dict[int, int] | None:
         """The nearest partition satisfying every constraint, or None: a local search
@@ -121,13 +127,10 @@ class GroupChecker(Checker):
         by_street: dict[int, list[tuple[int, bool]]] = {}
         for s, held, is_set, _ in self.constraints:
             if s in start:
-                by_street.setdefault(s, []).append((sum(1 << t for t in held), is_set))
+                by_street.setdefault(s, []).append((held, is_set))
 
         def masks_of(a: dict[int, int]) -> dict[int, int]:
-            m = {g: 0 for g in groups}
-            for t, g in a.items():
-                m[g] |= 1 << t
-            return m
+            return {g: 0 for g in groups} | _masks(a)
 
         def bad_of(s: int, g: int, m: dict[int, int]) -> int:
             mask = m[g]
@@ -194,17 +197,16 @@ class GroupChecker(Checker):
         R = self.det.R
         assign = self._assign()
         out: dict[int, int] = {}
-        for g in sorted(set(assign.values())):
-            members = [t for t in assign if assign[t] == g]
-            cons = [c for c in self.constraints if c[0] in members]
-            believed = self._need(g, len(members))
-            fits = [k for k in range(1, len(members) + 1)
-                    if all((sum(1 for t in members if t in c[1]) >= k) == c[2]
-                           for c in cons)]
+        for g, mask in sorted(_masks(assign).items()):
+            cons = [c for c in self.constraints if assign.get(c[0]) == g]
+            believed = self._need(g, mask.bit_count())
+            fits = [k for k in range(1, mask.bit_count() + 1)
+                    if all(((mask & held).bit_count() >= k) == is_set
+                           for _, held, is_set, _ in cons)]
             if not fits:
                 return None
             k = min(fits, key=lambda k: (abs(k - believed), k))
-            if k != R.group_need[g]:
+            if k != believed:
                 out[g] = k
         return out or None
 
@@ -219,8 +221,7 @@ class GroupChecker(Checker):
         R = det.R
         for g, k in sizes.items():
             name = R.group_names[g]
-            old = len(R.group_members[g]) if R.group_need[g] >= len(R.group_members[g]) \
-                else R.group_need[g]
+            old = self._need(g, len(R.group_members[g]))
             det.need_override[name] = k
             det.change(f"group:{name}", "monopoly_size", k, old,
                        why=f"{k} streets of {name} build and rent as a set")
@@ -233,7 +234,7 @@ class GroupChecker(Checker):
         membership or set sizes (a build contradiction asks membership first, rents
         alone sizes first); when neither fits the beliefs as they are, both again from
         the board as shown (earlier evidence may have been read wrong)."""
-        wrong = [c for c in self.constraints if not self._sat(c, self._assign())]
+        wrong = self._wrong(self._assign())
         if not any(c[3] for c in wrong) and len({c[0] for c in wrong}) < MIN_RENT_STREETS:
             return False
         if self.tries >= MAX_TRIES:
@@ -262,10 +263,11 @@ class GroupChecker(Checker):
         det = self.det
         R = det.R
         names = R.group_names
-        moved = {R.names[s]: names[g] for s, g in found.items() if g != assign[s]}
-        for street, group in moved.items():
-            old = det.group_override.get(street) or names[assign[R.names.index(street)]]
-            first = self.reported.get(street, (old, group))[0]
+        for s, g in found.items():
+            if g == assign[s]:
+                continue
+            street, group = R.names[s], names[g]
+            first = self.reported.get(street, (names[assign[s]], group))[0]
             self.reported[street] = (first, group)
             det.group_override[street] = group
             det.change(f"square:{street}", "group", group, first,
@@ -275,3 +277,11 @@ class GroupChecker(Checker):
         det.checker(ChargeFactors).forget_streets()
         self.tries = 0
         return True
+
+
+def _masks(assign: dict[int, int]) -> dict[int, int]:
+    """Each group's streets as a bit mask (groups with a street only)."""
+    out: dict[int, int] = {}
+    for t, g in assign.items():
+        out[g] = out.get(g, 0) | 1 << t
+    return out
