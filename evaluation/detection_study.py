@@ -18,10 +18,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from pydantic import Field
 
 from evaluation import detection_bands, detection_sweep, metrics
 from openmono.cli import Options, read_options
+
+N_BOOT = 2000
 
 
 def _pct(x: float | None) -> str:
@@ -132,6 +135,116 @@ def load_sweeps(dirs: list[Path]) -> tuple[list[dict[str, Any]], int]:
         sweeps.append({**saved, "trials": trials})
         renamed += moved
     return sweeps, renamed
+
+
+# --- the opening table: what adapting wins back -----------------------------------------------
+def _post_by_trial(saved: dict[str, Any]) -> dict[tuple, tuple[int, int]]:
+    """(post-novelty wins, post-novelty games) of each novelty trial, keyed by what makes
+    two sweeps' trials the same trial: the novelty, its preset and the trial's seed."""
+    return {(t["novelty"], t["difficulty"], t["seed"]): (t["post_wins"], t["post_games"])
+            for t in saved["trials"]
+            if not detection_bands.is_control(t) and t.get("post_games")}
+
+
+def _ratio(wins: np.ndarray, games: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.sum(wins, axis=axis) / np.sum(games, axis=axis)
+
+
+def paired_interval(stat: Any, samples: list[np.ndarray], seed: int = 0) -> tuple[float, float]:
+    """95% percentile interval of `stat` over trials resampled together (scipy): the
+    games of one trial share their seeds and novelty, so the trial is the unit."""
+    import warnings
+
+    from scipy.stats import bootstrap
+
+    with warnings.catch_warnings():  # (few distinct resamples: scipy warns; the
+        warnings.simplefilter("ignore")  # percentile interval is still the right one)
+        ci = bootstrap(tuple(samples), stat, paired=True, vectorized=True,
+                       n_resamples=N_BOOT, method="percentile",
+                       rng=np.random.default_rng(seed)).confidence_interval
+    return float(ci.low), float(ci.high)
+
+
+def _points(x: float, ci: tuple[float, float]) -> str:
+    return f"{100 * x:+.1f} ({100 * ci[0]:+.1f} to {100 * ci[1]:+.1f})"
+
+
+def post_win(saved: dict[str, Any]) -> str:
+    """A sweep's post-novelty win rate (pooled over games) with its interval over trials."""
+    w, g = (np.array(v, dtype=float) for v in zip(*_post_by_trial(saved).values()))
+    lo, hi = paired_interval(_ratio, [w, g])
+    return f"{100 * _ratio(w, g):.1f} ({100 * lo:.1f}-{100 * hi:.1f})"
+
+
+def recovery(adaptive: dict[str, Any], blind: dict[str, Any],
+             told: dict[str, Any]) -> dict[str, Any]:
+    """What adapting wins back, on the trials the three sweeps share: `cost` = told - blind
+    (post-novelty win rate: the agent shown the true rules, less its version that neither
+    is shown them nor adapts), `gain` = adaptive - blind, `share` = gain / cost; each with
+    its paired interval over trials (`share` left out while the cost's interval holds 0)."""
+    a, b, t = (_post_by_trial(s) for s in (adaptive, blind, told))
+    keys = sorted(set(a) & set(b) & set(t))
+    if len(keys) < 2:
+        return {"trials": len(keys)}
+    cols = [np.array([d[k][i] for k in keys], dtype=float) for d in (a, b, t) for i in (0, 1)]
+    aw, ag, bw, bg, tw, tg = cols
+
+    def gain(aw, ag, bw, bg, axis=-1):
+        return _ratio(aw, ag, axis) - _ratio(bw, bg, axis)
+
+    def share(aw, ag, bw, bg, tw, tg, axis=-1):
+        cost = _ratio(tw, tg, axis) - _ratio(bw, bg, axis)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(cost > 0, gain(aw, ag, bw, bg, axis) / cost, np.nan)
+
+    out: dict[str, Any] = {"trials": len(keys),
+                           "cost": float(gain(tw, tg, bw, bg)),
+                           "cost_ci": paired_interval(gain, [tw, tg, bw, bg]),
+                           "gain": float(gain(aw, ag, bw, bg)),
+                           "gain_ci": paired_interval(gain, [aw, ag, bw, bg])}
+    out["share"] = out["share_ci"] = None
+    if out["cost_ci"][0] > 0:
+        out["share"] = float(share(*cols))
+        out["share_ci"] = paired_interval(share, cols)
+    return out
+
+
+def adaptation_table(sweeps: list[dict[str, Any]]) -> str:
+    """One row per agent with a sweep under `effects`: NDA, post-novelty win rate under
+    both levels, NRP, and - for an agent whose `(adapt=False)` twin and `announced` sweep
+    are among `sweeps` - the cost of ignorance in these trials and the share adapting wins
+    back. Then the adapting agent against its twin, paired by trial."""
+    by: dict[tuple[str, str], dict[str, Any]] = {}
+    for saved in sweeps:
+        if any(not detection_bands.is_control(t) for t in saved["trials"]):
+            agent = detection_sweep.agent_name(detection_sweep.saved_args(saved))
+            level = detection_sweep.saved_args(saved).observability
+            by.setdefault((agent, level), {**saved, "trials": []})["trials"] += saved["trials"]
+    rows = ["| agent | NDA %, `effects` | post-novelty win %, `effects` | post-novelty win %, "
+            "`announced` | NRP, `effects` | cost of ignorance, points | share recovered % |",
+            "|---|---|---|---|---|---|---|"]
+    notes = []
+    for (agent, level), eff in by.items():
+        if level != "effects":
+            continue
+        agg = metrics.aggregate(eff["trials"])
+        told = by.get((agent, "announced"))
+        blind = by.get((f"{agent}(adapt=False)", "effects"))
+        cost = share = "–"
+        if told is not None and blind is not None:
+            r = recovery(eff, blind, told)
+            if "cost" in r:
+                cost = _points(r["cost"], r["cost_ci"])
+                if r["share"] is not None:
+                    lo, hi = r["share_ci"]
+                    share = f"{100 * r['share']:.0f} ({100 * lo:.0f}-{100 * hi:.0f})"
+                notes.append(f"`{agent}` wins {_points(r['gain'], r['gain_ci'])} points more "
+                             f"after the novelty than `{agent}(adapt=False)` on the same "
+                             f"{r['trials']} trials (paired over trials).")
+        rows.append(f"| `{agent}` | {_ci(agg, 'nda')} | {post_win(eff)} | "
+                    f"{post_win(told) if told is not None else '–'} | "
+                    f"{_ci(agg, 'nrp', pct=False)} | {cost} | {share} |")
+    return "\n".join(rows + ([""] + notes if notes else []))
 
 
 class StudyOptions(Options):

@@ -15,6 +15,8 @@ rendering cannot drift from it. Each page has two sources in `docs/data/results/
     sample (a record whose values appear in the prose shows its source once on the page);
   - `{{ detection_study DIR ... }}` on a line of its own: the detection study's tables,
     rendered from the saved sweeps in `docs/data/detection_study/DIR`.
+  - `{{ adaptation_table DIR ... }}`: the same sweeps' opening table, one row per agent
+    (`evaluation.detection_study.adaptation_table`).
 - `PAGE.json`, the records: `{ID: {"command": [...], "commit", "date", "seeds",
   "sample", "values": {...}, "table": {"columns": [...], "rows": [[...]]}}}`; a record
   that quotes a paper has `"cited"` in place of command and commit.
@@ -44,7 +46,7 @@ HEADER = ("<!-- Rendered by `python -m evaluation.results write` from "
           "docs/data/results/{name}.md and {name}.json; edit those, not this page. -->\n\n")
 
 INLINE = re.compile(r"\{\{\s*([A-Za-z0-9_]+)\.([A-Za-z0-9_.]+)(?::([^}\s]*))?\s*\}\}")
-BLOCK = re.compile(r"^\{\{\s*(table|source|detection_study)\s+([^}]*?)\s*\}\}\s*$")
+BLOCK = re.compile(r"^\{\{\s*(table|source|detection_study|adaptation_table)\s+([^}]*?)\s*\}\}\s*$")
 # A figure typed into prose: 3.5, 12%, 4x / 4×. Integers alone (counts, seeds, years) pass,
 # and so does a confidence level ("95% interval").
 BARE = re.compile(r"(?<![\w.`])(\d+\.\d+|\d+(?:\.\d+)?\s?%(?!\s?(?:Wilson|CI|confidence|"
@@ -178,12 +180,17 @@ def _lint(line: str, where: str) -> None:
                            "put it in a record and write {{ ID.NAME }}")
 
 
-def _study(dirs: list[str], where: str) -> str:
-    from evaluation import detection_bands, detection_study
+def _sweeps(dirs: list[str], where: str) -> tuple[list[dict], int]:
+    from evaluation import detection_study
     try:
-        sweeps, renamed = detection_study.load_sweeps([STUDY / d for d in dirs])
+        return detection_study.load_sweeps([STUDY / d for d in dirs])
     except FileNotFoundError as exc:
         raise ResultsError(f"{where}: no saved sweep {Path(str(exc)).relative_to(ROOT)}") from None
+
+
+def _study(dirs: list[str], where: str) -> str:
+    from evaluation import detection_bands, detection_study
+    sweeps, renamed = _sweeps(dirs, where)
     return detection_study.study_text(sweeps, detection_bands.load_cells(None), "",
                                       renamed, title=False).rstrip()
 
@@ -201,6 +208,10 @@ def render(name: str, template: str, records: dict[str, Record]) -> str:
             kind, arg = block.groups()
             if kind == "detection_study":
                 out.append(_study(arg.split(), where))
+                continue
+            if kind == "adaptation_table":
+                from evaluation.detection_study import adaptation_table
+                out.append(adaptation_table(_sweeps(arg.split(), where)[0]))
                 continue
             if arg not in records:
                 raise ResultsError(f"{where}: no record {arg!r}")
