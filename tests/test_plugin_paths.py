@@ -90,3 +90,17 @@ def test_a_folder_from_before_the_safe_names_still_resumes(tmp_path, monkeypatch
         "outputs/trial/my_module:Cautious/none/seed0"
     (tmp_path / new).mkdir(parents=True)  # both: the new name wins
     assert trial_dir("my_module:Cautious", "none", None, 0) == new
+
+
+def test_then_takes_plugin_paths_with_or_without_a_difficulty() -> None:
+    from evaluation.novelty_setup import novelty_specs
+
+    specs = novelty_specs("rent_hike", "medium", None,
+                          ["go_salary:hard", "speed_trap:SpeedTrap", "speed_trap:SpeedTrap:easy",
+                           "go_salary"])
+    assert [(n, d) for n, d, _ in specs[1:]] == [
+        ("go_salary", "hard"), ("speed_trap:SpeedTrap", "medium"),
+        ("speed_trap:SpeedTrap", "easy"), ("go_salary", "medium")]
+    # A catalogue name with a misspelt difficulty stays a difficulty (refused as one).
+    assert novelty_specs("rent_hike", "medium", None, ["go_salary:hardest"])[1][:2] == \
+        ("go_salary", "hardest")
