@@ -2,7 +2,7 @@
 
 Every registered agent becomes `agent=NAME` (its constructor's keyword defaults become
 overridable keys, e.g. `agent.adapt=false`, with `agent.isolate`), and every novelty plugin found through the
-`openmono.novelties` entry points becomes `novelty=NAME` with `novelty.difficulty` and
+`openmono.novelties` entry points (or loaded as `module.path:ClassName`) becomes `novelty=NAME` with `novelty.difficulty` and
 one `novelty.params.KEY` per parameter (null = the difficulty preset's value). So a
 plugin from another package is usable on the command line without writing any YAML.
 """
@@ -16,7 +16,7 @@ from typing import Any
 from hydra.core.config_store import ConfigStore
 
 from agents.registry import AGENTS
-from evaluation.trial_spelling import sweep_subdir
+from evaluation.trial_spelling import novelty_dir, safe_name, sweep_subdir, trial_dir
 
 
 def _jsonable(value: Any) -> bool:
@@ -40,12 +40,7 @@ def agent_defaults(factory: Any) -> dict[str, Any]:
     return out
 
 
-def novelty_dir(name: str | None, difficulty: str | None) -> str:
-    """The run folder of a novelty: `rent_hike-hard`, or `none` for a control trial."""
-    if name in (None, "none"):
-        return "none"
-    return f"{name}-{difficulty or 'medium'}"
-
+__all__ = ["agent_defaults", "novelty_dir", "register_groups", "safe_name", "trial_dir"]
 
 _registered: tuple | None = None  # what the store holds: a command validates, then runs
 
@@ -57,8 +52,8 @@ def register_groups() -> None:
     from omegaconf import OmegaConf
 
     try:
-        from novelties.registry import available_novelties
-        plugins = available_novelties()
+        from novelties.registry import BY_PATH, available_novelties
+        plugins = {**available_novelties(), **BY_PATH}  # (`module:Class` once loaded)
     except ImportError:  # the novelty package is optional for control trials
         plugins = {}
     key = (tuple((n, id(f)) for n, f in AGENTS.items()),
@@ -66,6 +61,7 @@ def register_groups() -> None:
     if key == _registered:
         return
     OmegaConf.register_new_resolver("novelty_dir", novelty_dir, replace=True)
+    OmegaConf.register_new_resolver("trial_dir", trial_dir, replace=True)
     OmegaConf.register_new_resolver("sweep_subdir", sweep_subdir, replace=True)
     cs = ConfigStore.instance()
     for name, factory in AGENTS.items():

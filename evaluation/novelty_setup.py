@@ -21,10 +21,16 @@ __all__ = ["Applied", "NoveltyError", "prepare_novelty"]
 def novelty_specs(name: str, difficulty: str, overrides: dict[str, Any] | None,
                   then: list[str] | None = None) -> list[tuple[str, str, dict[str, Any] | None]]:
     """(name, difficulty, overrides) of the novelty and of each one `then` adds after it
-    ("name" or "name:difficulty"), in order."""
+    ("name" or "name:difficulty", a name being a plugin's or a `module:Class` path), in
+    order."""
+    from novelties.base import DIFFICULTIES
+    from novelties.registry import available_novelties
+
     specs: list[tuple[str, str, dict[str, Any] | None]] = [(name, difficulty, overrides or {})]
     for item in then or []:
-        extra, _, level = str(item).partition(":")
+        extra, _, level = str(item).rpartition(":")
+        if level not in DIFFICULTIES and extra not in available_novelties():
+            extra, level = str(item), ""  # no difficulty: the colon, if any, is the path's
         specs.append((extra, level or difficulty, None))
     return specs
 

@@ -142,10 +142,10 @@ def _guess_run_dir(argv: list[str]) -> Path | None:
         opts[k] = v
     if "hydra.run.dir" in opts:
         return Path(opts["hydra.run.dir"])
-    novelty = opts.get("novelty", "none")
-    where = "none" if novelty == "none" else f"{novelty}-{opts.get('novelty.difficulty', 'medium')}"
-    return Path("outputs/trial") / opts.get("agent", "planner") / where / (
-        f"seed{opts.get('seed', '0')}")
+    from evaluation.trial_spelling import trial_dir
+
+    return Path(trial_dir(opts.get("agent", "planner"), opts.get("novelty", "none"),
+                          opts.get("novelty.difficulty"), opts.get("seed", "0")))
 
 
 def finished(argv: list[str]) -> Path | None:

@@ -163,6 +163,8 @@ def expand(overrides: list[str], multirun: bool) -> list[list[str]]:
                                "--multirun to sweep them")
         if key == "agent":
             _outside_agents(values)
+        if key == "novelty":
+            _outside_novelties(values)
         if key in GROUPS:
             options = _options(key)
             for v in values:
@@ -246,6 +248,20 @@ def _outside_agents(values: list[str]) -> None:
             resolve(v)
         except UnknownAgentError as exc:
             raise CommandError(str(exc)) from None
+
+
+def _outside_novelties(values: list[str]) -> None:
+    """`novelty=module.path:ClassName` is loaded now (or refused in one line), so it
+    becomes a config option like a plugin registered by an entry point."""
+    from novelties.base import NoveltyError
+    from novelties.registry import load_path
+
+    for v in values:
+        if ":" in v:
+            try:
+                load_path(v)
+            except NoveltyError as exc:
+                raise CommandError(str(exc)) from None
 
 
 def _known_keys(agent: str, novelty: str) -> set[str]:

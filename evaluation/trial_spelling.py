@@ -1,4 +1,5 @@
-"""The old `trial.X=` spelling of `evaluation.trial`'s options, read as the new `X=`.
+"""The old `trial.X=` spelling of `evaluation.trial`'s options, read as the new `X=`,
+and the trial folders' names, old and new.
 
 The trial's own options were a `trial:` group (`trial.games=100 trial.seed=1`); they are
 top-level now, spelled as in every other command (`games=100 seed=1 progress=false`).
@@ -10,7 +11,9 @@ so an old sweep resumes where it stopped instead of starting over beside itself.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 # The options that moved from `trial.X` to `X`.
 MOVED = ("games", "seed", "window", "inject_at", "progress", "plots", "allow_huge",
@@ -78,3 +81,34 @@ def sweep_subdir(sweep_dir: str, dirname: str) -> str:
             and (Path(sweep_dir) / old).exists():
         return old
     return dirname
+
+
+def novelty_dir(name: str | None, difficulty: str | None) -> str:
+    """The run folder of a novelty: `rent_hike-hard`, or `none` for a control trial."""
+    if name in (None, "none"):
+        return "none"
+    return f"{name}-{difficulty or 'medium'}"
+
+
+# What may not stand in a folder's name on some filesystem: a colon (Windows, and
+# `module:Class` names), separators, the characters Windows refuses, whitespace.
+_UNSAFE = re.compile(r'[:/\\<>"|?*\s\x00-\x1f]')
+
+
+def safe_name(name: str) -> str:
+    """`name` with every character unsafe in a folder name written `.`, so
+    `my_module:Cautious` gets the folder `my_module.Cautious` (registry names are unchanged)."""
+    return _UNSAFE.sub(".", name)
+
+
+def trial_dir(agent: str, novelty: str | None, difficulty: str | None, seed: Any) -> str:
+    """A trial's default run folder (the `trial_dir` resolver of conf/trial.yaml):
+    `outputs/trial/AGENT/NOVELTY-DIFFICULTY/seedN`, its names made safe. A folder written
+    under the unsafe name before (a colon in it) is used while the safe one does not exist,
+    so an old trial resumes where it stopped instead of starting over beside itself."""
+    raw = f"outputs/trial/{agent}/{novelty_dir(novelty, difficulty)}/seed{seed}"
+    safe = (f"outputs/trial/{safe_name(agent)}/{safe_name(novelty_dir(novelty, difficulty))}"
+            f"/seed{seed}")
+    if raw != safe and Path(raw).is_dir() and not Path(safe).exists():
+        return raw
+    return safe

@@ -1,6 +1,6 @@
 """Command line: list the catalogue, show a novelty's ground truth on the standard game.
 
-    python -m novelties list [--json]
+    python -m novelties list [measured=FILE] [--json]
     python -m novelties show NAME [difficulty=hard] [PARAM=VALUE ...] [--json]
 
 Values are read as JSON when they parse (3, 1.5, true, ["red","green"]), as a list for
@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any, Sequence
 
-USAGE = ("usage: python -m novelties list [--json]\n"
+USAGE = ("usage: python -m novelties list [measured=FILE] [--json]\n"
          "       python -m novelties show NAME [difficulty=easy|medium|hard] "
          "[PARAM=VALUE ...] [--json]")
 
@@ -63,8 +63,31 @@ def _note(row: list[str], i: int) -> bool:
     return i == 3 and (row[3].startswith("not measured") or row[3].startswith("stale"))
 
 
-def _with_measured(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each row with its measured columns (`novelties.measured.columns`)."""
+def _measured_file(rest: list[str]) -> dict[str, Any] | None:
+    """The data of `measured=FILE` (a file `python -m evaluation.difficulty out=FILE`
+    wrote), or None for the file shipped with the package."""
+    from pathlib import Path
+
+    from novelties.base import NoveltyError
+
+    data = None
+    for item in rest:
+        key, sep, value = item.partition("=")
+        if key != "measured" or not sep or not value:
+            raise NoveltyError(f"list takes measured=FILE only (got {item})")
+        try:
+            data = json.loads(Path(value).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise NoveltyError(f"cannot read {value}: {exc}".splitlines()[0]) from None
+        if not isinstance(data, dict):
+            raise NoveltyError(f"{value} is not a measured-difficulty file")
+    return data
+
+
+def _with_measured(rows: list[dict[str, Any]],
+                   data: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Each row with its measured columns (`novelties.measured.columns`), from `data`
+    (default: the file shipped with the package)."""
     from novelties.base import NoveltyError
     from novelties.measured import columns
     from novelties.registry import load_novelty
@@ -78,7 +101,7 @@ def _with_measured(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             presets = None
         if presets is not None and len(presets) < 3:
             presets = None
-        out.append({**r, "measured": columns(r["name"], presets)})
+        out.append({**r, "measured": columns(r["name"], presets, data)})
     return out
 
 
@@ -95,9 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmd, rest = args[0], args[1:]
     try:
         if cmd == "list":
-            if rest:
-                raise NoveltyError(f"list takes no arguments (got {' '.join(rest)})")
-            rows = _with_measured(describe())
+            rows = _with_measured(describe(), _measured_file(rest))
             print(json.dumps(rows, indent=2) if as_json else _table(rows))
             for name, why in sorted(BROKEN.items()):
                 print(f"warning: novelty {name!r} could not be loaded: {why}", file=sys.stderr)

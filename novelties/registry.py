@@ -1,7 +1,9 @@
-"""Finding plugins: the `openmono.novelties` entry-point group, and nothing else.
+"""Finding plugins: the `openmono.novelties` entry-point group, or a `module.path:ClassName`.
 
 The built-in catalogue registers through the same group (see pyproject.toml), so a
-plugin in another installed package is found and used exactly like ours. Every error
+plugin in another installed package is found and used exactly like ours. A plugin in a
+file of one's own, importable but not installed, is named by its path
+(`novelty=my_plugin:SpeedTrap`), as an agent is; it is not part of the catalogue. Every error
 (unknown name, bad parameter, plugin failing in apply) is a `NoveltyError` with a short
 message; an unknown name lists the close matches and says how to list the catalogue.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import importlib
 from importlib.metadata import entry_points
 from typing import Any, Mapping
 
@@ -23,6 +26,7 @@ LIST_HINT = "python -m novelties list"
 
 _CACHE: dict[str, type[Novelty]] | None = None
 BROKEN: dict[str, str] = {}  # entry-point name -> why it could not be loaded
+BY_PATH: dict[str, type[Novelty]] = {}  # `module.path:ClassName` -> plugin class, once loaded
 
 
 def refresh() -> None:
@@ -30,6 +34,7 @@ def refresh() -> None:
     global _CACHE
     _CACHE = None
     BROKEN.clear()
+    BY_PATH.clear()
 
 
 def available_novelties() -> dict[str, type[Novelty]]:
@@ -71,10 +76,33 @@ def available_novelties() -> dict[str, type[Novelty]]:
     return dict(_CACHE)
 
 
+def load_path(name: str) -> type[Novelty]:
+    """The plugin class `module.path:ClassName`, imported and checked like an entry point;
+    a NoveltyError in one line says why it cannot be used."""
+    if name in BY_PATH:
+        return BY_PATH[name]
+    module, _, attr = name.partition(":")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except Exception as exc:  # noqa: BLE001 - any failure is a bad name, said in one line
+        why = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        raise NoveltyError(f"cannot load novelty {name!r} ({why})") from None
+    why = validate_class(obj)
+    if why is not None:
+        raise NoveltyError(f"novelty {name!r} is not a usable plugin: {why}")
+    BY_PATH[name] = obj
+    return obj
+
+
 def get_novelty(name: str) -> Novelty:
-    """A fresh plugin instance by name; unknown names list close matches."""
+    """A fresh plugin instance by name (or `module.path:ClassName`); unknown names list
+    close matches."""
     plugins = available_novelties()
     cls = plugins.get(name)
+    if cls is None and ":" in str(name):
+        return load_path(name)()
     if cls is None:
         if name in BROKEN:
             raise NoveltyError(f"novelty {name!r} is installed but broken: {BROKEN[name]}")

@@ -21,6 +21,8 @@ The schema is data: change it, and the game changes with it.
 400
 """
 
+from importlib.metadata import PackageNotFoundError, version
+
 from openmono.actions import (AcceptTrade, Action, Bid, Build, Buy, Conclude, Decline, DropOut,
                               Mortgage, OfferTrade, PayJailFine, RejectTrade, SellBuilding,
                               SellProperty, Unmortgage, UseJailCard)
@@ -32,6 +34,11 @@ from openmono.play import GameResult, play_game, replay
 from openmono.schema import (GameSchema, SchemaError, gnome_schema, load_schema, rules_schema,
                              standard_schema)
 from openmono.state import GameState
+
+try:  # pyproject.toml is the one place the version is written; this reads it back.
+    __version__ = version("openmono")
+except PackageNotFoundError:  # a source tree on sys.path that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "AcceptTrade", "Action", "Bid", "Build", "Buy", "Conclude", "Decline", "DropOut", "Game",
