@@ -92,7 +92,7 @@ GOLDEN = [
     ('no_rent_in_jail', 'hard', 'announced', 0, (
         ('rule:rent', 'owner in jail'),
     )),
-    ('property_prices', 'hard', 'effects', 0, (
+    ('property_prices', 'hard', 'effects', 1, (
         ('square:Pennsylvania Railroad', 'price'),
         ('square:Vermont Avenue', 'price'),
         ('square:Connecticut Avenue', 'price'),
@@ -117,7 +117,6 @@ GOLDEN = [
         ('square:Short Line', 'mortgage'),
         ('square:Tennessee Avenue', 'price'),
         ('square:Boardwalk', 'price'),
-        ('bank', 'mortgage_interest'),
         ('square:Reading Railroad', 'price'),
         ('square:Virginia Avenue', 'price'),
         ('square:Electric Company', 'mortgage'),
@@ -129,9 +128,12 @@ GOLDEN = [
         ('square:Park Place', 'price'),
         ('square:New York Avenue', 'price'),
         ('square:St. Charles Place', 'mortgage'),
+        ('square:Pennsylvania Railroad', 'mortgage'),
+        ('square:Reading Railroad', 'mortgage'),
         ('square:B. & O. Railroad', 'price'),
+        ('square:Illinois Avenue', 'mortgage'),
     )),
-    ('jail_fine', 'hard', 'effects', 0, (
+    ('jail_fine', 'hard', 'effects', 1, (
         ('bank', 'jail_fine'),
     )),
     ('card_amounts', 'hard', 'announced', 11, (
@@ -180,7 +182,7 @@ GOLDEN = [
     ('starting_cash', 'easy', 'effects', 0, (
         ('bank', 'starting_cash'),
     )),
-    ('mortgage_interest', 'hard', 'effects', 0, (
+    ('mortgage_interest', 'hard', 'effects', 1, (
         ('action:unmortgage', 'refused'),
         ('action:offer_trade', 'refused'),
         ('bank', 'mortgage_interest'),

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from agents.planner.detection.checker import Checker
+from agents.planner.detection.printed import PrintedValues
 
 
 class BankChecker(Checker):
@@ -46,8 +48,10 @@ class BankChecker(Checker):
         if not 0 <= sq < R.n:
             return
         if reason == "unmortgage":
-            if amount != R.unmortgage_cost[sq]:
-                m = R.mortgage[sq]
+            # (read against the mortgage its own payment showed, if one did)
+            m = det.checker(PrintedValues).seen("mortgage", sq)
+            interest = float(bank["mortgage_interest"])
+            if amount != m + math.ceil(round(m * interest, 6)):
                 rate = round((amount - m) / m, 2) if m else None
                 det.change("bank", "mortgage_interest", rate, bank["mortgage_interest"],
                            why="unmortgage cost")

@@ -18,6 +18,7 @@ from agents.planner.detection.groups import GroupChecker
 from agents.planner.detection.movement import MovementChecker
 from agents.planner.detection.observation import ObservationChecker
 from agents.planner.detection.prices import PriceChecker
+from agents.planner.detection.printed import PrintedValues
 from agents.planner.detection.refusals import RefusalChecker
 from agents.planner.detection.rents import RentChecker
 from agents.planner.detection.taxes import TaxChecker
@@ -25,4 +26,4 @@ from agents.planner.detection.unknown import UnknownPaymentChecker
 
 CHECKERS = (ObservationChecker, RentChecker, TaxChecker, ChargeFactors, PriceChecker,
             BankChecker, CardChecker, UnknownPaymentChecker, EndingChecker, DiceChecker,
-            MovementChecker, RefusalChecker, GroupChecker)
+            MovementChecker, RefusalChecker, GroupChecker, PrintedValues)
