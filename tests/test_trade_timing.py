@@ -1,0 +1,128 @@
+"""When offers may be made (`BankRules.trade_phases`), and that every shipped agent and
+the DRL action mask follow it: under `rules=gnome` no offer after the roll or in debt,
+and no agent faults trying. Also: docs/rules.md's table of differences names every
+schema field in which `gnome` differs from `standard`."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import STANDARD, make_game
+
+import openmono
+from agents.drl import encoding as ENC
+from agents.registry import make_agent, told_rules
+from openmono import actions as A
+from openmono.engine import Decision
+from openmono.schema import BankRules, GameSchema, SchemaError
+
+GNOME = openmono.gnome_schema()
+RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+
+
+def test_the_phases_are_validated():
+    assert STANDARD.bank.trade_phases == ("pre_roll", "out_of_turn", "post_roll", "debt")
+    assert GNOME.bank.trade_phases == ("pre_roll", "out_of_turn")
+    with pytest.raises(ValueError, match="named twice"):
+        BankRules(trade_phases=("pre_roll", "pre_roll"))
+    with pytest.raises(ValueError):
+        BankRules(trade_phases=("buy",))
+    assert BankRules(trade_phases=()).trade_phases == ()  # a game without trading
+    assert isinstance(SchemaError("x"), ValueError)
+
+
+# --- the DRL action mask ---------------------------------------------------------------------
+
+def _offer_bits(schema: GameSchema, phase: str) -> int:
+    g = make_game(3, schema=schema, owner={"Baltic Avenue": 1, "Oriental Avenue": 2,
+                                           "Reading Railroad": 0})
+    obs = g.observe(0, Decision(phase))
+    return int(ENC.Encoder().legal_mask(obs)[:ENC.IMPROVE].sum())
+
+
+@pytest.mark.parametrize("phase", ["pre_roll", "out_of_turn", "post_roll"])
+def test_the_drl_mask_offers_only_where_the_rules_allow(phase):
+    assert _offer_bits(STANDARD, phase) > 0
+    assert (_offer_bits(GNOME, phase) > 0) == (phase != "post_roll")
+
+
+# --- every shipped agent, whole games --------------------------------------------------------
+
+class Watch:
+    """Passes every call through to `agent`, counting the phases of its offers."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.offers: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.agent, name)
+
+    def act(self, obs: Any) -> Any:
+        action = self.agent.act(obs)
+        if type(action) is A.OfferTrade:
+            self.offers[obs.phase] += 1
+        return action
+
+
+# Each agent that makes offers, beside one that answers them (fp_a accepts generously).
+AGENTS = ["baseline", "fp_a", "fp_plus_a", "baseline_v0", "planner", "hybrid_ppo", "ppo",
+          "random"]
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_no_agent_offers_where_the_gnome_rules_forbid_it(name):
+    schema = GNOME.model_copy(update={"bank": GNOME.bank.model_copy(
+        update={"turn_limit": 160})})
+    params = {"trade_rate": 0.3} if name == "random" else {}
+    watched = Counter[str]()
+    faults = 0
+    for seed in range(3):
+        me = Watch(make_agent(name, **told_rules(name, dict(params), "gnome")))
+        others = [make_agent(n) for n in ("fp_a", "baseline", "fp_b")]
+        res = openmono.play_game(schema, [me, *others], seed=seed)
+        watched += me.offers
+        faults += res.agent_faults[0]
+    assert faults == 0
+    assert sum(watched.values()) > 0  # it traded: the check below was put to it
+    assert set(watched) <= set(GNOME.bank.trade_phases), watched
+
+
+# --- docs/rules.md: the table of differences -------------------------------------------------
+
+# Table rows about a field both rule sets set alike: a GNOME behaviour without a setting
+# of its own (the turn limit is a safety net; GNOME has none).
+SAME_IN_BOTH = {"turn_limit"}
+
+
+def _table_options() -> set[str]:
+    text = RULES_MD.read_text()
+    table = text.split("## Differences, each a schema option", 1)[1].split("\n## ", 1)[0]
+    names: set[str] = set()
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and not set(cells[1]) <= set("-: "):
+            names.update(re.findall(r"`([a-z_]+)`", cells[1]))
+    return names
+
+
+def _differing(a: GameSchema, b: GameSchema) -> set[str]:
+    bank = {f for f in BankRules.model_fields
+            if getattr(a.bank, f) != getattr(b.bank, f)}
+    top = {f for f in GameSchema.model_fields
+           if f not in ("name", "bank") and getattr(a, f) != getattr(b, f)}
+    return bank | top
+
+
+def test_the_rules_table_lists_every_difference_between_the_rule_sets():
+    listed = _table_options()
+    differing = _differing(STANDARD, GNOME)
+    assert "trade_phases" in differing and "decks" in differing
+    assert differing - listed == set(), "differences missing from docs/rules.md"
+    fields = set(BankRules.model_fields) | set(GameSchema.model_fields)
+    assert listed - fields == set(), "table rows naming no schema field"
+    assert listed - differing == SAME_IN_BOTH, "table rows for fields set alike"
