@@ -322,7 +322,7 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
         return (None if phase in MANAGE_PHASES or phase == "debt" or phase == "lift_mortgage"
                 or phase == "place_building" else f"cannot conclude in {phase}")
     if t is A.Build:
-        if phase not in MANAGE_PHASES and phase != "place_building":
+        if phase not in rules.bank.improve_phases and phase != "place_building":
             return f"cannot build in {phase}"
         return check_build(rules, view, seat, action.square)
     # (The rest in order of frequency: bids and purchases are next most common.)
@@ -355,7 +355,7 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
         if phase == "lift_mortgage":
             if action.square != ctx.square:
                 return f"you may lift only square {ctx.square}"
-        elif phase not in MANAGE_PHASES:
+        elif phase not in rules.bank.improve_phases:
             return f"cannot unmortgage in {phase}"
         return check_unmortgage(rules, view, seat, action.square)
     if t is A.SellProperty:
@@ -425,7 +425,7 @@ def legal_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
             out.append(A.PayJailFine())
         if jail_card_count(view, seat):
             out.append(A.UseJailCard())
-    _property_actions(rules, view, seat, phase in MANAGE_PHASES, out)
+    _property_actions(rules, view, seat, phase in rules.bank.improve_phases, out)
     if rules.plugin_checks:
         out.extend(plugin_actions(rules, view, seat, ctx))
     return out

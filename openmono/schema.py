@@ -194,6 +194,10 @@ class Deck(_Frozen):
 # The phases in which a trade offer can be allowed (`BankRules.trade_phases`).
 TradePhase = Literal["pre_roll", "out_of_turn", "post_roll", "debt"]
 TRADE_PHASES: tuple[TradePhase, ...] = ("pre_roll", "out_of_turn", "post_roll", "debt")
+# The management phases, in which building and lifting mortgages can be allowed
+# (`BankRules.improve_phases`).
+ManagePhase = Literal["pre_roll", "out_of_turn", "post_roll"]
+MANAGE_PHASES: tuple[ManagePhase, ...] = ("pre_roll", "out_of_turn", "post_roll")
 
 
 class BankRules(_Frozen):
@@ -274,8 +278,8 @@ class BankRules(_Frozen):
         "a drawn get-out-of-jail card leaves the deck until it is used).")
     # GNOME: next_turn. action_choices.py:703-705 (make_trade_offer fails when the
     # receiver holds an offer), player.py:593-594, 641-642 (accept_trade_offer is allowed
-    # in the receiver's pre-roll and out-of-turn phases only), player.py:829-835, 912-918,
-    # 977-983, 1060-1066 (the offer is dropped when that phase ends).
+    # in the receiver's pre-roll and out-of-turn phases only), player.py:829-835, 851-857,
+    # 912-918, 977-983, 999-1005, 1060-1066 (the offer is dropped when that phase ends).
     trade_answer: Literal["at_once", "next_turn"] = Field(
         "at_once", description="'at_once': the receiver answers an offer when it is made. "
         "'next_turn' (GNOME): the offer waits for the receiver's next pre-roll or out-of-turn "
@@ -290,6 +294,14 @@ class BankRules(_Frozen):
         "player in debt may raise money by selling property to another. GNOME: pre_roll "
         "and out_of_turn only (player.py `compute_allowable_post_roll_actions` lists no "
         "`make_trade_offer`; `handle_negative_cash_balance` refuses one).")
+    # GNOME: pre_roll, out_of_turn. player.py:606, 615 and 654, 657-658 (free_mortgage and
+    # improve_property allowed before the roll and out of turn), 664-692 (not after it).
+    improve_phases: tuple[ManagePhase, ...] = Field(
+        MANAGE_PHASES, description="The management phases in which a player may build and "
+        "lift mortgages (selling buildings, mortgaging and selling to the bank stay legal in "
+        "every one). All three (the default: the official rules let a player build and "
+        "unmortgage at any time). GNOME: pre_roll and out_of_turn only (its post-roll only "
+        "raises cash and buys).")
     trade_jail_cards: bool = Field(
         True, description="Get-out-of-jail cards can be traded (official); False (GNOME): not.")
     building_shortage: Literal["auction", "first_come"] = Field(
@@ -330,7 +342,7 @@ class BankRules(_Frozen):
         True, description="A player who leaves jail by fine or card before the roll and "
         "throws doubles rolls again (official: only doubles thrown to leave jail end the turn).")
 
-    @field_validator("trade_phases")
+    @field_validator("trade_phases", "improve_phases")
     @classmethod
     def _phases_once(cls, phases: tuple[str, ...]) -> tuple[str, ...]:
         # A set would do, but a tuple keeps the JSON and the order readable.

@@ -561,3 +561,24 @@ def test_an_offer_is_answered_in_the_receivers_out_of_turn_call_not_at_once():
     kinds = [type(e).__name__ for e in g.events
              if type(e) in (E.TradeOffered, E.MortgageChanged, E.TradeAnswered)]
     assert kinds == ["TradeOffered", "TradeAnswered", "MortgageChanged"]
+
+
+@pytest.mark.parametrize("phase", ["pre_roll", "out_of_turn", "post_roll"])
+def test_building_and_lifting_mortgages_happen_before_the_roll_only_under_gnome(phase):
+    """player.py `compute_allowable_pre_roll_actions` (606, 615) and
+    `compute_allowable_out_of_turn_actions` (654, 657-658) offer `free_mortgage` and
+    `improve_property`; `compute_allowable_post_roll_actions` (664-692) neither."""
+    build, lift = A.Build(37), A.Unmortgage(5)
+    for schema, legal_here in ((STANDARD, True), (GNOME, phase != "post_roll")):
+        g = make_game(2, schema=schema, owner={"Park Place": 0, "Boardwalk": 0,
+                                              "Reading Railroad": 0},
+                      mortgaged=["Reading Railroad"])
+        d = Decision(phase)
+        obs = g.observe(0, d)
+        for action in (build, lift):
+            why = legal.check(g.rules, g.state, 0, d, action)
+            assert (why is None) == legal_here, (schema.name, phase, action, why)
+            assert (action in obs.legal_actions()) == legal_here
+        # raising cash stays legal after the roll under both
+        assert A.Mortgage(39) in obs.legal_actions()
+        assert (A.SellProperty(39) in obs.legal_actions()) == (schema is GNOME)

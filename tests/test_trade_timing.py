@@ -12,13 +12,17 @@ from typing import Any
 
 import pytest
 from helpers import STANDARD, make_game
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import openmono
 from agents.drl import encoding as ENC
 from agents.registry import make_agent, told_rules
 from openmono import actions as A
+from openmono import legal
 from openmono.engine import Decision
-from openmono.schema import BankRules, GameSchema, SchemaError
+from openmono.legal import PHASES
+from openmono.schema import TRADE_PHASES, BankRules, GameSchema, SchemaError
 
 GNOME = openmono.gnome_schema()
 RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
@@ -35,19 +39,45 @@ def test_the_phases_are_validated():
     assert isinstance(SchemaError("x"), ValueError)
 
 
+@settings(max_examples=40, deadline=None)
+@given(allowed=st.lists(st.sampled_from(TRADE_PHASES), unique=True),
+       phase=st.sampled_from(PHASES), made=st.integers(0, 7))
+def test_an_offer_is_legal_exactly_in_the_phases_the_rules_name(allowed, phase, made):
+    """Whatever phases a schema names: engine check, observation and can_offer_trade
+    agree, and an offer is legal exactly there (while the phase's offers last)."""
+    schema = STANDARD.model_copy(update={"bank": STANDARD.bank.model_copy(
+        update={"trade_phases": tuple(allowed)})})
+    g = make_game(2, schema=schema, owner={"Baltic Avenue": 1})
+    d = Decision(phase)
+    for _ in range(made):
+        d.count_offer()
+    offer = A.OfferTrade(to=1, get=(3,), give_cash=100)
+    expected = phase in allowed and made < schema.bank.max_trade_offers_per_phase
+    obs = g.observe(0, d)
+    assert (legal.check(g.rules, g.state, 0, d, offer) is None) == expected
+    assert obs.is_legal(offer) == expected and obs.can_offer_trade == expected
+
+
 # --- the DRL action mask ---------------------------------------------------------------------
 
-def _offer_bits(schema: GameSchema, phase: str) -> int:
+def _bits(schema: GameSchema, phase: str) -> tuple[int, int]:
+    """(offer indexes, build and lift-mortgage indexes) the mask allows seat 0 in
+    `phase`, holding a set and a mortgaged railroad."""
     g = make_game(3, schema=schema, owner={"Baltic Avenue": 1, "Oriental Avenue": 2,
-                                           "Reading Railroad": 0})
-    obs = g.observe(0, Decision(phase))
-    return int(ENC.Encoder().legal_mask(obs)[:ENC.IMPROVE].sum())
+                                           "Park Place": 0, "Boardwalk": 0,
+                                           "Reading Railroad": 0},
+                  mortgaged=["Reading Railroad"])
+    m = ENC.Encoder().legal_mask(g.observe(0, Decision(phase)))
+    improve = m[ENC.IMPROVE:ENC.SELL_BUILDING].sum() + m[ENC.FREE_MORTGAGE:ENC.SKIP].sum()
+    return int(m[:ENC.IMPROVE].sum()), int(improve)
 
 
 @pytest.mark.parametrize("phase", ["pre_roll", "out_of_turn", "post_roll"])
-def test_the_drl_mask_offers_only_where_the_rules_allow(phase):
-    assert _offer_bits(STANDARD, phase) > 0
-    assert (_offer_bits(GNOME, phase) > 0) == (phase != "post_roll")
+def test_the_drl_mask_offers_and_builds_only_where_the_rules_allow(phase):
+    offers, improve = _bits(STANDARD, phase)
+    assert offers > 0 and improve == 3  # two streets to build, one mortgage to lift
+    offers, improve = _bits(GNOME, phase)
+    assert (offers > 0, improve > 0) == ((True, True) if phase != "post_roll" else (False, False))
 
 
 # --- every shipped agent, whole games --------------------------------------------------------
