@@ -22,7 +22,7 @@ from openmono import actions as A
 from openmono import legal
 from openmono.engine import Decision
 from openmono.legal import PHASES
-from openmono.schema import TRADE_PHASES, BankRules, GameSchema, SchemaError
+from openmono.schema import MANAGE_PHASES, TRADE_PHASES, BankRules, GameSchema, SchemaError
 
 GNOME = openmono.gnome_schema()
 RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
@@ -40,22 +40,32 @@ def test_the_phases_are_validated():
 
 
 @settings(max_examples=40, deadline=None)
-@given(allowed=st.lists(st.sampled_from(TRADE_PHASES), unique=True),
+@given(trade=st.lists(st.sampled_from(TRADE_PHASES), unique=True),
+       improve=st.lists(st.sampled_from(MANAGE_PHASES), unique=True),
        phase=st.sampled_from(PHASES), made=st.integers(0, 7))
-def test_an_offer_is_legal_exactly_in_the_phases_the_rules_name(allowed, phase, made):
-    """Whatever phases a schema names: engine check, observation and can_offer_trade
-    agree, and an offer is legal exactly there (while the phase's offers last)."""
+def test_actions_are_legal_exactly_in_the_phases_the_rules_name(trade, improve, phase, made):
+    """Whatever phases a schema names: engine check, observation, `legal_actions` and
+    `can_offer_trade` agree; an offer is legal exactly in `trade_phases` (while the
+    phase's offers last), a building and a lifted mortgage exactly in `improve_phases`."""
     schema = STANDARD.model_copy(update={"bank": STANDARD.bank.model_copy(
-        update={"trade_phases": tuple(allowed)})})
-    g = make_game(2, schema=schema, owner={"Baltic Avenue": 1})
+        update={"trade_phases": tuple(trade), "improve_phases": tuple(improve)})})
+    g = make_game(2, schema=schema, owner={"Baltic Avenue": 1, "Park Place": 0,
+                                           "Boardwalk": 0, "Reading Railroad": 0},
+                  mortgaged=["Reading Railroad"])
     d = Decision(phase)
     for _ in range(made):
         d.count_offer()
-    offer = A.OfferTrade(to=1, get=(3,), give_cash=100)
-    expected = phase in allowed and made < schema.bank.max_trade_offers_per_phase
     obs = g.observe(0, d)
+    offer = A.OfferTrade(to=1, get=(3,), give_cash=100)
+    expected = phase in trade and made < schema.bank.max_trade_offers_per_phase
     assert (legal.check(g.rules, g.state, 0, d, offer) is None) == expected
     assert obs.is_legal(offer) == expected and obs.can_offer_trade == expected
+    for action in (A.Build(37), A.Unmortgage(5)):
+        # (a building won at a building auction is placed in its own phase)
+        expected = phase in improve or (phase == "place_building" and type(action) is A.Build)
+        assert (legal.check(g.rules, g.state, 0, d, action) is None) == expected
+        if phase != "trade_response":  # (its legal actions are the answers only)
+            assert (action in obs.legal_actions()) == expected
 
 
 # --- the DRL action mask ---------------------------------------------------------------------
