@@ -28,6 +28,8 @@ from openmono.state import sale_value
 
 MANAGE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll"))
 RAISE_CASH_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt", "buy"))
+# The phases in which some rule set allows trade offers; `BankRules.trade_phases` says
+# which of them the game in play does (GNOME: not after the roll, not in debt).
 TRADE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt"))
 PHASES = ("pre_roll", "out_of_turn", "post_roll", "buy", "bid", "trade_response", "debt",
           "lift_mortgage", "building_bid", "place_building")
@@ -320,7 +322,7 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
         return (None if phase in MANAGE_PHASES or phase == "debt" or phase == "lift_mortgage"
                 or phase == "place_building" else f"cannot conclude in {phase}")
     if t is A.Build:
-        if phase not in MANAGE_PHASES and phase != "place_building":
+        if phase not in rules.bank.improve_phases and phase != "place_building":
             return f"cannot build in {phase}"
         return check_build(rules, view, seat, action.square)
     # (The rest in order of frequency: bids and purchases are next most common.)
@@ -353,7 +355,7 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
         if phase == "lift_mortgage":
             if action.square != ctx.square:
                 return f"you may lift only square {ctx.square}"
-        elif phase not in MANAGE_PHASES:
+        elif phase not in rules.bank.improve_phases:
             return f"cannot unmortgage in {phase}"
         return check_unmortgage(rules, view, seat, action.square)
     if t is A.SellProperty:
@@ -361,7 +363,7 @@ def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
             return f"cannot sell property in {phase}"
         return check_sell_property(rules, view, seat, action.square)
     if t is A.OfferTrade:
-        if phase not in TRADE_PHASES:
+        if phase not in rules.bank.trade_phases:
             return f"cannot offer a trade in {phase}"
         if ctx.offers_made >= rules.bank.max_trade_offers_per_phase:
             return "no more trade offers this phase"
@@ -423,7 +425,7 @@ def legal_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
             out.append(A.PayJailFine())
         if jail_card_count(view, seat):
             out.append(A.UseJailCard())
-    _property_actions(rules, view, seat, phase in MANAGE_PHASES, out)
+    _property_actions(rules, view, seat, phase in rules.bank.improve_phases, out)
     if rules.plugin_checks:
         out.extend(plugin_actions(rules, view, seat, ctx))
     return out
@@ -529,4 +531,7 @@ def plugin_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
 
 
 def can_offer_trade(rules: Rules, view, seat: int, ctx) -> bool:
-    return ctx.phase in TRADE_PHASES and ctx.offers_made < rules.bank.max_trade_offers_per_phase
+    """Whether an offer may be made now (its terms are `check_offer`'s): the phase is one
+    of the rules' `trade_phases` and this phase's offers are not used up."""
+    return (ctx.phase in rules.bank.trade_phases
+            and ctx.offers_made < rules.bank.max_trade_offers_per_phase)

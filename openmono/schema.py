@@ -191,8 +191,20 @@ class Deck(_Frozen):
         return cards
 
 
+# The phases in which a trade offer can be allowed (`BankRules.trade_phases`).
+TradePhase = Literal["pre_roll", "out_of_turn", "post_roll", "debt"]
+TRADE_PHASES: tuple[TradePhase, ...] = ("pre_roll", "out_of_turn", "post_roll", "debt")
+# The management phases, in which building and lifting mortgages can be allowed
+# (`BankRules.improve_phases`).
+ManagePhase = Literal["pre_roll", "out_of_turn", "post_roll"]
+MANAGE_PHASES: tuple[ManagePhase, ...] = ("pre_roll", "out_of_turn", "post_roll")
+
+
 class BankRules(_Frozen):
-    """Money and building rules. Defaults are the official US rules."""
+    """Money and building rules. Defaults are the official US rules.
+
+    GNOME file:line references are to GNOME-p3's `monopoly_simulator/` at commit
+    8347408e (master, January 2022); docs/rules.md tabulates every GNOME setting."""
 
     go_salary: int = Field(200, ge=0)
     jail_fine: int = Field(50, ge=0)
@@ -211,7 +223,10 @@ class BankRules(_Frozen):
     starting_cash: int = Field(1500, ge=0)
     turn_limit: int = Field(1000, ge=1)
     out_of_turn_rounds: int = Field(1, ge=0)
+    # GNOME: 4 (player.py:841, 989, 1113 `while count < 4` in make_pre_roll_moves,
+    # make_out_of_turn_moves, make_post_roll_moves; the fifth answer is asked and dropped).
     max_actions_per_phase: int = Field(50, ge=1)
+    # GNOME has no count of its own: an offer is one of the 4 actions, so 6 never binds.
     max_trade_offers_per_phase: int = Field(6, ge=0)
     trade_mortgaged: bool = True
     doubles_roll_again: bool = True
@@ -249,6 +264,8 @@ class BankRules(_Frozen):
         "gives houses for it). 'whole' (GNOME): a hotel is sold entirely (five levels "
         "refunded, the street left empty), only when every other street of the group has a "
         "hotel or nothing; no house then goes on a street of a group with a hotel.")
+    # GNOME: 6 (gameplay.py:103 `while skip_turn != num_active_players and
+    # out_of_turn_count <= 5`, the count starting at 0).
     out_of_turn_calls: int | None = Field(
         None, ge=0, description="None: `out_of_turn_rounds` rounds of the other players. A "
         "number (GNOME: 6): at most that many out-of-turn calls per turn, cycling from the "
@@ -259,11 +276,32 @@ class BankRules(_Frozen):
         "deck", description="'deck' (official): a shuffled deck, drawn cards go to the bottom. "
         "'random' (GNOME): each draw picks a card of the deck at random (with replacement; "
         "a drawn get-out-of-jail card leaves the deck until it is used).")
+    # GNOME: next_turn. action_choices.py:703-705 (make_trade_offer fails when the
+    # receiver holds an offer), player.py:593-594, 641-642 (accept_trade_offer is allowed
+    # in the receiver's pre-roll and out-of-turn phases only), player.py:829-835, 851-857,
+    # 912-918, 977-983, 999-1005, 1060-1066 (the offer is dropped when that phase ends).
     trade_answer: Literal["at_once", "next_turn"] = Field(
         "at_once", description="'at_once': the receiver answers an offer when it is made. "
         "'next_turn' (GNOME): the offer waits for the receiver's next pre-roll or out-of-turn "
         "phase, where it is answered first; a player holds one outstanding offer at a time "
         "(an offer to a player who has one fails at once).")
+    # GNOME: pre_roll, out_of_turn. player.py:618, 661 (make_trade_offer allowed before
+    # the roll and out of turn), 664-692 (compute_allowable_post_roll_actions: not after
+    # the roll), 1196-1198 (handle_negative_cash_balance: refused in debt).
+    trade_phases: tuple[TradePhase, ...] = Field(
+        TRADE_PHASES, description="The phases in which a player may make a trade offer. "
+        "All four (the default): the official rules let players deal at any time, and a "
+        "player in debt may raise money by selling property to another. GNOME: pre_roll "
+        "and out_of_turn only (player.py `compute_allowable_post_roll_actions` lists no "
+        "`make_trade_offer`; `handle_negative_cash_balance` refuses one).")
+    # GNOME: pre_roll, out_of_turn. player.py:606, 615 and 654, 657-658 (free_mortgage and
+    # improve_property allowed before the roll and out of turn), 664-692 (not after it).
+    improve_phases: tuple[ManagePhase, ...] = Field(
+        MANAGE_PHASES, description="The management phases in which a player may build and "
+        "lift mortgages (selling buildings, mortgaging and selling to the bank stay legal in "
+        "every one). All three (the default: the official rules let a player build and "
+        "unmortgage at any time). GNOME: pre_roll and out_of_turn only (its post-roll only "
+        "raises cash and buys).")
     trade_jail_cards: bool = Field(
         True, description="Get-out-of-jail cards can be traded (official); False (GNOME): not.")
     building_shortage: Literal["auction", "first_come"] = Field(
@@ -303,6 +341,14 @@ class BankRules(_Frozen):
     jail_exit_roll_again: bool = Field(
         True, description="A player who leaves jail by fine or card before the roll and "
         "throws doubles rolls again (official: only doubles thrown to leave jail end the turn).")
+
+    @field_validator("trade_phases", "improve_phases")
+    @classmethod
+    def _phases_once(cls, phases: tuple[str, ...]) -> tuple[str, ...]:
+        # A set would do, but a tuple keeps the JSON and the order readable.
+        if len(set(phases)) != len(phases):
+            raise ValueError("a phase is named twice")
+        return phases
 
 
 class GameSchema(_Frozen):

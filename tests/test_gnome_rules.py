@@ -31,6 +31,7 @@ def test_the_packaged_gnome_schema_sets_every_gnome_option():
     assert (b.card_draw, b.trade_jail_cards, b.trade_mortgaged, b.property_sellback) == (
         "random", False, False, 0.5)
     assert b.max_actions_per_phase == 4 and b.trade_answer == "next_turn"
+    assert b.trade_phases == ("pre_roll", "out_of_turn")
     assert b.building_shortage == "first_come" and b.mortgaged_sellback
     assert b.bank_cash == 10000
     assert b.mortgage_beside_buildings and b.build_beside_mortgaged
@@ -487,3 +488,97 @@ def test_no_house_beside_a_hotel_after_a_hotel_is_sold_whole():
         assert build_candidates(g.rules, g.state, 0, [g.rules.group_of[19]]) == []
     g = make_game(schema=GNOME, owner=orange, level={**levels, "New York Avenue": 4})
     assert legal.check_build(g.rules, g.state, 0, 19) is None  # the hotel itself
+
+
+# --- player.py compute_allowable_*_actions: when an offer may be made ---------------------------
+
+BALTIC_FOR_CASH = A.OfferTrade(to=1, give=(), get=(3,), give_cash=100)
+
+
+@pytest.mark.parametrize("phase", ["pre_roll", "out_of_turn", "post_roll", "debt"])
+def test_offers_are_legal_before_the_roll_only_under_gnome(phase):
+    """player.py `compute_allowable_post_roll_actions` (664-692) lists no
+    `make_trade_offer`; `handle_negative_cash_balance` (1196-1198) refuses one. The
+    standard rules take offers in every management phase and in debt."""
+    for schema, legal_here in ((STANDARD, True), (GNOME, phase in ("pre_roll", "out_of_turn"))):
+        g = make_game(2, schema=schema, owner={"Baltic Avenue": 1})
+        obs = g.observe(0, Decision(phase))
+        why = legal.check(g.rules, g.state, 0, Decision(phase), BALTIC_FOR_CASH)
+        assert (why is None) == legal_here, (schema.name, phase, why)
+        assert obs.can_offer_trade == legal_here and obs.is_legal(BALTIC_FOR_CASH) == legal_here
+
+
+def test_a_post_roll_offer_is_refused_under_gnome():
+    """The engine refuses the offer (a fault, the phase's default) and nobody hears of it;
+    under the standard rules the same offer is made and answered."""
+    for schema, made in ((STANDARD, True), (GNOME, False)):
+        p0 = Scripted(("post_roll", BALTIC_FOR_CASH))
+        g = make_game(2, [(1, 2)], schema=schema, owner={"Baltic Avenue": 1})
+        play(g, {0: p0})
+        assert bool(of(g, E.TradeOffered)) == made, schema.name
+        assert bool(of(g, E.Fault)) != made, schema.name
+
+
+def test_a_second_offer_to_a_receiver_holding_one_fails_but_not_one_to_another_player():
+    """action_choices.py `make_trade_offer` (703-705): the test is on the receiver's
+    `is_trade_offer_outstanding`, so the same offerer may court another player."""
+    first = A.OfferTrade(to=1, give=(), get=(3,), give_cash=100)
+    again = A.OfferTrade(to=1, give=(), get=(1,), give_cash=80)
+    other = A.OfferTrade(to=2, give=(), get=(6,), give_cash=120)
+    p0 = Scripted(("pre_roll", first), ("pre_roll", again), ("pre_roll", other))
+    p1 = Scripted(("trade_response", A.REJECT))
+    p2 = Scripted(("trade_response", A.ACCEPT))
+    g = make_game(3, [(1, 2)], schema=GNOME, owner={"Baltic Avenue": 1,
+                                                     "Mediterranean Avenue": 1,
+                                                     "Oriental Avenue": 2})
+    play(g, {0: p0, 1: p1, 2: p2})
+    assert of(g, E.TradeOffered) == [E.TradeOffered(first.terms(), 0),
+                                      E.TradeOffered(other.terms(), 0)]
+    assert of(g, E.TradeAnswered) == [E.TradeAnswered(again.terms(), 0, False),
+                                      E.TradeAnswered(first.terms(), 0, False),
+                                      E.TradeAnswered(other.terms(), 0, True)]
+    assert g.state.owner[1] == g.state.owner[3] == 1 and g.state.owner[6] == 0
+
+
+def test_an_offer_is_answered_in_the_receivers_out_of_turn_call_not_at_once():
+    """accept_trade_offer is an action of the receiver's own phase (player.py 593-594,
+    641-642): the offerer's phase goes on first, then the receiver's call opens with it."""
+    offer = A.OfferTrade(to=1, give=(), get=(3,), give_cash=100)
+    p0 = Scripted(("pre_roll", offer), ("pre_roll", A.Mortgage(5)))
+    p1 = Scripted(("trade_response", A.ACCEPT))
+    g = make_game(2, [(1, 2)], schema=GNOME,
+                  owner={"Baltic Avenue": 1, "Reading Railroad": 0})
+    play(g, {0: p0, 1: p1})
+    kinds = [type(e).__name__ for e in g.events
+             if type(e) in (E.TradeOffered, E.MortgageChanged, E.TradeAnswered)]
+    assert kinds == ["TradeOffered", "MortgageChanged", "TradeAnswered"]
+    assert p1.phases()[:2] == ["trade_response", "out_of_turn"]
+    assert p1.seen[0].offerer == 0 and g.state.owner[3] == 0
+    # the standard rules answer at once, inside the offerer's phase
+    p0 = Scripted(("pre_roll", offer), ("pre_roll", A.Mortgage(5)))
+    g = make_game(2, [(1, 2)], owner={"Baltic Avenue": 1, "Reading Railroad": 0})
+    play(g, {0: p0, 1: Scripted(("trade_response", A.ACCEPT))})
+    kinds = [type(e).__name__ for e in g.events
+             if type(e) in (E.TradeOffered, E.MortgageChanged, E.TradeAnswered)]
+    assert kinds == ["TradeOffered", "TradeAnswered", "MortgageChanged"]
+
+
+@pytest.mark.parametrize("phase", ["pre_roll", "out_of_turn", "post_roll"])
+def test_building_and_lifting_mortgages_happen_before_the_roll_only_under_gnome(phase):
+    """player.py `compute_allowable_pre_roll_actions` (606, 615) and
+    `compute_allowable_out_of_turn_actions` (654, 657-658) offer `free_mortgage` and
+    `improve_property`; `compute_allowable_post_roll_actions` (664-692) neither."""
+    build, lift = A.Build(37), A.Unmortgage(5)
+    for schema, legal_here in ((STANDARD, True), (GNOME, phase != "post_roll")):
+        g = make_game(2, schema=schema, owner={"Park Place": 0, "Boardwalk": 0,
+                                              "Reading Railroad": 0},
+                      mortgaged=["Reading Railroad"])
+        d = Decision(phase)
+        obs = g.observe(0, d)
+        for action in (build, lift):
+            why = legal.check(g.rules, g.state, 0, d, action)
+            assert (why is None) == legal_here, (schema.name, phase, action, why)
+            assert (action in obs.legal_actions()) == legal_here
+        # raising cash stays legal after the roll under both
+        assert A.Mortgage(39) in obs.legal_actions()
+        assert (A.SellProperty(39) in obs.legal_actions()) == (schema is GNOME)

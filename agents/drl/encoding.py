@@ -99,6 +99,9 @@ def block_of(index: int) -> str:
 
 # Phases the network decides; every other decision goes to the fallback policy.
 NETWORK_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "buy", "trade_response"))
+# The network's phases in which an offer can be legal; whether the rules in play allow
+# one now is `obs.can_offer_trade` (`BankRules.trade_phases`: not after the roll under
+# `rules=gnome`), which the mask reads too.
 TRADE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll"))
 _SKIP_ACTION = {"out_of_turn": A.CONCLUDE, "buy": A.DECLINE, "trade_response": A.REJECT}
 
