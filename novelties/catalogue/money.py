@@ -189,3 +189,49 @@ class DoublesRule(Novelty):
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         return set_bank(schema, doubles_roll_again=params.roll_again,
                         doubles_to_jail=params.to_jail)
+
+
+class _Collapse(NoveltyParams):
+    groups: list[str] = Field(min_length=1)
+    factor: float = Field(ge=0, lt=1)
+    from_level: int = Field(0, ge=0, le=5)
+
+
+class RentCollapse(Novelty):
+    """Rents that fall so far that the old plan is wrong, not merely taxed: a set in a
+    collapsed group, and every house built there, earns almost nothing, while the
+    groups left alone are worth what they were. A player valuing sets by the printed
+    rents trades for, and builds on, the wrong ones."""
+
+    name = "rent_collapse"
+    category = "attribute"
+    description = ("Street rents of the chosen groups fall to `factor` of the printed rent "
+                   "from building level `from_level` on; easy collapses six of the eight "
+                   "colour groups at every level, hard only the houses and hotels of the "
+                   "four dearest groups, seen once someone lands on one built up.")
+    Params = _Collapse
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {
+        "easy": {"groups": ["brown", "light_blue", "pink", "yellow", "green", "dark_blue"],
+                 "factor": 0.02},
+        "medium": {"groups": ["orange", "red", "yellow", "green", "dark_blue"],
+                   "factor": 0.02},
+        "hard": {"groups": ["red", "yellow", "green", "dark_blue"], "factor": 0.02,
+                 "from_level": 1},
+    }
+
+    def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        from novelties.catalogue._common import scale, select_groups
+
+        groups = set(select_groups(schema, params.groups, streets_only=True))
+        lv, f = params.from_level, params.factor
+        targets = {s.name for s in schema.squares
+                   if s.kind == "street" and s.group in groups and len(s.rent) > lv}
+        if not targets:
+            raise ValueError(f"no street of the chosen groups has a rent at level {lv}")
+
+        def collapsed(rent: tuple[int, ...]) -> tuple[int, ...]:
+            return rent[:lv] + tuple(scale(r, f) for r in rent[lv:])
+
+        return map_squares(schema, lambda i, s: replace(s, rent=collapsed(s.rent))
+                           if s.name in targets else s)
