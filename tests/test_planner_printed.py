@@ -93,3 +93,24 @@ def test_new_mortgage_values_are_not_taken_for_new_interest():
     believed = compile_rules(agent.detector.believed_schema)
     assert all(believed.unmortgage_cost[sq] >= real.unmortgage_cost[sq]
                for sq in real.properties if believed.price[sq] == real.price[sq])
+
+
+def test_rents_that_change_only_when_built_up_are_believed_per_level():
+    """rent_collapse hard: the dear groups' rents with houses fall to a fiftieth while
+    their unimproved rents stay. Rents paid on built-up streets are read apart from the
+    unimproved ones, so the planner believes both, not one factor flickering between."""
+    from agents.planner.detection.factors import ChargeFactors
+
+    agent, truth = _play("rent_collapse", "hard", 8, seed=7_400)
+    factors = agent.detector.checker(ChargeFactors)
+    assert factors.built_mult, "no built-up rent was believed changed"
+    believed = {s.name: s.rent for s in agent.detector.believed_schema.squares}
+    real = compile_rules(truth)
+    for sq in factors.built_mult:
+        name = real.names[sq]
+        want = next(s.rent for s in truth.squares if s.name == name)
+        assert believed[name][0] == want[0]  # the unimproved rent stands
+        # built up: the paid amounts are whole dollars, so the factor is known to a
+        # dollar or so on the cheapest level
+        assert all(abs(b - w) <= max(1, 0.15 * w) for b, w in zip(believed[name][1:],
+                                                                     want[1:]))

@@ -193,7 +193,7 @@ class DoublesRule(Novelty):
 
 class _Collapse(NoveltyParams):
     groups: list[str] = Field(min_length=1)
-    factor: float = Field(ge=0, lt=1)
+    factor: float = Field(gt=0, lt=1)
     from_level: int = Field(0, ge=0, le=5)
 
 
@@ -206,7 +206,7 @@ class RentCollapse(Novelty):
     name = "rent_collapse"
     category = "attribute"
     description = ("Street rents of the chosen groups fall to `factor` of the printed rent "
-                   "from building level `from_level` on; easy collapses six of the eight "
+                   "(at least 1) from building level `from_level` on; easy collapses six of the eight "
                    "colour groups at every level, hard only the houses and hotels of the "
                    "four dearest groups, seen once someone lands on one built up.")
     Params = _Collapse
@@ -221,7 +221,7 @@ class RentCollapse(Novelty):
     }
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
-        from novelties.catalogue._common import scale, select_groups
+        from novelties.catalogue._common import select_groups
 
         groups = set(select_groups(schema, params.groups, streets_only=True))
         lv, f = params.from_level, params.factor
@@ -231,7 +231,8 @@ class RentCollapse(Novelty):
             raise ValueError(f"no street of the chosen groups has a rent at level {lv}")
 
         def collapsed(rent: tuple[int, ...]) -> tuple[int, ...]:
-            return rent[:lv] + tuple(scale(r, f) for r in rent[lv:])
+            # (at least 1: a rent is still paid, so the change shows as a payment)
+            return rent[:lv] + tuple(max(1, int(r * f)) for r in rent[lv:])
 
         return map_squares(schema, lambda i, s: replace(s, rent=collapsed(s.rent))
                            if s.name in targets else s)

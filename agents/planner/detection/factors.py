@@ -20,8 +20,10 @@ CHARGED_ATTRIBUTES = {"rent": ("rent", "rent (charged)"), "tax": ("tax", "tax (c
 
 
 class ChargeFactors(Checker):
-    """Factor runs per square (rent), per tax square (`("tax", square)`) and for owners
-    in jail (`"jail"`): [lo, hi, clock of the first payment, clock of the last] of the
+    """Factor runs per square (rent), per built-up street (`("built", square)`: its rent
+    with houses or a hotel, which a rule may scale apart from the unimproved rent), per
+    tax square (`("tax", square)`) and for owners in jail (`"jail"`): [lo, hi, clock of
+    the first payment, clock of the last] of the
     factor every payment in the run allows; a payment outside starts a new run (a
     change point). Tax payments by builders are kept to fit a per-building tax."""
 
@@ -31,6 +33,7 @@ class ChargeFactors(Checker):
         self.tax_extra: list[tuple] = []  # (square, tax, houses, hotels, amount paid)
         self.tax_since: int | None = None  # clock of the first surprising tax
         self.rent_mult: dict[int, float] = {}
+        self.built_mult: dict[int, float] = {}  # streets whose built-up rents differ
         self.tax_mult: dict[int, float] = {}
         self.tax_per: tuple[float, float] | None = None
         self.jail_rent = 1.0
@@ -50,6 +53,7 @@ class ChargeFactors(Checker):
     # --- hooks ---------------------------------------------------------------------------
     def rules_changed(self) -> None:
         self.rent_mult = {}  # hidden factors were relative to the old board
+        self.built_mult = {}
         self.tax_mult = {}
         self.runs = {}
         self.tax_extra = []
@@ -59,8 +63,11 @@ class ChargeFactors(Checker):
         """The streets' rent runs and factors were read against colour sets now believed
         wrong (`groups.GroupChecker`): start them afresh."""
         streets = set(self.det.R.streets)
-        self.runs = {k: r for k, r in self.runs.items() if k not in streets}
+        self.runs = {k: r for k, r in self.runs.items()
+                     if k not in streets and not (isinstance(k, tuple) and k[1] in streets
+                                                  and k[0] == "built")}
         self.rent_mult = {k: f for k, f in self.rent_mult.items() if k not in streets}
+        self.built_mult = {}
 
     def announced(self) -> None:
         clock = self.det.clock
@@ -71,11 +78,14 @@ class ChargeFactors(Checker):
         """Adopt the factors the runs support (rents, taxes, jail rent; a per-building
         tax is used in checks but not part of the schema)."""
         rent, tax = self.factor_beliefs()
+        built = self.built_beliefs(rent)
         jail = self.runs.get("jail")
         jail_f = (1.0 if jail is None or jail[0] <= 1.0 < jail[1]
                   else B.nice_factor(jail[0], jail[1]))
-        changed = rent != self.rent_mult or tax != self.tax_mult or jail_f != self.jail_rent
+        changed = (rent != self.rent_mult or tax != self.tax_mult or jail_f != self.jail_rent
+                   or built != self.built_mult)
         self.rent_mult, self.tax_mult, self.jail_rent = rent, tax, jail_f
+        self.built_mult = built
         per = self.per_building(tax)
         if per is not None and abs(per[0]) < 0.5 and abs(per[1]) < 0.5:
             per = None
@@ -85,13 +95,16 @@ class ChargeFactors(Checker):
 
     def believe(self, schema: GameSchema) -> GameSchema:
         """Rents and taxes scaled by the adopted factors."""
-        if not (self.rent_mult or self.tax_mult):
+        if not (self.rent_mult or self.tax_mult or self.built_mult):
             return schema
         squares = list(schema.squares)
-        for sq, m in self.rent_mult.items():
-            if sq < len(squares) and m != 1.0 and squares[sq].rent:
-                squares[sq] = squares[sq].model_copy(
-                    update={"rent": tuple(B.scale(v, m) for v in squares[sq].rent)})
+        for sq in set(self.rent_mult) | set(self.built_mult):
+            if sq < len(squares) and squares[sq].rent:
+                m = self.rent_mult.get(sq, 1.0)
+                mb = self.built_mult.get(sq, m)
+                rent = squares[sq].rent
+                squares[sq] = squares[sq].model_copy(update={"rent": (
+                    B.scale(rent[0], m),) + tuple(B.scale(v, mb) for v in rent[1:])})
         for sq, m in self.tax_mult.items():
             if sq < len(squares) and m != 1.0:
                 squares[sq] = squares[sq].model_copy(
@@ -110,6 +123,10 @@ class ChargeFactors(Checker):
             if key == "jail" or lo <= 1.0 < hi:
                 continue
             f = B.nice_factor(lo, hi)
+            if isinstance(key, tuple) and key[0] == "built":
+                if key[1] in self.runs:
+                    continue  # its unimproved rent was seen too: `built_beliefs`
+                key = key[1]  # only seen built up: the best evidence of its factor
             if isinstance(key, tuple):
                 tax[key[1]] = f
             else:
@@ -121,7 +138,7 @@ class ChargeFactors(Checker):
             fs = list(tax.values())
             if all(abs(f - fs[0]) < 1e-9 for f in fs):
                 ok = [k for k, (a, b, s, last) in self.runs.items()
-                      if isinstance(k, tuple) and a <= 1.0 < b]
+                      if isinstance(k, tuple) and k[0] == "tax" and a <= 1.0 < b]
                 if not ok:
                     for sq in range(R.n):
                         if R.kind[sq] == TAX and R.tax[sq] > 0:
@@ -147,6 +164,44 @@ class ChargeFactors(Checker):
                 targets = [m for g in groups for m in R.group_members[g]]
             for sq in targets:
                 rent.setdefault(sq, f)
+
+    def built_beliefs(self, rent: dict[int, float]) -> dict[int, float]:
+        """Factors on built-up streets' rents where a street was seen paying another
+        factor unimproved (a rule on the houses and hotels only). One such pattern on
+        all of them (factor a unimproved, b built up) is extended to their groups (or
+        every street, seen on three squares of two groups and contradicted on none), and a
+        street there seen only
+        built up gets its unimproved factor back to a. `rent` is updated in place."""
+        R = self.det.R
+        pairs = []
+        for key, rb in self.runs.items():
+            if not (isinstance(key, tuple) and key[0] == "built"):
+                continue
+            r0 = self.runs.get(key[1])
+            if r0 is not None and (rb[0] >= r0[1] or rb[1] <= r0[0]):
+                pairs.append((key[1], B.nice_factor(r0[0], r0[1]),
+                              B.nice_factor(rb[0], rb[1])))
+        out = {sq: b for sq, _, b in pairs}
+        if pairs and len({(a, b) for _, a, b in pairs}) == 1:
+            a, b = pairs[0][1], pairs[0][2]
+            groups = {R.group_of[sq] for sq in out}
+            # streets seen built up paying another factor keep theirs
+            contrary = {k[1] for k, r in self.runs.items() if isinstance(k, tuple)
+                        and k[0] == "built" and not r[0] <= b < r[1]}
+            if len(out) >= 3 and len(groups) >= 2 and not contrary:
+                targets = list(R.streets)
+            else:
+                targets = [m for g in groups for m in R.group_members[g]]
+            for sq in targets:
+                if sq in contrary:
+                    continue
+                out.setdefault(sq, b)
+                if rent.get(sq, 1.0) == b and sq not in self.runs:
+                    if a == 1.0:
+                        rent.pop(sq, None)
+                    else:
+                        rent[sq] = a
+        return out
 
     def per_building(self, tax: dict[int, float] | None = None
                      ) -> tuple[float, float] | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from openmono.compiled import UTILITY
+from openmono.compiled import STREET, UTILITY
 from openmono.engine import rent_of
 
 from agents.planner.detection.factors import LandingCharge
@@ -111,7 +111,10 @@ class RentChecker(LandingCharge):
             if paid > 0:
                 det.detect(1.0, f"rent {paid} where none was due")
             return
+        built = det.R.kind[sq] == STREET and det.replica.level[sq] > 0
         m = f.rent_mult.get(sq, 1.0)
+        if built:
+            m = f.built_mult.get(sq, m)
         expected = int(base * m)
         if jailed:
             expected = int(expected * f.jail_rent)
@@ -123,4 +126,4 @@ class RentChecker(LandingCharge):
             return
         if paid != expected:
             det.detect(1.0, f"rent {paid} on square {sq}, expected {expected}")
-        f.run(sq, paid / base, (paid + 1) / base)
+        f.run(("built", sq) if built else sq, paid / base, (paid + 1) / base)
