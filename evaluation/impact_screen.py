@@ -7,7 +7,8 @@ Runs `evaluation.impact` for every novelty x preset asked for and appends each r
 as it finishes, to `out/impact.jsonl`; a killed screen resumes where it stopped (a
 record is kept when its settings match the command's). `write=true` copies the newest
 record of every preset whose parameters are today's into the catalogue's measured file,
-as the cell's `ignorance` entry (`novelties.measured`), without playing.
+as the cell's `ignorance` entry (`novelties.measured`), without playing. `table=true`
+prints the records as the results page's table (JSON: columns and rows), without playing.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ class ScreenOptions(ImpactOptions):
     out: str = out_field("outputs/impact", "the folder of impact.jsonl")
     write: bool = Field(False, description="copy the records into novelties/data/measured.json "
                         "instead of playing")
+    table: bool = Field(False, description="print the records as a results-page table "
+                        "(JSON) instead of playing")
 
 
 def _settings(opts: ScreenOptions) -> dict[str, Any]:
@@ -141,8 +144,46 @@ def _non_default(record: dict[str, Any]) -> str:
     return "".join(words)
 
 
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def _share(r: dict[str, Any]) -> str:
+    if r.get("recovered") is None:
+        return "–"
+    lo, hi = r["recovered_ci"]
+    return f"{100 * r['recovered']:.0f}% ({100 * lo:.0f} to {100 * hi:.0f})"
+
+
+def page_table(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The newest record of each (novelty, preset), largest cost first, as the results
+    page shows it: win rates, the cost with its interval, the share recovered and whether
+    the preset bites (`novelties.measured.bites`)."""
+    from novelties.measured import bites
+
+    newest: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in records:
+        newest[(r["novelty"], r["difficulty"])] = r
+    rows = []
+    for r in sorted(newest.values(), key=lambda r: -r["cost"]):
+        lo, hi = r["cost_ci"]
+        rows.append([f"`{r['novelty']}`", r["difficulty"], _pct(r["oracle"]),
+                     _pct(r["blind"]), _pct(r["adaptive"]),
+                     f"{100 * r['cost']:+.0f} ({100 * lo:+.0f} to {100 * hi:+.0f})",
+                     _share(r), "yes" if bites({"ignorance": r}) else "no"])
+    return {"columns": ["novelty", "preset", "oracle", "blind", "adaptive",
+                        "cost, points (95% CI)", "recovered (95% CI)", "bites"],
+            "rows": rows}
+
+
 def main(argv: list[str] | None = None) -> int:
     opts = cli(ScreenOptions, argv, "python -m evaluation.impact_screen")
+    if opts.table:
+        done = [r for r in read_records(Path(opts.out) / RECORDS)
+                if (not opts.novelties or r["novelty"] in opts.novelties)
+                and r["difficulty"] in opts.presets]
+        print(json.dumps(page_table(done), ensure_ascii=False, indent=1))
+        return 0
     if opts.write:
         from evaluation.difficulty import DOCS
 

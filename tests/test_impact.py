@@ -256,3 +256,18 @@ def test_a_sweep_names_what_the_opponents_are_shown():
     assert "opponents_view" not in ds.plan(1, 0, 0, 4, (0.3, 0.6), "planner")[0]
     saved = {"args": {"observability": "effects"}, "trials": []}
     assert ds.saved_args(saved).opponents_view == "shown"
+
+
+def test_the_page_table_sorts_by_cost_and_flags_what_bites():
+    from evaluation.impact_screen import page_table
+
+    def rec(name, cost, lo, games=1000):
+        return {"novelty": name, "difficulty": "easy", "oracle": 0.9, "blind": 0.9 - cost,
+                "adaptive": 0.9, "cost": cost, "cost_ci": [lo, cost + 0.03],
+                "recovered": 1.0, "recovered_ci": [0.9, 1.0], "games": games}
+
+    table = page_table([rec("small", 0.05, 0.01), rec("big", 0.20, 0.16),
+                        rec("big_few", 0.30, 0.2, games=100), rec("small", 0.12, 0.11)])
+    assert [r[0] for r in table["rows"]] == ["`big_few`", "`big`", "`small`"]
+    assert [r[-1] for r in table["rows"]] == ["no", "yes", "no"]  # few games; bites; low
+    assert table["rows"][2][5] == "+12 (+11 to +15)"  # the newest record of a preset
