@@ -73,7 +73,7 @@ def _todo(opts: ScreenOptions, done: list[dict[str, Any]]) -> Iterator[ImpactOpt
     names = opts.novelties or sorted(available_novelties())
     have = {(r["novelty"], r["difficulty"]) for r in done
             if all(r.get(k) == v for k, v in _settings(opts).items())}
-    base = opts.model_dump(by_alias=True, exclude={"novelties", "presets", "out", "write",
+    base = opts.model_dump(by_alias=True, exclude={"novelties", "presets", "out", "write", "table",
                                                    "workers"})
     for name in names:
         for preset in opts.presets:

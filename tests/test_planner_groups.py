@@ -60,7 +60,7 @@ def test_the_search_recovers_the_true_sets(name, seed):
             held.update(R.group_members[g])
         holdings.append(frozenset(held))
     checker = NoveltyDetector(STANDARD).checker(GroupChecker)
-    checker.constraints = constraints_of(truth, holdings)
+    checker.constraints = dict.fromkeys(constraints_of(truth, holdings), 0)
     found = checker.search()
     assert found is not None
     names = checker.det.R.names
@@ -75,7 +75,7 @@ def test_constraints_of_the_standard_sets_change_nothing():
     rng = random.Random(3)
     holdings = [frozenset(rng.sample(R.streets, 6)) for _ in range(80)]
     checker = NoveltyDetector(STANDARD).checker(GroupChecker)
-    checker.constraints = constraints_of(STANDARD, holdings)
+    checker.constraints = dict.fromkeys(constraints_of(STANDARD, holdings), 0)
     assert checker.adopt() is False and checker.det.group_override == {}
 
 
@@ -125,3 +125,18 @@ def test_under_effects_the_planner_learns_how_many_streets_make_a_set(difficulty
     named = {c.entity for c in agent.novelty_report().changes
              if c.attribute == "monopoly_size"}
     assert named <= {f"group:{name}" for name in truth}
+
+
+def test_a_change_in_the_middle_of_a_trial_is_learnt_too():
+    """The novelty arrives after games the old sets explained (a SAIL-ON trial): the
+    constraints of those games must not block the new partition. (They filled the store
+    and contradicted the new sets, so the planner never adopted them mid-trial.)"""
+    applied = apply_novelty("group_reassign", STANDARD, "easy")
+    agent = PlannerAgent()
+    for g in range(12):  # the old world first
+        play_game(STANDARD, [agent] + [BaselineAgent() for _ in range(3)], seed=6_000 + g)
+    shown = shown_schema(STANDARD, applied.schema)
+    for g in range(12, 22):
+        play_game(applied.schema, [agent] + [BaselineAgent() for _ in range(3)],
+                  seed=6_000 + g, shown=shown, informed=(1, 2, 3))
+    assert partition(agent.detector.believed_schema) == partition(applied.schema)

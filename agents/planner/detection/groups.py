@@ -17,6 +17,12 @@ swaps and merges; it adopts it only if one satisfies them all and no group is le
 a single street. The rents seen as factors on single squares are then explained by the
 sets, so the rent factor runs of the streets are dropped (`ChargeFactors.forget_streets`).
 Reported as `square:NAME group` (old -> new), the ground truth's vocabulary.
+
+A novelty arrives in the middle of a trial, after games whose builds and rents the old
+sets explained: the constraints are kept newest last (the oldest go first when the
+store is full), the game of the first contradiction is remembered, and when no
+partition explains everything the constraints seen only before that game are dropped
+(they describe the world before the change) and the search runs again.
 """
 
 from __future__ import annotations
@@ -42,12 +48,22 @@ class GroupChecker(Checker):
 
     def __init__(self, det: Any) -> None:
         super().__init__(det)
-        self.constraints: set[Constraint] = set()
+        # constraint -> the last game it was seen in, newest last
+        self.constraints: dict[Constraint, int] = {}
+        self.since: int | None = None  # the game of the first contradiction, if any
         self.tries = 0
         self.reported: dict[str, tuple[str, str]] = {}  # street name -> (old, new) group
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Snapshots from before the change point kept their constraints as a set."""
+        if isinstance(state.get("constraints"), set):
+            state["constraints"] = dict.fromkeys(state["constraints"], 0)
+        state.setdefault("since", None)
+        self.__dict__.update(state)
+
     def rules_changed(self) -> None:
-        self.constraints = set()  # relative to the old board
+        self.constraints = {}  # relative to the old board
+        self.since = None
         self.tries = 0
         self.det.group_override.clear()
         self.det.need_override.clear()
@@ -58,11 +74,15 @@ class GroupChecker(Checker):
         return sum(1 << s for s in self.det.R.streets if owner[s] == seat)
 
     def _add(self, c: Constraint) -> None:
-        if len(self.constraints) < MAX_CONSTRAINTS:
-            assign = self._assign()
-            if c not in self.constraints and not self._sat(c, assign, _masks(assign)):
-                self.tries = 0  # a new contradiction: worth another search
-            self.constraints.add(c)
+        assign = self._assign()
+        if c not in self.constraints and not self._sat(c, assign, _masks(assign)):
+            self.tries = 0  # a new contradiction: worth another search
+            if self.since is None:
+                self.since = self.det.games
+        self.constraints.pop(c, None)
+        self.constraints[c] = self.det.games
+        if len(self.constraints) > MAX_CONSTRAINTS:
+            del self.constraints[next(iter(self.constraints))]  # the longest unseen
 
     def on_building_changed(self, e: Any) -> None:
         det = self.det
@@ -244,6 +264,10 @@ class GroupChecker(Checker):
         order = ((self._adopt_sets, self._adopt_needs) if built
                  else (self._adopt_needs, self._adopt_sets))
         if any(explain(built) for explain in order):
+            self.since = None
+            return True
+        if self._forget_before_change() and any(explain(built) for explain in order):
+            self.since = None
             return True
         det = self.det
         if not (det.group_override or det.need_override):
@@ -252,6 +276,18 @@ class GroupChecker(Checker):
         det.need_override.clear()
         det.rebuild()
         any(explain(built) for explain in order)
+        return True
+
+    def _forget_before_change(self) -> bool:
+        """Drop the constraints last seen before the first contradiction (the world
+        before a change); True if any went."""
+        since = self.since
+        if since is None:
+            return False
+        kept = {c: g for c, g in self.constraints.items() if g >= since}
+        if len(kept) == len(self.constraints):
+            return False
+        self.constraints = kept
         return True
 
     def _adopt_sets(self, built: bool) -> bool:
