@@ -94,3 +94,14 @@ def test_a_number_edited_by_hand_fails_the_check(tmp_path, monkeypatch):
     problems = results.check(pages, target)
     assert len(problems) == 1 and name in problems[0]
     assert results.main(["--check"]) == 0  # the repository's own pages are untouched
+
+
+def test_the_adaptation_table_renders_from_saved_sweeps(tmp_path):
+    recs = _records(tmp_path, {"bench": MEASURED})
+    page = render("detection", "{{ adaptation_table sailon_planner_effects "
+                  "sailon_fixed_effects }}\n\n{{ source bench }}\n", recs)
+    rows = [line for line in page.splitlines() if line.startswith("| `")]
+    assert [r.split("`")[1] for r in rows] == ["planner", "planner(adapt=False)"]
+    with pytest.raises(ResultsError, match="no saved sweep"):
+        render("detection", "{{ adaptation_table no_such_sweep }}\n\n{{ source bench }}\n",
+               recs)
