@@ -20,7 +20,9 @@ is (adaptive - blind) / (oracle - blind). Both come with 95% percentile interval
 a paired bootstrap over games. Each version plays `trial_games` games with one agent
 object (a trial: the adaptive agent's detector accumulates evidence over them), then a
 fresh one, so detection delay is paid once per trial, as in a SAIL-ON trial whose
-novelty arrives at its first game.
+novelty arrives at its first game. With `before=N` each trial first plays N games under
+the old rules (not counted, other seeds), so the adaptive agent meets the novelty with
+evidence of the world before it, as in a trial whose novelty arrives mid-way.
 
 Prints one JSON line: `oracle`, `blind`, `adaptive` (win rates), `*_worth` (mean final
 net worth), `cost`, `cost_ci`, `recovered`, `recovered_ci` (null while the cost's
@@ -47,6 +49,7 @@ from agents.registry import UnknownAgentError, make_agent, option_names, resolve
 from evaluation.cli import Options, UsageError, fail
 
 VERSIONS = ("oracle", "blind", "adaptive")
+BEFORE_SERIES = 1_000_003  # the old-rules games' seed series, apart from the measured ones
 N_BOOT = 2000
 
 
@@ -67,6 +70,8 @@ class ImpactOptions(Options):
     rules: str = Field("standard", description=f"the rule set ({', '.join(RULE_SETS)})")
     games: int = games_field(300, "paired games per version")
     trial_games: int = Field(100, ge=1, description="games one agent object plays (a trial)")
+    before: int = Field(0, ge=0, description="games under the old rules each trial opens "
+                        "with, not counted (a novelty arriving mid-trial, as in SAIL-ON)")
     seed: int = seed_field(0, "the series: game g plays engine seed game_seed(seed, g)")
     workers: int = workers_field(1, "processes (up to 3: one per version)")
 
@@ -114,6 +119,8 @@ def play_version(opts: ImpactOptions, version: str) -> list[tuple[int, int, int]
         if version == "oracle" and hasattr(agent, "set_believed_schema"):
             agent.set_believed_schema(applied.schema)
         players = [agent, *(make_agent(name) for name in opts.opponents)]
+        for g in range(opts.before):  # the world before the change: the evidence it leaves
+            play_game(base, players, seed=game_seed(opts.seed + BEFORE_SERIES, first + g))
         for g in range(first, min(first + opts.trial_games, opts.games)):
             result = play_game(applied.schema, players, seed=game_seed(opts.seed, g),
                                hooks=applied.hooks, shown=shown, informed=informed)
@@ -196,7 +203,8 @@ def measure(opts: ImpactOptions) -> dict[str, Any]:
         "params": opts.params or None, "agent": opts.agent,
         "agent_params": opts.agent_params or None, "opponents": opts.opponents,
         "observability": opts.observability, "opponents_view": opts.opponents_view,
-        "rules": opts.rules, "trial_games": opts.trial_games, "seed": opts.seed})
+        "rules": opts.rules, "trial_games": opts.trial_games, "seed": opts.seed,
+        "before": opts.before or None})
     return {k: v for k, v in record.items() if v is not None or k.startswith("recovered")}
 
 

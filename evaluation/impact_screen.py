@@ -29,7 +29,7 @@ from evaluation.impact import ImpactOptions, measure
 RECORDS = "impact.jsonl"
 # What a record must share with the command to count as done (and to be written).
 SETTINGS = ("games", "seed", "agent", "observability", "opponents_view", "trial_games",
-            "rules")
+            "rules", "before")
 KEPT = ("oracle", "blind", "adaptive", "oracle_worth", "blind_worth", "adaptive_worth",
         "cost", "cost_ci", "recovered", "recovered_ci", "same_games", *SETTINGS)
 
@@ -50,8 +50,17 @@ class ScreenOptions(ImpactOptions):
                         "(JSON) instead of playing")
 
 
+# Settings a record leaves out when they have their default.
+OMITTED = {"before": 0}
+
+
 def _settings(opts: ScreenOptions) -> dict[str, Any]:
     return {k: getattr(opts, k) for k in SETTINGS}
+
+
+def _matches(record: dict[str, Any], opts: ScreenOptions) -> bool:
+    """Whether a record ran with the command's settings."""
+    return all(record.get(k, OMITTED.get(k)) == v for k, v in _settings(opts).items())
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
@@ -72,7 +81,7 @@ def _todo(opts: ScreenOptions, done: list[dict[str, Any]]) -> Iterator[ImpactOpt
 
     names = opts.novelties or sorted(available_novelties())
     have = {(r["novelty"], r["difficulty"]) for r in done
-            if all(r.get(k) == v for k, v in _settings(opts).items())}
+            if _matches(r, opts)}
     base = opts.model_dump(by_alias=True, exclude={"novelties", "presets", "out", "write", "table",
                                                    "workers"})
     for name in names:
@@ -112,7 +121,7 @@ def write_measured(opts: ScreenOptions, data_file: Path | None = None,
     data = json.loads(target.read_text(encoding="utf-8"))
     newest: dict[tuple[str, str], dict[str, Any]] = {}
     for r in read_records(Path(opts.out) / RECORDS):
-        if all(r.get(k) == v for k, v in _settings(opts).items()) and not r.get("params"):
+        if _matches(r, opts) and not r.get("params"):
             newest[(r["novelty"], r["difficulty"])] = r
     written = 0
     for (name, preset), r in sorted(newest.items()):
@@ -122,7 +131,7 @@ def write_measured(opts: ScreenOptions, data_file: Path | None = None,
         params = load_novelty(name, preset, None)[1].model_dump(mode="json")
         if cell.get("params") != params:
             continue  # the preset changed since detectability was measured: stale
-        cell["ignorance"] = {**{k: r[k] for k in KEPT}, "command": (
+        cell["ignorance"] = {**{k: r.get(k, OMITTED.get(k)) for k in KEPT}, "command": (
             f"python -m evaluation.impact novelty={name} difficulty={preset} "
             f"games={r['games']} seed={r['seed']}" + _non_default(r))}
         written += 1
@@ -139,8 +148,9 @@ def _non_default(record: dict[str, Any]) -> str:
     """The impact command's options that a record ran with other than their defaults."""
     defaults = ImpactOptions(novelty="x")
     words = [f" {'novelty.opponents' if k == 'opponents_view' else k}={record[k]}"
-             for k in ("agent", "observability", "opponents_view", "trial_games", "rules")
-             if record.get(k) != getattr(defaults, k)]
+             for k in ("agent", "observability", "opponents_view", "trial_games", "rules",
+                       "before")
+             if record.get(k, OMITTED.get(k)) != getattr(defaults, k)]
     return "".join(words)
 
 

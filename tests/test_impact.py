@@ -271,3 +271,36 @@ def test_the_page_table_sorts_by_cost_and_flags_what_bites():
     assert [r[0] for r in table["rows"]] == ["`big_few`", "`big`", "`small`"]
     assert [r[-1] for r in table["rows"]] == ["no", "yes", "no"]  # few games; bites; low
     assert table["rows"][2][5] == "+12 (+11 to +15)"  # the newest record of a preset
+
+
+def test_games_before_the_novelty_are_played_and_not_counted(monkeypatch):
+    """`before=N`: each trial opens with N games under the old rules (its own seeds), so
+    the adaptive version meets the novelty with evidence of the world before it; they
+    are not counted, and the record names the option."""
+    schemas = []
+    real = impact.play_game
+
+    def spy(schema, players, **kw):
+        schemas.append(schema)
+        return real(schema, players, **kw)
+
+    monkeypatch.setattr(impact, "play_game", spy)
+    opts = _opts(games=4, trial_games=2, before=3)
+    base, applied = impact._world(opts)
+    played = play_version(opts, "adaptive")
+    assert len(played) == 4
+    assert [s == base for s in schemas] == ([True] * 3 + [False] * 2) * 2
+    monkeypatch.setattr(impact, "play_game", real)
+    record = impact.measure(_opts(games=2, trial_games=2, before=1))
+    assert record["before"] == 1 and "before" not in impact.measure(_opts(games=2,
+                                                                          trial_games=2))
+
+
+def test_old_screen_records_count_as_without_games_before(tmp_path: Path):
+    from evaluation.impact_screen import ScreenOptions, _matches
+
+    opts = ScreenOptions(games=2)
+    old = {k: getattr(opts, k) for k in ("games", "seed", "agent", "observability",
+                                         "opponents_view", "trial_games", "rules")}
+    assert _matches(old, opts)
+    assert not _matches(old, opts.model_copy(update={"before": 5}))
