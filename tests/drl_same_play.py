@@ -17,13 +17,16 @@ import openmono
 from agents.registry import make_agent
 
 # (agent, rule set, novelty or None, seed): standard and GNOME rules, a reordered board
-# and renamed properties (the encoder's slots by name), both shipped factored agents.
+# and renamed properties (the encoder's slots by name); the PPO agents on two seeds each,
+# the DDQN agents on one.
+RULES = (("standard", None), ("gnome", None), ("standard", "board_shuffle"),
+         ("standard", "renamed_properties"))
 CASES: tuple[tuple[str, str, str | None, int], ...] = tuple(
     (agent, rules, novelty, seed)
-    for agent in ("hybrid_ppo", "ppo")
-    for rules, novelty in (("standard", None), ("gnome", None),
-                           ("standard", "board_shuffle"), ("standard", "renamed_properties"))
-    for seed in (11, 12))
+    for agent, seeds in (("hybrid_ppo", (11, 12)), ("ppo", (11, 12)), ("hybrid_ddqn", (13,)),
+                         ("ddqn", (13,)))
+    for rules, novelty in RULES
+    for seed in seeds)
 
 
 def play_case(agent_name: str, rules: str, novelty: str | None, seed: int) -> dict[str, Any]:
