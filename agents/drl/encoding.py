@@ -111,6 +111,7 @@ PROPERTY_NAMES: tuple[str, ...] = tuple(
 STREET_NAMES: tuple[str, ...] = tuple(s.name for s in _STD.squares if s.kind == "street")
 IS_STREET_SLOT = tuple(n in STREET_NAMES for n in PROPERTY_NAMES)
 STREET_SLOT_OF = {PROPERTY_NAMES.index(n): i for i, n in enumerate(STREET_NAMES)}
+SLOT_OF_STREET = tuple(PROPERTY_NAMES.index(n) for n in STREET_NAMES)  # its inverse
 assert len(PROPERTY_NAMES) == N_SLOTS and len(STREET_NAMES) == N_STREET_SLOTS
 
 
@@ -164,6 +165,7 @@ class Layout:
                     slot_sq[j] = sq
                     break
         self.slot_sq = np.array(slot_sq, dtype=np.int64)
+        self.slot_sq_list = tuple(slot_sq)  # (Python ints for `action_of`: no numpy scalars)
         self.slot_of = {sq: j for j, sq in enumerate(slot_sq) if sq >= 0}
         self.present = self.slot_sq >= 0
         safe = np.where(self.present, self.slot_sq, 0)
@@ -173,6 +175,7 @@ class Layout:
         self.price = price
         self.levels = np.array([[cash_level(int(p), k) for k in range(3)] for p in price],
                                dtype=np.int64)  # (28, 3)
+        self.levels_list = tuple(map(tuple, self.levels.tolist()))
         self.fee = np.array([math.ceil(round(rules.mortgage[s] * interest, 6)) if s >= 0 else 0
                              for s in slot_sq], dtype=np.int64)
         # Group bookkeeping for monopoly flags and "group has buildings".
@@ -242,6 +245,21 @@ def _memo_key(obs: Any, extra: tuple = ()) -> tuple:
     return obs[:3] + obs[5:17] + obs[18:19] + obs[26:] + extra
 
 
+def _offers_feature(offers_in_a_row: int) -> float:
+    """The extended state's offers-in-a-row feature (capped at 10 offers)."""
+    return min(offers_in_a_row, 10) / 10
+
+
+def _simple_key(obs: Any) -> tuple:
+    """What the legal actions other than offers depend on (`legal.legal_actions` with
+    the public rules, and their indices): the phase, the decider's own cash, jail and
+    cards, the board and the bank's stock; not the others' cash or positions."""
+    me = obs.seat
+    return (obs.rules, obs.phase, me, obs.square, obs.cash[me], obs.in_jail[me],
+            obs.jail_cards[me], obs.owner, obs.level, obs.mortgaged, obs.houses_left,
+            obs.hotels_left, obs.bank_cash, obs.refused, obs.plugin_actions)
+
+
 def _memo_safe(key: tuple) -> bool:
     """Whether every part of `key` is immutable (a list could change after it was kept)."""
     return _IMMUTABLE.issuperset(map(type, key))
@@ -270,10 +288,11 @@ class Encoder:
         self._to: np.ndarray | None = None
         self._board_key: tuple = ()
         self._board: tuple = ()
-        # The last decision's mask and state, with what they depend on (`_memo_key`):
-        # a learner's rejected offers leave it deciding again on the same position.
-        self._mask_key: tuple = ()
-        self._mask_memo = np.zeros(ACTION_DIM, dtype=bool)
+        # The last decision's actions other than offers (`_simple_key`), and its state
+        # (`_memo_key`): a learner's rejected offers leave it deciding again on the same
+        # position, and an out-of-turn decision often finds its own affairs unchanged.
+        self._simple_key: tuple = ()
+        self._simple = np.zeros(ACTION_DIM - IMPROVE, dtype=bool)
         self._state_key: tuple = ()
         self._state_memo = np.zeros(self.dim, dtype=np.float32)
 
@@ -294,12 +313,17 @@ class Encoder:
         """The state of `obs` for the deciding seat (written into `out`): the paper's 240
         floats, then the extended features if this encoder has them."""
         x = self.state if out is None else out
-        memo = _memo_key(obs, (obs.offer, offers_in_a_row))
+        extended = self.features == "extended"
+        # (offers_in_a_row is written last, outside the key: it changes with every offer
+        # while the rest of the state often does not.)
+        memo = _memo_key(obs, (obs.offer,))
         if memo == self._state_key:
             x[:] = self._state_memo
+            if extended:
+                x[STATE_DIM + 5] = _offers_feature(offers_in_a_row)
             return x
         lay = self.layout_for(obs.rules)
-        if self.features == "extended":
+        if extended:
             x[STATE_DIM:] = 0.0
             self._extra(obs, lay, x[STATE_DIM:], offers_in_a_row)
         me = obs.seat
@@ -397,7 +421,7 @@ class Encoder:
         phase = obs.phase
         if phase in NETWORK_PHASES_ORDER:
             x[NETWORK_PHASES_ORDER.index(phase)] = 1.0
-        x[5] = min(offers_in_a_row, 10) / 10
+        x[5] = _offers_feature(offers_in_a_row)
         offer = obs.offer if phase == "trade_response" else None
         if offer is not None:
             for sq in offer.give:  # the offerer gives: I would get it
@@ -483,32 +507,33 @@ class Encoder:
     def action_of(self, index: int, obs: Any) -> A.Action:
         """The engine action of an index in this decision (the inverse of `index_of`)."""
         lay = self.layout_for(obs.rules)
+        slot_sq, levels = lay.slot_sq_list, lay.levels_list
         i = int(index)
         if i < SELL_OFFER:
             opp, rest = divmod(i - EXCHANGE, N_SLOTS * (N_SLOTS - 1))
             give, g = divmod(rest, N_SLOTS - 1)
             get = g if g < give else g + 1
-            return A.OfferTrade(to=self._seat_of(opp, obs), give=(int(lay.slot_sq[give]),),
-                                get=(int(lay.slot_sq[get]),))
+            return A.OfferTrade(to=self._seat_of(opp, obs), give=(slot_sq[give],),
+                                get=(slot_sq[get],))
         if i < BUY_OFFER:
             opp, rest = divmod(i - SELL_OFFER, N_SLOTS * 3)
             j, k = divmod(rest, 3)
-            return A.OfferTrade(to=self._seat_of(opp, obs), give=(int(lay.slot_sq[j]),),
-                                get_cash=int(lay.levels[j, k]))
+            return A.OfferTrade(to=self._seat_of(opp, obs), give=(slot_sq[j],),
+                                get_cash=levels[j][k])
         if i < IMPROVE:
             opp, rest = divmod(i - BUY_OFFER, N_SLOTS * 3)
             j, k = divmod(rest, 3)
-            return A.OfferTrade(to=self._seat_of(opp, obs), get=(int(lay.slot_sq[j]),),
-                                give_cash=int(lay.levels[j, k]))
+            return A.OfferTrade(to=self._seat_of(opp, obs), get=(slot_sq[j],),
+                                give_cash=levels[j][k])
         if i < MORTGAGE:
             build = i < SELL_BUILDING
             k = (i - (IMPROVE if build else SELL_BUILDING)) % N_STREET_SLOTS
-            sq = int(lay.slot_sq[PROPERTY_NAMES.index(STREET_NAMES[k])])
+            sq = slot_sq[SLOT_OF_STREET[k]]
             return A.BUILD[sq] if build else A.SELL_BUILDING[sq]
         if i < FREE_MORTGAGE:
-            return A.MORTGAGE[int(lay.slot_sq[i - MORTGAGE])]
+            return A.MORTGAGE[slot_sq[i - MORTGAGE]]
         if i < SKIP:
-            return A.UNMORTGAGE[int(lay.slot_sq[i - FREE_MORTGAGE])]
+            return A.UNMORTGAGE[slot_sq[i - FREE_MORTGAGE]]
         if i == SKIP:
             return _SKIP_ACTION.get(obs.phase, A.CONCLUDE)
         return {CONCLUDE: A.CONCLUDE, USE_CARD: A.USE_JAIL_CARD, PAY_FINE: A.PAY_JAIL_FINE,
@@ -526,19 +551,9 @@ class Encoder:
         if obs.phase not in NETWORK_PHASES:
             m[:] = False
             return m
-        can_offer = obs.phase in TRADE_PHASES and obs.can_offer_trade
-        memo = _memo_key(obs, (can_offer,))
-        if memo == self._mask_key:
-            m[:] = self._mask_memo
-            return m
-        m[:] = False
         lay = self.layout_for(obs.rules)
-        index = self._index
-        for a in obs.legal_actions():
-            i = index(a, obs, lay)
-            if i is not None:
-                m[i] = True
-        if can_offer:
+        m[IMPROVE:] = self._simple_actions(obs, lay)
+        if obs.phase in TRADE_PHASES and obs.can_offer_trade:
             me = obs.seat
             key = self._trade_key
             if not (key and key[0] is lay and key[1] is obs.owner and key[2] is obs.level
@@ -551,9 +566,26 @@ class Encoder:
                 trade[:] = False
                 self._trade_mask(obs, lay, trade)
             m[:IMPROVE] = self._trade  # the offers' blocks come first (EXCHANGE..BUY_OFFER)
-        self._mask_key = memo if _memo_safe(memo) else ()
-        self._mask_memo[:] = m
+        else:
+            m[:IMPROVE] = False
         return m
+
+    def _simple_actions(self, obs: Any, lay: Layout) -> np.ndarray:
+        """The mask from IMPROVE on (every action but offers, which `legal_actions` does
+        not list): the engine's legal actions mapped to indices, kept while `_simple_key`
+        stays the same (a shared array: copy it)."""
+        key = _simple_key(obs)
+        if key == self._simple_key:
+            return self._simple
+        simple = self._simple
+        simple[:] = False
+        index = self._index
+        for a in obs.legal_actions():
+            i = index(a, obs, lay)
+            if i is not None:  # (never an offer: offers are not in the list)
+                simple[i - IMPROVE] = True
+        self._simple_key = key if _memo_safe(key) else ()
+        return simple
 
     def _trade_mask(self, obs: Any, lay: Layout, m: np.ndarray) -> None:
         """The offer blocks (exchange, sell, buy) for every opponent at once, written into

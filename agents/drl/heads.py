@@ -21,6 +21,8 @@ Each head maps the network's outputs to:
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from itertools import accumulate
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -133,15 +135,34 @@ class FactoredHead:
             greedy: bool) -> tuple[int, float]:
         buf = self._out
         buf[:-1] = mlp.forward_one(x)
-        types = TYPE_OF[idx]
-        first = np.concatenate((_TRUE, types[1:] != types[:-1]))  # idx ascends, so types do
-        legal_types = types[first]
+        # idx ascends, so one searchsorted gives each type's [start, stop) in idx: the
+        # legal types and the chosen type's actions without boolean masks (fewer calls).
+        bounds = idx.searchsorted(TYPE_START).tolist()
+        legal_types = [t for t in _TYPES if bounds[t] < bounds[t + 1]]
         k, lp = _choose(buf[legal_types], rng, greedy)
+        t = legal_types[k]
+        among = idx[bounds[t]:bounds[t + 1]]
+        if len(among) == 1:
+            return int(among[0]), lp
+        comp = buf[N_TYPES:]
+        j, lp_target = _choose(_ADD(comp[COMPONENTS[among]], axis=1), rng, greedy)
+        return int(among[j]), lp + lp_target
+
+    def act_reference(self, mlp: Any, x: np.ndarray, idx: np.ndarray, rng: Any,
+                      greedy: bool) -> tuple[int, float]:
+        """`act` as first written (boolean masks per type), kept as the reference the
+        tests compare it with."""
+        buf = np.zeros(FACTORED_DIM + 1)
+        buf[:-1] = mlp.forward_one(x)
+        types = TYPE_OF[idx]
+        first = np.concatenate((_TRUE, types[1:] != types[:-1]))
+        legal_types = types[first]
+        k, lp = _choose_reference(buf[legal_types], rng, greedy)
         among = idx[types == legal_types[k]]
         if len(among) == 1:
             return int(among[0]), lp
         comp = buf[N_TYPES:]
-        j, lp_target = _choose(comp[COMPONENTS[among]].sum(axis=1), rng, greedy)
+        j, lp_target = _choose_reference(comp[COMPONENTS[among]].sum(axis=1), rng, greedy)
         return int(among[j]), lp + lp_target
 
     def _legal(self, out: np.ndarray, mask: np.ndarray) -> _Legal:
@@ -231,10 +252,41 @@ def _log_softmax(z: np.ndarray) -> np.ndarray:
 _TRUE = np.ones(1, dtype=bool)
 
 
+_TYPES = tuple(range(N_TYPES))
+_ADD = np.add.reduce  # = ndarray.sum, without its Python wrapper
+
+
+# Up to this many choices (every type choice: 13 types), `_choose` runs its max, running
+# sum and search on Python floats: at that size a numpy call costs its overhead.
+SMALL = 16
+
+
 def _choose(z: np.ndarray, rng: Any, greedy: bool) -> tuple[int, float]:
-    """An index sampled from softmax(z) (its argmax when greedy) and its log-probability."""
-    if len(z) == 1:
+    """An index sampled from softmax(z) (its argmax when greedy) and its log-probability.
+    The arithmetic of `_choose_reference`, step for step (the same floats, the same
+    draw), with fewer calls: a decision makes two of these."""
+    n = len(z)
+    if n == 1:
         return 0, 0.0  # (what the softmax gives: log 1)
+    small = n <= SMALL
+    zl = z.tolist() if small else None
+    shifted = z - (max(zl) if small else z.max())  # (a max is exact either way)
+    # numpy's exp and pairwise sum, as the reference: Python's would round differently
+    lp = shifted - np.log(_ADD(np.exp(shifted)))
+    if greedy:
+        k = zl.index(max(zl)) if small else int(z.argmax())  # the first maximum
+    elif small:
+        # = cumsum (a left-to-right running sum) and searchsorted (side="left")
+        k = min(bisect_left(list(accumulate(np.exp(lp).tolist())), rng.random()), n - 1)
+    else:
+        k = min(int(np.exp(lp).cumsum().searchsorted(rng.random())), n - 1)
+    return k, lp.item(k)
+
+
+def _choose_reference(z: np.ndarray, rng: Any, greedy: bool) -> tuple[int, float]:
+    """`_choose` as first written (the tests' reference)."""
+    if len(z) == 1:
+        return 0, 0.0
     lp = _log_softmax(z)
     if greedy:
         k = int(np.argmax(z))
