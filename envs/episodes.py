@@ -15,7 +15,7 @@ import dataclasses
 import warnings
 from typing import Any, Mapping
 
-from evaluation.novelty_setup import Applied, NoveltyError, prepare_novelty
+from evaluation.harness.novelty_setup import Applied, NoveltyError, prepare_novelty
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.schema import RULE_SETS, GameSchema, rules_schema
 from openmono.seeding import game_seed

@@ -33,7 +33,7 @@ from openmono.cli import (HelpRequested, Options, UsageError, games_field, out_f
                           seed_field)
 from openmono.cli import parse as parse_options
 
-from evaluation.metrics import wilson_interval
+from evaluation.measures.metrics import wilson_interval
 
 FIELDS = ["game", "seed", "won", "turns", "end"]
 

@@ -76,7 +76,7 @@ def shared(phase: str, square: int = -1) -> Decision:
 
 class DecisionTimeout(BaseException):
     """Raised inside an in-process agent's `act` that ran past its time budget (by the
-    harness's watchdog, `evaluation.hook_watch`); the game driver answers with the phase
+    harness's watchdog, `evaluation.harness.hook_watch`); the game driver answers with the phase
     default and counts a fault. A BaseException, so that an agent's own `except
     Exception` does not swallow it."""
 

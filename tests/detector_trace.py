@@ -114,7 +114,7 @@ def replay(trace: dict, make: Callable[[Any], Any]) -> tuple[int, list[str]]:
     the trial's process: a plugin registers its square and card kinds, which the
     detector's beliefs know (`openmono.kinds`)."""
     if trace["novelty"]:
-        from evaluation.novelty_setup import prepare_novelty
+        from evaluation.harness.novelty_setup import prepare_novelty
         from openmono.schema import rules_schema
 
         prepare_novelty(trace["novelty"], trace["difficulty"], {}, rules_schema("standard"))
@@ -144,10 +144,10 @@ def replay(trace: dict, make: Callable[[Any], Any]) -> tuple[int, list[str]]:
 def record_trial(novelty: str | None, difficulty: str, observability: str = "announced",
                  detection: str = "system", games: int = 5, inject: int = 1,
                  seed: int = 0) -> dict:
-    """Play a short trial as `evaluation.runner` does (the planner, adapting, against three
+    """Play a short trial as `evaluation.harness.runner` does (the planner, adapting, against three
     `baseline`; the novelty from game `inject`), recording the planner's detector."""
-    from evaluation.novelty_setup import prepare_novelty
-    from evaluation.runner import _safe_report, game_seed
+    from evaluation.harness.novelty_setup import prepare_novelty
+    from evaluation.harness.runner import _safe_report, game_seed
     from agents.registry import make_agent
     from openmono.hooks import NO_HOOKS
     from openmono.play import play_game

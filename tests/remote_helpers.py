@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from openmono.protocol import PROTOCOL_VERSION
 
-from evaluation.runner import TrialConfig, run_trial
+from evaluation.harness.runner import TrialConfig, run_trial
 
 
 def free_port() -> int:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation import detection_study as study
+from evaluation.sweeps import detection_study as study
 
 STUDY = Path(__file__).resolve().parents[1] / "docs" / "data" / "detection_study"
 

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.ray_trials import HomeFolder, play_streaming
-from evaluation.runner import TrialConfig, run_trial
-from evaluation.sweep_guard import descendants
-from evaluation.trial_args import _compose
+from evaluation.trials.ray_trials import HomeFolder, play_streaming
+from evaluation.harness.runner import TrialConfig, run_trial
+from evaluation.trials.sweep_guard import descendants
+from evaluation.trials.trial_args import _compose
 
 ROOT = Path(__file__).resolve().parents[1]
 HAS_RAY = importlib.util.find_spec("ray") is not None
@@ -197,7 +197,7 @@ def test_submitit_local_runs_a_two_trial_sweep(tmp_path: Path) -> None:
 def test_the_reaper_ends_what_a_sigkilled_driver_leaves(tmp_path: Path) -> None:
     """A local Ray cluster's agents outlive a SIGKILLed driver; the reaper ends them."""
     code = ("import subprocess, sys, time\n"
-            "from evaluation.sweep_guard import reap_when_gone\n"
+            "from evaluation.trials.sweep_guard import reap_when_gone\n"
             "reap_when_gone()\n"
             "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'])\n"
             "print(child.pid, flush=True)\n"
@@ -232,7 +232,7 @@ def ray_here():
 
 @needs_ray
 def test_detection_sweep_on_ray_matches_the_local_pool(tmp_path: Path, ray_here) -> None:
-    from evaluation import detection_sweep
+    from evaluation.sweeps import detection_sweep
 
     args = ["agent=detect_baseline", "per_cell=0", "controls=2", "games=3",
             "seed=4"]
@@ -248,7 +248,7 @@ def test_detection_sweep_on_ray_matches_the_local_pool(tmp_path: Path, ray_here)
 
 @needs_ray
 def test_a_tournament_on_ray_plays_the_same_games(ray_here) -> None:
-    from evaluation import tournament
+    from evaluation.games import tournament
 
     names = ["fp_a", "fp_b", "fp_c", "baseline"]
     here = tournament.run_tournament(names, games=3, runs=3, seed=2)

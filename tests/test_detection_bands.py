@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation import detection_bands as db
-from evaluation import metrics as m
+from evaluation.measures import detection_bands as db
+from evaluation.measures import metrics as m
 
 # A fake measured table: plugin x preset -> the one figure banding reads.
 CELLS = {
@@ -82,7 +82,7 @@ def test_the_study_puts_saved_sweeps_side_by_side(tmp_path: Path, capsys):
     """Two hand-made saved sweeps (one per observability level, plus a control trial):
     the summary has one row per sweep with the pooled values, the band table one row per
     sweep x band, and a directory without a sweep is a one-line error."""
-    from evaluation import detection_study
+    from evaluation.sweeps import detection_study
 
     def saved(level: str, detected: str) -> dict:
         ts = [dict(trial("rent_hike", "easy", detected), observability=level,
@@ -117,7 +117,7 @@ def test_the_study_puts_saved_sweeps_side_by_side(tmp_path: Path, capsys):
 
 def test_the_band_table_pools_the_sweeps_of_one_agent_and_level():
     """A sweep of the hardest cells adds its trials to the same agent's bands."""
-    from evaluation import detection_study
+    from evaluation.sweeps import detection_study
 
     def saved(trials, cells=None):
         args = {"agent": "planner", "per_cell": 1, "controls": 0, "games": 5,
@@ -144,7 +144,7 @@ def test_the_band_table_pools_the_sweeps_of_one_agent_and_level():
 def test_the_summary_gives_the_delays_distribution():
     """Delay: beside the mean and its interval, the median, quartiles and largest of the
     detected trials' delays (a mean hides a long tail)."""
-    from evaluation import detection_study
+    from evaluation.sweeps import detection_study
 
     ts = [dict(trial("rent_hike", "easy", "0" * 2 + "0" * d + "1" + "1" * (7 - d)),
                observability="effects", sweep_category="attribute", char_accuracy_values=None)
@@ -194,7 +194,7 @@ def test_drl_agents_get_their_own_detector_described_and_a_warning_for_short_tri
     import argparse
 
     from agents.drl.surprise import CALIBRATION_GAMES
-    from evaluation import detection_sweep as ds
+    from evaluation.sweeps import detection_sweep as ds
 
     assert "agents/drl/surprise.py" in ds.detector_text("hybrid_ppo")
     assert "agents/planner/detection/" in ds.detector_text("planner")
@@ -233,7 +233,7 @@ def test_the_hardest_cells_are_the_last_band_and_the_never_seen():
 
 
 def test_a_sweep_over_chosen_cells_runs_each_cell_per_cell_times():
-    from evaluation import detection_sweep as ds
+    from evaluation.sweeps import detection_sweep as ds
 
     cells = ds.chosen_cells(["cash_cap:hard", "late_rent:hard", "cash_cap:hard"])
     assert cells == [("cash_cap", "hard"), ("late_rent", "hard")]  # once each
@@ -251,7 +251,7 @@ def test_a_sweep_over_chosen_cells_runs_each_cell_per_cell_times():
                                          ("cash_cap", "cash_cap:hard"),
                                          ("cash_cap:harder", "cash_cap:easy")])
 def test_a_bad_cell_is_one_line_naming_the_choices(tmp_path: Path, capsys, item, named):
-    from evaluation import detection_sweep as ds
+    from evaluation.sweeps import detection_sweep as ds
 
     out = tmp_path / "sweep"
     assert ds.main([f"cells=[{item}]", "controls=0", "games=1", f"out={out}"]) == 2
@@ -261,7 +261,7 @@ def test_a_bad_cell_is_one_line_naming_the_choices(tmp_path: Path, capsys, item,
 
 
 def test_a_sweep_labels_a_trial_with_the_preset_it_played(tmp_path: Path, monkeypatch):
-    from evaluation import detection_sweep as ds
+    from evaluation.sweeps import detection_sweep as ds
     from novelties.registry import available_novelties
 
     spec = {"agent": "random", "category": "attribute", "difficulty": "hard",
@@ -278,7 +278,7 @@ def test_a_sweep_labels_a_trial_with_the_preset_it_played(tmp_path: Path, monkey
 
 def test_a_finished_trial_is_read_not_replayed_when_a_sweep_resumes(tmp_path: Path,
                                                                     monkeypatch):
-    from evaluation import detection_sweep as ds
+    from evaluation.sweeps import detection_sweep as ds
 
     spec = {"agent": "random", "category": "attribute", "difficulty": "hard",
             "novelty": "rent_hike", "seed": 3, "games": 3, "window": (0.3, 0.6)}

@@ -201,7 +201,7 @@ def test_surprise_detector_keeps_its_budget_on_skewed_games() -> None:
 def test_detector_none_as_the_command_line_gives_it() -> None:
     """`agent.hybrid_ppo.detector=none` reaches the agent as None (the command-line parser
     reads none/null as None); it must mean no detector, not an unknown one."""
-    from evaluation.cli import AgentOptions
+    from evaluation.harness.cli import AgentOptions
     from openmono.cli import parse
 
     options = parse(AgentOptions, ["agent.hybrid_ppo.detector=none"]).agent

@@ -16,7 +16,7 @@ from openmono.cli import Options, group_prefix
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("openmono", "agents", "evaluation", "envs", "novelties")
 # Not commands a person runs: the reaper a sweep starts for itself.
-INTERNAL = {"evaluation.sweep_guard"}
+INTERNAL = {"evaluation.trials.sweep_guard"}
 # Hydra apps have no main(argv): asked in a child process; the words their help shows.
 HYDRA = {"evaluation.trial": ["agent", "novelty", "games"],
          "agents.drl.train": ["algo", "games", "out: null"],

@@ -22,8 +22,8 @@ from agents.registry import make_agent  # noqa: E402
 from env_policies import hashed, outside  # noqa: E402
 from envs.aec import env, raw_env  # noqa: E402
 from envs.gym_env import MonopolyEnv  # noqa: E402
-from evaluation.novelty_setup import prepare_novelty  # noqa: E402
-from evaluation.runner import TrialConfig, game_seed, read_records, run_trial  # noqa: E402
+from evaluation.harness.novelty_setup import prepare_novelty  # noqa: E402
+from evaluation.harness.runner import TrialConfig, game_seed, read_records, run_trial  # noqa: E402
 from openmono import Game, play_game, standard_schema  # noqa: E402
 from openmono.events import Fault  # noqa: E402
 from openmono.hooks import NO_HOOKS  # noqa: E402

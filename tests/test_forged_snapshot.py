@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation import runner
-from evaluation.runner import TrialConfig, run_trial
-from evaluation.seal import KEY_ENV, seal, snapshot_key
+from evaluation.harness import runner
+from evaluation.harness.runner import TrialConfig, run_trial
+from evaluation.store.seal import KEY_ENV, seal, snapshot_key
 
 KEY = "k" * 40
 

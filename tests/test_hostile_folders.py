@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import openmono
-from evaluation import replay
+from evaluation.reports import replay
 from openmono.schema import GameSchema
 
 
@@ -75,7 +75,7 @@ def test_a_log_named_with_a_non_ascii_digit_is_not_a_kept_game(tmp_path: Path) -
 
 
 def test_a_run_folder_named_javascript_is_no_link_to_script(tmp_path: Path) -> None:
-    from evaluation import compare_html
+    from evaluation.reports import compare_html
 
     trial = tmp_path / "javascript:alert(1)"
     trial.mkdir()
@@ -98,7 +98,7 @@ def _tree(root: Path) -> dict[str, bytes | None]:
 
 
 def test_fresh_keeps_other_sweeps_and_stray_marks(tmp_path: Path) -> None:
-    from evaluation import detection_sweep
+    from evaluation.sweeps import detection_sweep
 
     root = tmp_path / "detection_sweep"
     other = root / "passive"  # another agent's sweep, under this one's out=
@@ -120,7 +120,7 @@ def test_fresh_keeps_other_sweeps_and_stray_marks(tmp_path: Path) -> None:
 
 def test_fresh_refuses_another_agents_trial_where_it_would_play(tmp_path: Path,
                                                                 capsys) -> None:
-    from evaluation import detection_sweep
+    from evaluation.sweeps import detection_sweep
 
     out = tmp_path / "sweep"
     assert detection_sweep.main([*SWEEP, "agent=passive", f"out={out}"]) == 0
@@ -140,7 +140,7 @@ FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
 def _killed_before_its_report(run: Path, capsys) -> None:
     """The folder a kill between summary.json and the report leaves (and the temporary
     files killed atomic writes leave)."""
-    from evaluation import trial as trial_cli
+    from evaluation.trials import trial as trial_cli
 
     assert trial_cli.cli([*FAST, f"hydra.run.dir={run}"]) == 0
     capsys.readouterr()
@@ -156,7 +156,7 @@ def test_a_trial_killed_before_its_report_gets_it_on_the_next_run(tmp_path: Path
                                                                   how: str) -> None:
     import os
 
-    from evaluation import trial as trial_cli
+    from evaluation.trials import trial as trial_cli
 
     run = tmp_path / "run"
     _killed_before_its_report(run, capsys)
@@ -212,7 +212,7 @@ LINK_ARGS = ["agent=random", "opponents=[random,random,random]", "reference=rand
 
 def _partial_trial(tmp_path: Path, capsys) -> Path:
     """A trial folder its run left partial (its games, no summary: the next run resumes)."""
-    from evaluation import trial as trial_cli
+    from evaluation.trials import trial as trial_cli
 
     run = tmp_path / "run"
     assert trial_cli.cli([*LINK_ARGS, f"hydra.run.dir={run}"]) == 0
@@ -271,7 +271,7 @@ VERIFIED = dict(agent="random", opponents=["random"] * 3, reference="random", pr
 
 @pytest.fixture(scope="module")
 def verified_trial(tmp_path_factory) -> Path:
-    from evaluation.runner import TrialConfig, run_trial
+    from evaluation.harness.runner import TrialConfig, run_trial
 
     run = tmp_path_factory.mktemp("verified") / "run"
     run_trial(TrialConfig(**VERIFIED), run)
@@ -299,7 +299,7 @@ def _forged(value):
 
 
 def _summary_fields() -> list[str]:
-    from evaluation.runner import TrialConfig, run_trial
+    from evaluation.harness.runner import TrialConfig, run_trial
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -310,7 +310,7 @@ def _summary_fields() -> list[str]:
 @pytest.mark.parametrize("field", [f for f in _summary_fields() if f != "seconds"])
 def test_verify_names_any_forged_field_of_the_summary(verified_trial: Path, tmp_path: Path,
                                                       field: str) -> None:
-    from evaluation import verify
+    from evaluation.reports import verify
 
     run = _copy(verified_trial, tmp_path)
     assert verify.check_trial(run)[0] == verify.OK
@@ -326,7 +326,7 @@ def test_verify_names_any_forged_field_of_the_summary(verified_trial: Path, tmp_
 def test_verify_names_an_edited_configuration(verified_trial: Path, tmp_path: Path,
                                               change: dict) -> None:
     """trial.json (and summary.json with it) edited: the chain starts from trial.json."""
-    from evaluation import verify
+    from evaluation.reports import verify
 
     run = _copy(verified_trial, tmp_path)
     for name in ("trial.json", "summary.json"):
@@ -341,8 +341,9 @@ def test_a_folder_of_the_older_chain_still_resumes_and_verifies(verified_trial: 
                                                               tmp_path: Path) -> None:
     """A games.jsonl whose chain starts from the constant of before (folders written
     until issue 52): resumed in its own format, and verify says it is the older one."""
-    from evaluation import records, verify
-    from evaluation.runner import TrialConfig, run_trial
+    from evaluation.store import records
+    from evaluation.reports import verify
+    from evaluation.harness.runner import TrialConfig, run_trial
 
     run = _copy(verified_trial, tmp_path)
     head, lines = records.CHAIN_START, []
@@ -375,7 +376,7 @@ class Paint(Novelty):
 
 
 def test_a_plugin_painting_markup_is_refused_in_one_line(tmp_path: Path, capsys) -> None:
-    from evaluation import trial as trial_cli
+    from evaluation.trials import trial as trial_cli
     from novelties.testing import temporary_plugins
 
     run = tmp_path / "run"
@@ -405,8 +406,8 @@ class Plain(Novelty):
 def test_verify_without_the_trials_novelty_says_it_cannot_check(tmp_path: Path) -> None:
     """The measures depend on the novelty's ground truth: without its plugin `verify`
     says so in one line (exit 2) rather than vouching for the summary."""
-    from evaluation import verify
-    from evaluation.runner import TrialConfig, run_trial
+    from evaluation.reports import verify
+    from evaluation.harness.runner import TrialConfig, run_trial
     from novelties.testing import temporary_plugins
 
     with temporary_plugins(tmp_path / "plugins", {"plainpkg": _PLAIN_SRC},
@@ -419,7 +420,7 @@ def test_verify_without_the_trials_novelty_says_it_cannot_check(tmp_path: Path) 
 
 def test_a_link_in_a_sweep_folder_is_refused_before_hydra_writes(tmp_path: Path,
                                                                   capsys) -> None:
-    from evaluation import trial as trial_cli
+    from evaluation.trials import trial as trial_cli
 
     sweep = tmp_path / "sweep"
     sweep.mkdir()
@@ -436,7 +437,7 @@ def test_a_link_in_a_sweep_folder_is_refused_before_hydra_writes(tmp_path: Path,
 
 def test_compare_refuses_a_forged_summary(verified_trial: Path, tmp_path: Path,
                                           capsys) -> None:
-    from evaluation import compare
+    from evaluation.reports import compare
 
     run = _copy(verified_trial, tmp_path)
     assert compare.main([str(tmp_path)]) == 0

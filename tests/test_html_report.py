@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.report import summary_rows
-from evaluation.runner import GAMES_FILE, TrialConfig, read_records, run_trial
+from evaluation.reports.report import summary_rows
+from evaluation.harness.runner import GAMES_FILE, TrialConfig, read_records, run_trial
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -61,7 +61,7 @@ class _Cells(HTMLParser):
 
 
 def _trial(tmp_path: Path, **kw) -> Path:
-    from evaluation.report import write_report
+    from evaluation.reports.report import write_report
 
     out = tmp_path / "trial"
     cfg = TrialConfig(**{"agent": "random", "opponents": ["random"] * 3, "reference": "random",
@@ -115,7 +115,7 @@ def test_chromium_opens_the_page_from_disk_with_no_console_error(tmp_path) -> No
 
 def _sweep(tmp_path: Path) -> Path:
     """12 short trials: 2 agents x 2 novelties x 3 seeds, each with its report."""
-    from evaluation.report import write_report
+    from evaluation.reports.report import write_report
 
     root = tmp_path / "sweep"
     for agent in ("random", "passive"):
@@ -130,7 +130,7 @@ def _sweep(tmp_path: Path) -> Path:
 
 
 def test_compare_html_lists_every_trial_and_links_its_report(tmp_path) -> None:
-    from evaluation import compare
+    from evaluation.reports import compare
 
     root = _sweep(tmp_path)
     assert compare.main([str(root)]) == 0
@@ -146,7 +146,7 @@ def test_compare_html_lists_every_trial_and_links_its_report(tmp_path) -> None:
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (apt-get install chromium)")
 def test_chromium_filters_the_sweep_page_from_its_address(tmp_path) -> None:
-    from evaluation import compare
+    from evaluation.reports import compare
 
     root = _sweep(tmp_path)
     assert compare.main([str(root)]) == 0

@@ -13,9 +13,9 @@ import pytest
 
 import openmono
 from agents.base import Agent
-from evaluation import impact
-from evaluation.impact import ImpactOptions, cost_of_ignorance, play_version
-from evaluation.runner import TrialConfig, TrialError, run_trial
+from evaluation.sweeps import impact
+from evaluation.sweeps.impact import ImpactOptions, cost_of_ignorance, play_version
+from evaluation.harness.runner import TrialConfig, TrialError, run_trial
 from novelties import apply_novelty
 from novelties.observability import shown_schema
 from openmono import actions as A
@@ -186,7 +186,7 @@ def test_a_biting_preset_costs_the_blind_planner_games():
 
 # --- the catalogue screen -------------------------------------------------------------
 def test_the_screen_resumes_and_writes_the_measured_file(tmp_path: Path):
-    from evaluation.impact_screen import RECORDS, ScreenOptions, screen, write_measured
+    from evaluation.sweeps.impact_screen import RECORDS, ScreenOptions, screen, write_measured
     from novelties.measured import DATA_FILE
 
     opts = ScreenOptions(novelties=["rent_hike"], presets=["easy"], games=2, trial_games=1,
@@ -221,7 +221,8 @@ def test_a_preset_bites_only_when_measured_large_and_clear_of_ten_points():
 
 
 def test_a_sweep_selects_the_biting_band(monkeypatch):
-    from evaluation import detection_bands, detection_sweep
+    from evaluation.measures import detection_bands
+    from evaluation.sweeps import detection_sweep
 
     big = {"ignorance": {"cost": 0.3, "cost_ci": [0.2, 0.4], "games": 1000}}
     small = {"ignorance": {"cost": 0.02, "cost_ci": [-0.01, 0.05], "games": 1000}}
@@ -235,7 +236,7 @@ def test_a_sweep_selects_the_biting_band(monkeypatch):
 
 @pytest.mark.parametrize("view", ["informed", "shown"])
 def test_verify_recomputes_what_the_opponents_were_shown(tmp_path: Path, view):
-    from evaluation.verify import check_trial
+    from evaluation.reports.verify import check_trial
 
     run_trial(TrialConfig(**FAST, games=2, opponents_view=view), tmp_path)
     code, line = check_trial(tmp_path)
@@ -245,7 +246,7 @@ def test_verify_recomputes_what_the_opponents_were_shown(tmp_path: Path, view):
 def test_a_sweep_names_what_the_opponents_are_shown():
     """New sweeps under effects inform the opponents (or not, by option); a spec or a
     saved sweep from before the option played with them shown the old rules."""
-    from evaluation import detection_sweep as ds
+    from evaluation.sweeps import detection_sweep as ds
 
     specs = ds.plan(1, 0, 0, 4, (0.3, 0.6), "planner", "effects")
     assert {s["opponents_view"] for s in specs} == {"informed"}
@@ -259,7 +260,7 @@ def test_a_sweep_names_what_the_opponents_are_shown():
 
 
 def test_the_page_table_sorts_by_cost_and_flags_what_bites():
-    from evaluation.impact_screen import page_table
+    from evaluation.sweeps.impact_screen import page_table
 
     def rec(name, cost, lo, games=1000):
         return {"novelty": name, "difficulty": "easy", "oracle": 0.9, "blind": 0.9 - cost,

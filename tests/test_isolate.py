@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaluation.runner import TrialConfig, TrialError, run_trial
+from evaluation.harness.runner import TrialConfig, TrialError, run_trial
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -132,7 +132,7 @@ def test_a_resumed_isolated_trial_replays_into_the_same_games(tmp_path, no_orpha
      "agent=isolate_agents:Unbuildable cannot be built: RuntimeError: no weights here"),
 ])
 def test_bad_isolation_options_are_one_line(tmp_path, argv, expected):
-    from evaluation.trial_args import CommandError, check_command
+    from evaluation.trials.trial_args import CommandError, check_command
 
     with pytest.raises(CommandError) as err:
         check_command([*argv, f"hydra.run.dir={tmp_path / 'run'}"])
@@ -160,7 +160,7 @@ def test_any_spelling_is_a_seat_or_one_line_naming_the_choices(name, value):
 
 
 def test_the_seat_spellings_of_the_small_tools(no_orphans):
-    from evaluation.remote_seats import make_agents
+    from evaluation.harness.remote_seats import make_agents
 
     with pytest.raises(ValueError, match="write NAME or NAME@process"):
         make_agents(["baseline", "baseline@thread"], {})
@@ -241,11 +241,11 @@ def test_no_token_where_other_processes_can_read_it(monkeypatch, no_orphans):
     and the harness's own remote tokens are not handed down to it."""
     from agents.remote.isolated import IsolatedAgent
 
-    from evaluation.secret_args import SECRETS_ENV
+    from evaluation.harness.secret_args import SECRETS_ENV
 
     monkeypatch.setenv("OPENMONO_TOKEN", "the-remote-seats-secret")
     monkeypatch.setenv("OPENMONO_REMOTE_TOKENS", "the-remote-seats-secret,another")
-    # (a trial command's tokens, kept from Hydra in this variable: evaluation.secret_args)
+    # (a trial command's tokens, kept from Hydra in this variable: evaluation.harness.secret_args)
     monkeypatch.setenv(SECRETS_ENV, '{"remote.tokens": ["the-remote-seats-secret"]}')
     seat = IsolatedAgent("baseline")
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from evaluation.difficulty import DEFAULT_OUT, main
+from evaluation.sweeps.difficulty import DEFAULT_OUT, main
 from novelties.__main__ import main as novelties_main
 from novelties.measured import DATA_FILE
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agents.base import NoveltyChange, NoveltyReport
-from evaluation import metrics as m
+from evaluation.measures import metrics as m
 
 
 def recs(wins: str, detected: str | None = None, injected_at: int | None = None,
@@ -487,7 +487,7 @@ def test_properties_of_one_trial(t):
 
 def test_ground_truth_in_the_plugins_vocabulary_is_matched_by_value() -> None:
     """Plugins' ground truth names the new value `new`; agents report `new_value`."""
-    from evaluation.metrics import change_matches
+    from evaluation.measures.metrics import change_matches
 
     truth = {"entity": "bank", "attribute": "go_salary", "old": 200, "new": 100, "visible": True}
     assert change_matches({"entity": "bank", "attribute": "go_salary", "new_value": 100}, truth)

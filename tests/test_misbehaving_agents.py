@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from evaluation.runner import TrialConfig, run_trial
+from evaluation.harness.runner import TrialConfig, run_trial
 
 FAST = dict(opponents=["random"] * 3, reference="random", progress=False)
 
@@ -26,7 +26,7 @@ def _strict(line: str) -> dict[str, Any]:
 def test_a_malformed_report_is_a_report_fault(tmp_path: Path, agent: str) -> None:
     """changes=[1,"x",None] crashed the report writer; confidence=nan was written into
     games.jsonl as NaN, which is not JSON."""
-    from evaluation.report import write_report
+    from evaluation.reports.report import write_report
 
     out = tmp_path / "run"
     summary = run_trial(TrialConfig(agent=f"misbehaving_agents:{agent}", games=2, **FAST), out)
@@ -51,7 +51,7 @@ def test_an_agents_sys_exit_is_a_fault_not_a_plugins(tmp_path: Path) -> None:
 def test_an_agents_keyboard_interrupt_is_one_line(tmp_path: Path, monkeypatch, capsys) -> None:
     """KeyboardInterrupt from an agent (or Ctrl-C) printed a 57-line traceback; now one
     line saying the recorded games are kept, exit 130."""
-    from evaluation import trial as trial_cli
+    from evaluation.trials import trial as trial_cli
 
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as info:
@@ -101,7 +101,7 @@ def test_isolated_children_are_limited_and_take_their_children_with_them(
 
 @pytest.mark.parametrize("value", [0, -1, 1.5, True, "lots"])
 def test_isolate_limits_are_checked(value: Any) -> None:
-    from evaluation.runner import TrialError
+    from evaluation.harness.runner import TrialError
 
     with pytest.raises(TrialError, match="isolate_memory must be a positive integer"):
         TrialConfig(agent="random", isolate_memory=value, **FAST).validate()
@@ -115,7 +115,7 @@ def test_an_in_process_agent_that_blocks_is_a_counted_fault(tmp_path: Path, agen
     import subprocess
     import sys
 
-    code = ("import json, sys; from evaluation.runner import TrialConfig, run_trial; "
+    code = ("import json, sys; from evaluation.harness.runner import TrialConfig, run_trial; "
             f"s = run_trial(TrialConfig(agent='misbehaving_agents:{agent}', games=1, "
             "opponents=['random'] * 3, reference=None, progress=False, "
             f"decision_budget=0.5), sys.argv[1]); print(json.dumps(s))")

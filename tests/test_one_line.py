@@ -9,8 +9,9 @@ from typing import Any, Callable
 
 import pytest
 
-from evaluation import compare, detection_sweep
-from evaluation import trial as trial_cli
+from evaluation.reports import compare
+from evaluation.sweeps import detection_sweep
+from evaluation.trials import trial as trial_cli
 
 FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
         "progress=false", "plots=false", "games=2"]
@@ -115,7 +116,7 @@ def test_compare_on_a_malformed_summary(tmp_path: Path, capsys, text: str | byte
 
 @pytest.mark.parametrize("out", ["out=", "out= "])
 def test_compare_with_an_empty_out(tmp_path: Path, monkeypatch, capsys, out: str) -> None:
-    from evaluation.runner import TrialConfig, run_trial
+    from evaluation.harness.runner import TrialConfig, run_trial
 
     run = tmp_path / "run"
     run_trial(TrialConfig(agent="random", opponents=["random"] * 3, reference="random",
@@ -133,12 +134,13 @@ def _entry(name: str) -> Callable[[list[str]], Any]:
     """The `main(argv)` of an entry point, imported when the case runs."""
     import importlib
 
-    module, _, fn = {"trial": "evaluation.trial:cli", "train": "agents.drl.train:cli",
-                     "tournament": "evaluation.tournament:main",
-                     "detection_sweep": "evaluation.detection_sweep:main",
-                     "bench": "evaluation.bench:main", "replay": "evaluation.replay:main",
-                     "verify": "evaluation.verify:main",
-                     "compare": "evaluation.compare:main"}[name].partition(":")
+    module, _, fn = {"trial": "evaluation.trials.trial:cli", "train": "agents.drl.train:cli",
+                     "tournament": "evaluation.games.tournament:main",
+                     "detection_sweep": "evaluation.sweeps.detection_sweep:main",
+                     "bench": "evaluation.games.bench:main",
+                     "replay": "evaluation.reports.replay:main",
+                     "verify": "evaluation.reports.verify:main",
+                     "compare": "evaluation.reports.compare:main"}[name].partition(":")
     return getattr(importlib.import_module(module), fn)
 
 
@@ -206,7 +208,7 @@ def test_the_malformed_command_line_corpus(tmp_path: Path, monkeypatch, capsys,
                                            case: str) -> None:
     """Every entry point: one line on stderr, exit 2, and nothing written (the command
     runs in an empty folder, which stays empty)."""
-    from evaluation.secret_args import SECRETS_ENV
+    from evaluation.harness.secret_args import SECRETS_ENV
 
     entry, argv, word = CORPUS[case]
     monkeypatch.delenv(SECRETS_ENV, raising=False)  # (a trial command sets it in-process)
@@ -219,7 +221,7 @@ def test_the_malformed_command_line_corpus(tmp_path: Path, monkeypatch, capsys,
 
 def test_detection_sweep_takes_progress_false(tmp_path: Path, monkeypatch, capsys) -> None:
     """docs/evaluation.md: every command takes progress=false; detection_sweep refused it."""
-    from evaluation import detection_sweep
+    from evaluation.sweeps import detection_sweep
 
     line = one_line(detection_sweep.main, ["progress=false", "per_cell=0", "controls=0",
                                            f"out={tmp_path / 'sweep'}"], capsys)

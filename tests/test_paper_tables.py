@@ -8,8 +8,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from evaluation.paper_tables import LAYOUTS, main, part_bounds, play_run, uncovered
-from evaluation.tournament import run_tournament
+from evaluation.games.paper_tables import LAYOUTS, main, part_bounds, play_run, uncovered
+from evaluation.games.tournament import run_tournament
 
 
 def test_each_run_is_the_tournaments_run_and_a_second_call_plays_nothing(tmp_path, capsys):

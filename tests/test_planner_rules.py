@@ -7,7 +7,7 @@ import pytest
 
 import openmono
 from agents.registry import make_agent
-from evaluation.runner import TrialConfig, read_records, run_trial
+from evaluation.harness.runner import TrialConfig, read_records, run_trial
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -32,7 +32,7 @@ def test_unknown_rules_for_the_planner_is_a_one_line_error() -> None:
 
 
 def test_a_gnome_tournament_tells_the_planner_its_rules(capsys) -> None:
-    from evaluation import tournament as T
+    from evaluation.games import tournament as T
 
     seen = []
     real = T.make_agents

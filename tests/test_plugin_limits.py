@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.runner import (GAMES_FILE, PluginError, TrialConfig, TrialError, read_records,
-                               run_trial)
+from evaluation.harness.runner import (GAMES_FILE, PluginError, TrialConfig, TrialError,
+                                       read_records, run_trial)
 from novelties.testing import temporary_plugins
 
 FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
@@ -18,7 +18,7 @@ FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
 
 
 def test_a_huge_trial_asks_for_allow_huge() -> None:
-    from evaluation.trial_args import CommandError, check_command
+    from evaluation.trials.trial_args import CommandError, check_command
 
     with pytest.raises(CommandError, match=r"allow_huge=true") as info:
         check_command([*FAST, "games=200000"])
@@ -166,7 +166,7 @@ def test_sys_exit_in_a_plugin_is_reported_in_one_line(tmp_path: Path, plugins) -
 
 
 def test_turn_limit_games_are_counted_in_summary_and_report(tmp_path: Path, plugins) -> None:
-    from evaluation.report import write_report
+    from evaluation.reports.report import write_report
 
     summary = run_trial(_cfg("short", reference=None), tmp_path / "run")
     ends = [r["end_reason"] for r in read_records(tmp_path / "run" / GAMES_FILE)]
@@ -181,7 +181,7 @@ def test_turn_limit_games_are_counted_in_summary_and_report(tmp_path: Path, plug
 
 @pytest.mark.parametrize("value", ["-1", "0", "abc", "true"])
 def test_a_bad_hook_budget_is_one_line(value: str) -> None:
-    from evaluation.trial_args import CommandError, check_command
+    from evaluation.trials.trial_args import CommandError, check_command
 
     with pytest.raises(CommandError, match="hook_budget"):
         check_command([*FAST, f"hook_budget={value}"])

@@ -16,7 +16,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaluation.trial_spelling import safe_name, trial_dir
+from evaluation.harness.trial_spelling import safe_name, trial_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENT = """
@@ -93,7 +93,7 @@ def test_a_folder_from_before_the_safe_names_still_resumes(tmp_path, monkeypatch
 
 
 def test_then_takes_plugin_paths_with_or_without_a_difficulty() -> None:
-    from evaluation.novelty_setup import novelty_specs
+    from evaluation.harness.novelty_setup import novelty_specs
 
     specs = novelty_specs("rent_hike", "medium", None,
                           ["go_salary:hard", "speed_trap:SpeedTrap", "speed_trap:SpeedTrap:easy",

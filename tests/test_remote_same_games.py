@@ -10,7 +10,7 @@ import pytest
 
 from agents.registry import make_agent
 from agents.remote import serve
-from evaluation.runner import TrialConfig, run_trial
+from evaluation.harness.runner import TrialConfig, run_trial
 from remote_helpers import free_port, run_with
 
 

@@ -15,8 +15,8 @@ from test_html_report import CHROMIUM, _Cells, browser_dom
 import openmono
 from agents.baseline import BaselineAgent
 from agents.random_agent import RandomAgent
-from evaluation import replay
-from evaluation.runner import TrialConfig, TrialError, run_trial
+from evaluation.reports import replay
+from evaluation.harness.runner import TrialConfig, TrialError, run_trial
 from openmono.actions import action_from_json
 from openmono.engine import Game
 from openmono.play import AgentFault
@@ -88,7 +88,7 @@ def test_the_folded_states_are_the_engines_at_every_decision(novelty) -> None:
 
 
 def _trial(tmp_path, **kw):
-    from evaluation.report import write_report
+    from evaluation.reports.report import write_report
 
     out = tmp_path / "trial"
     cfg = TrialConfig(**{"agent": "random", "opponents": ["random"] * 3, "reference": None,

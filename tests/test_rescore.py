@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from agents.base import NoveltyReport
 from agents.random_agent import RandomAgent
-from evaluation import rescore
-from evaluation.runner import TrialConfig, run_trial
+from evaluation.sweeps import rescore
+from evaluation.harness.runner import TrialConfig, run_trial
 
 
 class Counting(RandomAgent):

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from evaluation import detection_sweep, records
-from evaluation.runner import GAMES_FILE, SUMMARY_FILE, TrialConfig, TrialError, run_trial
+from evaluation.sweeps import detection_sweep
+from evaluation.store import records
+from evaluation.harness.runner import GAMES_FILE, SUMMARY_FILE, TrialConfig, TrialError, run_trial
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
@@ -132,7 +133,7 @@ def test_1_two_identical_detection_sweeps_started_together_leave_one_sweeps_game
 
 
 def test_1_a_detection_sweep_folder_in_use_is_refused(tmp_path: Path, capsys) -> None:
-    from evaluation.folder_lock import FolderBusy, folder_lock
+    from evaluation.store.folder_lock import FolderBusy, folder_lock
 
     out = tmp_path / "sweep"
     args = ["agent=random", "per_cell=0", "controls=1", "games=2",
@@ -150,15 +151,15 @@ def test_1_a_detection_sweep_folder_in_use_is_refused(tmp_path: Path, capsys) ->
 
 def test_1_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
     """The kernel drops an flock when its process dies, whatever killed it."""
-    from evaluation.folder_lock import folder_lock
+    from evaluation.store.folder_lock import folder_lock
 
     run = tmp_path / "run"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time\nfrom evaluation.folder_lock import "
+        [sys.executable, "-c", "import sys, time\nfrom evaluation.store.folder_lock import "
          "folder_lock\nwith folder_lock(sys.argv[1], 'test'):\n    print('held', flush=True)"
          "\n    time.sleep(600)\n", str(run)], env=ENV, stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"
-    from evaluation.folder_lock import FolderBusy
+    from evaluation.store.folder_lock import FolderBusy
 
     with pytest.raises(FolderBusy, match=f"pid {holder.pid}"):
         with folder_lock(run, "trial"):
@@ -202,7 +203,7 @@ def hook(event, args):
             sys.setprofile(die)  # dies at the next call: this change has been made
 
 sys.addaudithook(hook)
-from evaluation.runner import TrialConfig, run_trial
+from evaluation.harness.runner import TrialConfig, run_trial
 run_trial(TrialConfig(**eval(sys.argv[3])), folder)
 print("finished")
 """

@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from evaluation import results
-from evaluation.results import ResultsError, load_records, render
+from evaluation.sweeps import results
+from evaluation.sweeps.results import ResultsError, load_records, render
 
 MEASURED = {"command": ["python -m evaluation.bench games=10 seed=0"], "commit": "abc1234",
             "date": "2026-11-26", "seeds": "0–9", "sample": "10 games",

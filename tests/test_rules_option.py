@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation import bench as B
-from evaluation import tournament as T
-from evaluation.runner import TrialConfig, TrialError, run_trial
+from evaluation.games import bench as B
+from evaluation.games import tournament as T
+from evaluation.harness.runner import TrialConfig, TrialError, run_trial
 
 
 def test_bench_and_tournament_play_the_gnome_rules(capsys):

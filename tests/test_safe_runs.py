@@ -15,12 +15,16 @@ from typing import Any
 
 import pytest
 
-from evaluation import bench, check, compare, detection_sweep, tournament
-from evaluation import trial as trial_cli
-from evaluation.runner import (GAMES_FILE, STATE_FILE, PluginError, TrialConfig, read_records,
-                               run_trial)
-from evaluation.sweep_guard import descendants
-from evaluation.trial_args import sweep_dir_for
+from evaluation.games import bench
+from evaluation.games import check
+from evaluation.reports import compare
+from evaluation.sweeps import detection_sweep
+from evaluation.games import tournament
+from evaluation.trials import trial as trial_cli
+from evaluation.harness.runner import (GAMES_FILE, STATE_FILE, PluginError, TrialConfig,
+                                       read_records, run_trial)
+from evaluation.trials.sweep_guard import descendants
+from evaluation.trials.trial_args import sweep_dir_for
 from novelties.testing import temporary_plugins
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -251,7 +255,7 @@ def test_resume_restores_the_agents_and_plays_only_the_missing_games(tmp_path: P
 
     kill = _kill_after(3)
 
-    import evaluation.runner as runner
+    import evaluation.harness.runner as runner
 
     monkeypatch.setattr(runner, "SAVE_RATIO", 0)  # a snapshot after every game
     with pytest.raises(Killed):
@@ -270,7 +274,7 @@ def test_resume_restores_the_agents_and_plays_only_the_missing_games(tmp_path: P
 
 def test_resume_from_an_older_snapshot_replays_only_the_games_after_it(
         tmp_path: Path, capsys, monkeypatch) -> None:
-    import evaluation.runner as runner
+    import evaluation.harness.runner as runner
 
     cfg = dict(agent="random", opponents=["random"] * 3, reference="random",
                novelty="rent_hike", inject_at=2, games=7, seed=5, progress=False)
@@ -304,7 +308,7 @@ def test_a_finished_trial_says_complete_without_loading_the_game(tmp_path: Path)
     before = snapshot(tmp_path / "run")
     proc = _trial(*args, cwd=tmp_path)
     assert proc.returncode == 0 and proc.stdout.startswith("complete: 2 games"), proc.stdout
-    probe = ("import sys\nfrom evaluation.trial import cli\nrc = cli(sys.argv[1:])\n"
+    probe = ("import sys\nfrom evaluation.trials.trial import cli\nrc = cli(sys.argv[1:])\n"
              "heavy = ('hydra', 'omegaconf', 'numpy', 'openmono', 'agents', 'novelties')\n"
              "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
              "sys.exit(rc)")
@@ -480,7 +484,7 @@ def test_a_snapshot_not_written_here_is_never_unpickled(tmp_path: Path, capsys,
     opening someone's results folder cannot run their code."""
     import pickle
 
-    import evaluation.runner as runner
+    import evaluation.harness.runner as runner
 
     cfg = dict(agent="random", opponents=["random"] * 3, reference="random",
                novelty="rent_hike", inject_at=2, games=5, seed=5, progress=False)

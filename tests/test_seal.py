@@ -1,4 +1,4 @@
-"""`evaluation.seal`: only snapshots sealed with this user's key are trusted."""
+"""`evaluation.store.seal`: only snapshots sealed with this user's key are trusted."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaluation import seal as S
+from evaluation.store import seal as S
 
 
 @given(st.binary(max_size=2000), st.binary(min_size=1, max_size=64))
@@ -41,8 +41,8 @@ def test_the_key_is_made_once_private_and_the_environment_wins(tmp_path: Path,
 
 def test_no_usable_key_means_nothing_is_sealed_and_a_trial_still_resumes(
         tmp_path: Path, monkeypatch) -> None:
-    import evaluation.runner as runner
-    from evaluation.runner import GAMES_FILE, STATE_FILE, TrialConfig, run_trial
+    import evaluation.harness.runner as runner
+    from evaluation.harness.runner import GAMES_FILE, STATE_FILE, TrialConfig, run_trial
 
     monkeypatch.setattr(runner, "SAVE_RATIO", 0)  # a snapshot after every game, if sealable
     cfg = dict(agent="random", opponents=["random"] * 3, reference="random",
@@ -102,7 +102,7 @@ def test_a_short_key_in_the_environment_is_refused(tmp_path: Path, monkeypatch) 
 
 _FULL_DISK = """
 import resource, signal, sys
-from evaluation import seal
+from evaluation.store import seal
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))  # no byte fits
 print(repr(seal.snapshot_key()))
@@ -153,8 +153,8 @@ def test_an_empty_key_never_lets_a_forged_snapshot_run(tmp_path: Path, monkeypat
     trial stops in one line instead of trusting it."""
     import pickle
 
-    import evaluation.runner as runner
-    from evaluation.runner import STATE_FILE, TrialConfig, TrialError, run_trial
+    import evaluation.harness.runner as runner
+    from evaluation.harness.runner import STATE_FILE, TrialConfig, TrialError, run_trial
 
     monkeypatch.setattr(runner, "SAVE_RATIO", 0)
     cfg = dict(agent="random", opponents=["random"] * 3, reference="random", games=4, seed=2,
@@ -177,8 +177,8 @@ def test_a_snapshot_from_another_trial_is_ignored_with_a_warning(tmp_path: Path,
                                                                  monkeypatch) -> None:
     import shutil
 
-    import evaluation.runner as runner
-    from evaluation.runner import GAMES_FILE, STATE_FILE, TrialConfig, run_trial
+    import evaluation.harness.runner as runner
+    from evaluation.harness.runner import GAMES_FILE, STATE_FILE, TrialConfig, run_trial
 
     monkeypatch.setenv(S.KEY_ENV, STRONG)
     monkeypatch.setattr(runner, "SAVE_RATIO", 0)
@@ -204,8 +204,8 @@ def test_a_snapshot_from_a_later_point_is_ignored_with_a_warning(tmp_path: Path,
     """The same trial's snapshot after game 5 is no use to a folder holding 3 games."""
     import shutil
 
-    import evaluation.runner as runner
-    from evaluation.runner import GAMES_FILE, STATE_FILE, TrialConfig, run_trial
+    import evaluation.harness.runner as runner
+    from evaluation.harness.runner import GAMES_FILE, STATE_FILE, TrialConfig, run_trial
 
     monkeypatch.setenv(S.KEY_ENV, STRONG)
     monkeypatch.setattr(runner, "SAVE_RATIO", 0)

@@ -95,7 +95,7 @@ def test_a_sweep_writes_no_token_either(tmp_path: Path) -> None:
 
 
 def test_the_detection_sweep_records_its_command_without_the_token() -> None:
-    from evaluation.detection_sweep import _without_secrets
+    from evaluation.sweeps.detection_sweep import _without_secrets
 
     assert _without_secrets(["--agent", "remote", "--remote-token", SECRET, "--games", "3"]
                             ) == ["--agent", "remote", "--remote-token", "***", "--games", "3"]
@@ -135,7 +135,7 @@ def test_the_client_reads_its_token_from_a_file(tmp_path: Path, capsys) -> None:
 
 def test_tokens_from_files_and_the_environment(tmp_path: Path, monkeypatch) -> None:
     from agents.remote.tokens import TOKENS_ENV, seat_tokens
-    from evaluation.remote_seats import checked_tokens
+    from evaluation.harness.remote_seats import checked_tokens
 
     (tmp_path / "a").write_text("alpha\n")
     (tmp_path / "b").write_text("  beta  \nignored second line\n")
@@ -169,7 +169,7 @@ def test_a_token_under_another_spelling_is_refused(tmp_path: Path, monkeypatch, 
     """Issue 52, finding 7: `remote={tokens:[T],...}` put the token into command.json,
     .hydra/*.yaml and sweep folder names; any spelling but the two kept out of files is
     refused in one line that does not repeat it, and nothing is written."""
-    from evaluation import trial as trial_cli
+    from evaluation.trials import trial as trial_cli
     from test_one_line import one_line
 
     monkeypatch.chdir(tmp_path)
@@ -182,7 +182,7 @@ def test_a_token_under_another_spelling_is_refused(tmp_path: Path, monkeypatch, 
 
 
 def test_token_files_and_ordinary_groups_are_not_secrets() -> None:
-    from evaluation.secret_args import is_secret, other_spelling
+    from evaluation.harness.secret_args import is_secret, other_spelling
 
     for arg in ("agent=remote", "remote.token_files=[a,b]", "remote={port:7300,host:x}",
                 "agent.token_file=/tmp/t", "agent.name=remote", "novelty=rent_hike"):

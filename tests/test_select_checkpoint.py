@@ -7,7 +7,7 @@ import json
 import pytest
 
 from agents.drl.train import train
-from evaluation.select_checkpoint import best, main
+from evaluation.games.select_checkpoint import best, main
 
 
 def _run(tmp_path):

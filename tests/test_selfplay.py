@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from evaluation import selfplay as S
+from evaluation.games import selfplay as S
 from helpers import make_game, play
 
 import openmono

@@ -8,8 +8,8 @@ import pytest
 
 import openmono
 from agents.registry import UnknownAgentError
-from evaluation import tournament as T
-from evaluation.cli import UsageError
+from evaluation.games import tournament as T
+from evaluation.harness.cli import UsageError
 
 
 def test_runs_play_consecutive_engine_seeds(monkeypatch):
@@ -94,7 +94,8 @@ def test_novelty_options_work_on_every_quick_entry_point(capsys) -> None:
     """bench and tournament take the trial's novelty options (novelty=, .difficulty, .params)."""
     import json as _json
 
-    from evaluation import bench, tournament
+    from evaluation.games import bench
+    from evaluation.games import tournament
 
     assert tournament.main(["agents=[baseline,random]", "games=3", "runs=1",
                             "novelty=rent_hike", "novelty.difficulty=hard",
@@ -109,7 +110,7 @@ def test_novelty_options_work_on_every_quick_entry_point(capsys) -> None:
 def test_bad_novelty_option_is_a_short_error(capsys) -> None:
     import pytest as _pytest
 
-    from evaluation import tournament
+    from evaluation.games import tournament
 
     with _pytest.raises(SystemExit) as exc:
         tournament.main(["novelty=rent_hik", "games=1", "runs=1"])
@@ -127,7 +128,7 @@ def test_agent_options_reach_every_seat_of_that_name(capsys) -> None:
         seen.append((name, params))
         return real(name, **params)
 
-    import evaluation.remote_seats as RS
+    import evaluation.harness.remote_seats as RS
     old = RS.make_agent
     RS.make_agent = spy
     try:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.runner import (GAMES_FILE, TrialConfig, TrialError, game_seed, injection_game,
-                               read_records, run_trial)
+from evaluation.harness.runner import (GAMES_FILE, TrialConfig, TrialError, game_seed,
+                                       injection_game, read_records, run_trial)
 
 FAST = dict(agent="random", opponents=["random"] * 3, reference="random", progress=False)
 
@@ -161,7 +161,7 @@ def test_composed_novelties_warn_when_order_matters(tmp_path: Path, capsys) -> N
 def test_agent_that_cannot_be_built_gets_one_short_line() -> None:
     """The builder's own message names the bad option; the whole option dict (dozens of
     defaults for the planner) must not bury it."""
-    from evaluation.trial_args import CommandError, check_world
+    from evaluation.trials.trial_args import CommandError, check_world
 
     cfg = _cfg(agent="hybrid_ppo", agent_params={"weights": None, "greedy": False,
                                                  "detector": "maybe"})

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.trial_args import check_command, sweep_dir_for
-from evaluation.trial_spelling import _items, legacy, modern, note, sweep_subdir
+from evaluation.trials.trial_args import check_command, sweep_dir_for
+from evaluation.harness.trial_spelling import _items, legacy, modern, note, sweep_subdir
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",

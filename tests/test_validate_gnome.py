@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from evaluation import validate_gnome as V
+from evaluation.games import validate_gnome as V
 
 
 def test_our_side_records_every_measure():

@@ -50,7 +50,7 @@ def test_every_observation_round_trips(rules: str, seed: int) -> None:
 @pytest.mark.parametrize("novelty", ["renamed_deck", "board_shuffle", "trade_rules",
                                      "bank_loan", "hidden_opponent_cash"])
 def test_round_trip_under_novelties(novelty: str) -> None:
-    from evaluation.novelty_setup import prepare_novelty
+    from evaluation.harness.novelty_setup import prepare_novelty
 
     applied = prepare_novelty(novelty, "hard", {}, rules_schema("standard"))
     agents = [Checking() for _ in range(4)]

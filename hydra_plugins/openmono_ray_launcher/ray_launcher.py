@@ -3,7 +3,7 @@
 Hydra finds launchers in the `hydra_plugins` namespace, hence this small module. The
 jobs are prepared at home exactly as Hydra prepares any job (`run_job` makes the trial's
 folder and writes `.hydra/`), but instead of playing the trial there the job hands it
-to `evaluation.ray_trials`, which plays it on the cluster and streams its files back.
+to `evaluation.trials.ray_trials`, which plays it on the cluster and streams its files back.
 Why not hydra-ray-launcher: it runs the job on the worker, so the results stay on the
 worker's disk, it pins cloudpickle<3 and pulls boto3 and ray[default] (docs/scaling.md).
 """
@@ -42,8 +42,8 @@ class RayLauncher(Launcher):
 
     def launch(self, job_overrides: Sequence[Sequence[str]],
                initial_job_idx: int) -> Sequence[JobReturn]:
-        from evaluation.ray_trials import RayOptions, RemoteTrial, run_trials
-        from evaluation.trial import config_from_hydra
+        from evaluation.trials.ray_trials import RayOptions, RemoteTrial, run_trials
+        from evaluation.trials.trial import config_from_hydra
 
         assert self.config is not None and self.hydra_context is not None
         setup_globals()

@@ -1,0 +1,3 @@
+"""The `evaluation.trial` command: its command line checked before Hydra, one trial or a
+--multirun sweep, locally or as Ray tasks.
+"""

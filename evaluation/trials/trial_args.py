@@ -1,0 +1,654 @@
+"""Check a whole `evaluation.trial` command line before Hydra starts writing anything.
+
+Hydra creates the run directory and writes `.hydra/*.yaml` into it before the app's own
+code runs, so a refused run would otherwise touch (or create) output folders. Here the
+overrides are parsed, every sweep is expanded, each job's configuration is composed
+with Hydra's compose API (which writes nothing) and checked in full: unknown config
+groups and options, unknown keys with or without `+`, types, ranges, the agent's and the
+novelty's parameters, and the output folder (writable, and not holding another trial).
+Every problem is one `CommandError` line naming the key, the value and what is valid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+from pathlib import Path
+from typing import Any, Iterable
+
+from agents.remote.tokens import seat_token, seat_tokens
+from evaluation.harness.secret_args import SECRETS_ENV, is_secret, other_spelling
+from evaluation.harness.hook_watch import DEFAULT_AGENT_BUDGET, DEFAULT_BUDGET
+from agents.remote.isolated import DEFAULT_CPU_S, DEFAULT_MEMORY_MB
+from evaluation.harness.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError,
+                                       read_identity, read_records)
+
+CONF_DIR = str(Path(__file__).resolve().parents[2] / "conf")
+GROUPS = ("agent", "novelty")
+# Flags that only print something (Hydra runs no job for them): passed through as they are.
+INFO_FLAGS = {"--help", "-h", "--hydra-help", "--version", "--cfg", "-c", "--info", "-i",
+              "--shell-completion", "-sc", "--resolve", "--package", "-p"}
+MULTIRUN_FLAGS = {"--multirun", "-m"}
+DEBUG_FLAG = "--debug"
+# Keys that do not change a trial's results, so they do not name a sweep either.
+NOT_IDENTITY = ("progress=", "plots=", "allow_huge=", "hook_budget=", "keep_logs=",
+                "decision_budget=",
+                "isolate_memory=", "isolate_cpu=",
+                "hydra.", "agent.token", "remote.tokens")
+MAX_JOBS = 10_000
+
+
+class CommandError(ValueError):
+    """A bad command line; the message is one line naming the problem and the choices."""
+
+
+@dataclass
+class Job:
+    overrides: list[str]
+    config: TrialConfig
+    out_dir: Path
+    plots: bool
+
+
+@dataclass
+class Command:
+    overrides: list[str]
+    multirun: bool = False
+    debug: bool = False
+    info: bool = False
+    flags: list[str] = field(default_factory=list)
+    jobs: list[Job] = field(default_factory=list)
+    sweep_dir: Path | None = None
+
+    def hydra_argv(self) -> list[str]:
+        """The arguments handed on to Hydra (the sweep folder made explicit)."""
+        argv = list(self.flags) + list(self.overrides)
+        if self.multirun and self.sweep_dir is not None and not _given(self.overrides,
+                                                                      "hydra.sweep.dir"):
+            argv.append(f"hydra.sweep.dir={self.sweep_dir}")
+        return argv
+
+
+def _given(overrides: Iterable[str], key: str) -> bool:
+    return any(o.lstrip("+~").split("=", 1)[0] == key for o in overrides)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    close = get_close_matches(word, list(choices), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""
+
+
+def split_argv(argv: list[str]) -> Command:
+    cmd = Command(overrides=[])
+    for arg in argv:
+        if arg == DEBUG_FLAG:
+            cmd.debug = True
+        elif arg in MULTIRUN_FLAGS:
+            cmd.multirun = True
+            cmd.flags.append(arg)
+        elif arg.startswith("-") and not arg.startswith(("--cfg=", "--package=", "--info=")):
+            if arg in INFO_FLAGS:
+                cmd.info = True
+                cmd.flags.append(arg)
+            else:
+                raise CommandError(f"unknown flag {arg!r}; flags: --multirun (-m), --debug, "
+                                   f"--help, --cfg job, --info")
+        else:
+            if arg.startswith(("--cfg=", "--package=", "--info=")):
+                cmd.info = True
+                cmd.flags.append(arg)
+            else:
+                cmd.overrides.append(arg)
+    return cmd
+
+
+# --- Hydra's pieces, loaded lazily -----------------------------------------------------------------
+def _options(group: str) -> list[str]:
+    from hydra.core.config_store import ConfigStore
+
+    from evaluation.harness.config_store import register_groups
+
+    register_groups()
+    return sorted(n[: -len(".yaml")] for n in ConfigStore.instance().list(group))
+
+
+def _parse(overrides: list[str]) -> list[Any]:
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import OverrideParseException
+
+    parser = OverridesParser.create()
+    parsed = []
+    for text in overrides:
+        if "=" not in text and not text.startswith("~"):
+            raise CommandError(f"expected key=value, got {text!r} (e.g. games=30)")
+        try:
+            parsed.extend(parser.parse_overrides([text]))
+        except OverrideParseException as exc:
+            first = str(exc).strip().splitlines()[0]
+            raise CommandError(f"cannot read {text!r}: {first}") from None
+    return parsed
+
+
+def _values(ov: Any) -> list[str]:
+    from hydra.core.override_parser.types import ValueType
+
+    key = ov.key_or_group
+    if ov.value_type is ValueType.GLOB_CHOICE_SWEEP:
+        if key not in GROUPS:
+            raise CommandError(f"glob() sweeps work for agent= and novelty= only, not {key}")
+        return list(ov.value().filter(_options(key)))
+    if ov.is_sweep_override():
+        if ov.value_type is ValueType.INTERVAL_SWEEP:
+            raise CommandError(f"{key}: interval() sweeps need an optimizing sweeper; "
+                               "list the values (a,b,c) or use range(lo,hi)")
+        return list(ov.sweep_string_iterator())
+    return [ov.get_value_element_as_str()]
+
+
+def expand(overrides: list[str], multirun: bool) -> list[list[str]]:
+    """One override list per job (a plain run is one job); keys checked for groups."""
+    lists: list[list[str]] = []
+    for ov in _parse(overrides):
+        key = ov.key_or_group
+        if ov.is_delete() and not key.startswith("hydra"):
+            raise CommandError(f"cannot delete {key!r} (~{key}); set it instead, e.g. "
+                               f"{key}=null")
+        values = [] if ov.is_delete() else _values(ov)
+        values = [v.replace("\\:", ":") for v in values]  # Hydra escapes a colon it prints
+        if len(values) > 1 and not multirun:
+            raise CommandError(f"{key} has several values ({','.join(values)}): add "
+                               "--multirun to sweep them")
+        if key == "agent":
+            _outside_agents(values)
+        if key == "novelty":
+            _outside_novelties(values)
+        if key in GROUPS:
+            options = _options(key)
+            for v in values:
+                if v not in options:
+                    raise CommandError(f"unknown {key} {v!r}{did_you_mean(v, options)}; "
+                                       f"choices: {', '.join(options)}")
+        prefix = ov.get_key_element()
+        lists.append([prefix] if ov.is_delete() else [f"{prefix}={v}" for v in values])
+    jobs = [list(combo) for combo in itertools.product(*lists)]
+    if len(jobs) > MAX_JOBS:
+        raise CommandError(f"the sweep has {len(jobs)} jobs, more than {MAX_JOBS}")
+    return jobs
+
+
+# --- one job ------------------------------------------------------------------------------------
+def _paths(node: Any, prefix: str = "") -> set[str]:
+    out = set()
+    for k, v in node.items():
+        path = f"{prefix}{k}"
+        out.add(path)
+        if isinstance(v, dict) and k != "hydra":
+            out |= _paths(v, path + ".")
+    return out
+
+
+_BASE_KEYS: dict[tuple[str, str], set[str]] = {}
+
+
+def _compose(overrides: list[str], hydra_config: bool = True) -> Any:
+    from hydra import compose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+    from hydra.errors import HydraException
+    from omegaconf.errors import OmegaConfBaseException
+
+    from evaluation.harness.config_store import register_groups
+
+    register_groups()
+    GlobalHydra.instance().clear()
+    try:
+        with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+            return compose("trial", overrides=overrides, return_hydra_config=hydra_config)
+    except (HydraException, OmegaConfBaseException, ValueError) as exc:
+        lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip()]
+        first = lines[0] if lines else type(exc).__name__
+        key = next((o.split("=")[0].lstrip("+~") for o in overrides
+                    if o.split("=")[0].lstrip("+~") in first), None)
+        if key and key.startswith("hydra") and "Could not override" in first:
+            raise CommandError(f"unknown Hydra option {key!r}; see python -m evaluation.trial "
+                               "--hydra-help") from None
+        if key and "Could not find" in first:
+            value = next((o.split("=", 1)[1] for o in overrides
+                          if o.split("=")[0].lstrip("+~") == key), "?")
+            choices = _group_choices(key)
+            raise CommandError(f"unknown {key} {value!r}{did_you_mean(value, choices)}; "
+                               f"choices: {', '.join(choices) or '(none found)'}") from None
+        raise CommandError(first.rstrip(".")) from None
+    finally:
+        GlobalHydra.instance().clear()
+
+
+def _group_choices(group: str) -> list[str]:
+    """The options of a config group: this project's YAML files and Hydra's plugins'."""
+    from hydra.core.config_store import ConfigStore
+
+    names = {p.stem for p in (Path(CONF_DIR) / group).glob("*.yaml")}
+    try:
+        names |= {n.rsplit(".", 1)[0] for n in ConfigStore.instance().list(group)}
+    except (OSError, ValueError, KeyError, AttributeError):
+        pass
+    return sorted(names)
+
+
+def _outside_agents(values: list[str]) -> None:
+    """Unknown or broken agents fail here in one line listing the available ones, and
+    `agent=module.path:ClassName` is loaded now, so it becomes a config option like a
+    registered agent."""
+    from agents.registry import UnknownAgentError, resolve
+
+    for v in values:
+        try:
+            resolve(v)
+        except UnknownAgentError as exc:
+            raise CommandError(str(exc)) from None
+
+
+def _outside_novelties(values: list[str]) -> None:
+    """`novelty=module.path:ClassName` is loaded now (or refused in one line), so it
+    becomes a config option like a plugin registered by an entry point."""
+    from novelties.base import NoveltyError
+    from novelties.registry import load_path
+
+    for v in values:
+        if ":" in v:
+            try:
+                load_path(v)
+            except NoveltyError as exc:
+                raise CommandError(str(exc)) from None
+
+
+def _known_keys(agent: str, novelty: str) -> set[str]:
+    """Every key path the configuration has with this agent and novelty."""
+    from omegaconf import OmegaConf
+
+    if (agent, novelty) not in _BASE_KEYS:
+        cfg = _compose([f"agent={agent}", f"novelty={novelty}"], hydra_config=False)
+        _BASE_KEYS[(agent, novelty)] = _paths(OmegaConf.to_container(cfg, resolve=False))
+    return _BASE_KEYS[(agent, novelty)]
+
+
+def _choice(job: list[str], group: str, default: str) -> str:
+    for o in job:
+        k, _, v = o.partition("=")
+        if k.lstrip("+") == group:
+            return v
+    return default
+
+
+def _check_keys(job: list[str]) -> None:
+    agent = _choice(job, "agent", "planner")
+    novelty = _choice(job, "novelty", "none")
+    known = _known_keys(agent, novelty)
+    for o in job:
+        raw = o.split("=", 1)[0]
+        key = raw.lstrip("+~")
+        if key.startswith("hydra") or key in GROUPS:
+            continue
+        if key not in known:
+            where = ""
+            if key.startswith("agent."):
+                where = f" for agent={agent}"
+            elif key.startswith("novelty."):
+                where = f" for novelty={novelty}"
+            parent = key.rsplit(".", 1)[0] + "." if "." in key else ""
+            leaf = sorted(k for k in known if k.startswith(parent)
+                          and k.count(".") == key.count("."))
+            if not leaf:
+                leaf = sorted(k for k in known if "." not in k)
+            shown = ", ".join(leaf[:12]) + (", ..." if len(leaf) > 12 else "")
+            raise CommandError(f"unknown option {raw!r}{where}{did_you_mean(key, known)}; "
+                               f"valid: {shown}")
+        if raw.startswith("+"):
+            raise CommandError(f"{key} already exists: write {key}=... without '+'")
+
+
+def _int(value: Any, key: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        what = "a positive integer" if low == 1 else f"an integer >= {low}"
+        raise CommandError(f"{key} must be {what}, got {value!r}")
+    return value
+
+
+def _bool(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise CommandError(f"{key} must be true or false, got {value!r}")
+    return value
+
+
+def _names(value: Any, key: str, example: str = "[baseline,baseline]") -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise CommandError(f"{key} must be a list of names like {example}, got {value!r}")
+    return value
+
+
+def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
+    """The TrialConfig of a composed configuration, every value type- and range-checked."""
+    _restore_secrets(data)
+    games = _int(data["games"], "games", 1)
+    seed = _int(data["seed"], "seed", 0)
+    window = data["window"]  # (checked once, by TrialConfig.validate)
+    inject_at = data["inject_at"]
+    if inject_at is not None:
+        _int(inject_at, "inject_at", 0)
+    progress = _bool(data["progress"], "progress")
+    plots = _bool(data["plots"], "plots")
+    allow_huge = _bool(data.get("allow_huge", False), "allow_huge")
+    hook_budget = data.get("hook_budget", DEFAULT_BUDGET)
+    opponents = _names(data["opponents"], "opponents")
+    reference = data["reference"]
+    if reference is not None and not isinstance(reference, str):
+        raise CommandError(f"reference must be an agent name or null, got {reference!r}")
+    agent = dict(data["agent"])
+    opponents, reference, isolate = _isolation(data, agent, opponents, reference)
+    then = _names(data.get("then") or [], "then", "[dice_weights,go_salary:hard]")
+    detection = data["detection"]
+    name = agent.pop("name")
+    _check_agent_options(name, agent)
+    remote = _remote_options(data, name, agent, opponents)
+    novelty = dict(data["novelty"])
+    nname = novelty.get("name")
+    params = {k: v for k, v in (novelty.get("params") or {}).items() if v is not None}
+    cfg = TrialConfig(
+        agent=name, agent_params=agent, opponents=list(opponents),
+        novelty=None if nname in (None, "none") else nname,
+        difficulty=novelty.get("difficulty") or "medium",
+        observability=novelty.get("observability") or "announced",
+        opponents_view=novelty.get("opponents") or "informed", novelty_params=params,
+        then=[str(t) for t in then], games=games, seed=seed,
+        window=window, inject_at=inject_at,
+        detection=detection, reference=reference or None, progress=progress,
+        rules=str(data.get("rules") or "standard"),
+        remote=remote if "remote" in opponents else {}, allow_huge=allow_huge,
+        hook_budget=hook_budget, isolate=isolate,
+        decision_budget=data.get("decision_budget", DEFAULT_AGENT_BUDGET),
+        isolate_budget=data.get("isolate_budget", 30.0),
+        isolate_memory=data.get("isolate_memory", DEFAULT_MEMORY_MB),
+        isolate_cpu=data.get("isolate_cpu", DEFAULT_CPU_S),
+        keep_logs=data.get("keep_logs", "novelty"))
+    if nname in (None, "none") and novelty.get("difficulty") is not None:
+        raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
+    try:
+        cfg.validate()
+    except TrialError as exc:
+        raise CommandError(str(exc)) from None
+    return cfg, plots
+
+
+def _check_agent_options(name: str, agent: dict[str, Any]) -> None:
+    """Each `agent.KEY=value` has the type of that option's default."""
+    from agents.registry import AGENTS
+    from evaluation.harness.config_store import agent_defaults
+
+    defaults = agent_defaults(AGENTS[name]) if name in AGENTS else {}
+    for key, value in agent.items():
+        want = defaults.get(key)
+        ok = (value is None or want is None or type(value) is type(want)
+              or (isinstance(want, float) and isinstance(value, int)
+                  and not isinstance(value, bool)))
+        if not ok:
+            raise CommandError(f"agent.{key} must be {type(want).__name__} like {want!r}, "
+                               f"got {value!r}")
+
+
+def _remote_options(data: dict[str, Any], name: str, agent: dict[str, Any],
+                    opponents: list[str]) -> dict[str, Any]:
+    """The remote seats' options with their tokens read (`agent` gets its own)."""
+    remote = dict(data.get("remote") or {})
+    for key in ("tokens", "token_files"):
+        values = remote.get(key)
+        if values is not None and (not isinstance(values, list) or not all(
+                isinstance(t, (str, int)) and not isinstance(t, bool) for t in values)):
+            raise CommandError(f"remote.{key} must be a list like [s1,s2], got {values!r}")
+    if "remote" in opponents:  # the secrets, from wherever they were given (agents.remote.tokens)
+        try:
+            remote["tokens"] = seat_tokens(remote.get("tokens"), remote.get("token_files"))
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+    remote.pop("token_files", None)
+    if name == "remote":
+        try:
+            agent["token"] = seat_token(agent.get("token"), agent.pop("token_file", ""))
+        except ValueError as exc:
+            raise CommandError(f"agent.{exc}") from None
+    return remote
+
+
+def _isolation(data: dict[str, Any], agent: dict[str, Any], opponents: list[str],
+               reference: str | None) -> tuple[list[str], str | None, list[str]]:
+    """The seats to isolate: `isolate` (every in-process agent), `agent.isolate`
+    (popped from `agent`), `NAME@process` in `opponents` or `reference`. Returns the
+    opponents and reference without the suffix, and the isolated seats' roles."""
+    from agents.remote.isolated import parse_isolation, split_name
+
+    said = agent.pop("isolate", None)
+    try:
+        every = parse_isolation(data.get("isolate", "none"), "isolate")
+        one = parse_isolation(said, "agent.isolate")
+        split = [split_name(n) for n in opponents]
+        ref, ref_iso = split_name(reference) if reference is not None else (None, False)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    if every and said is not None and not one:
+        raise CommandError(f"agent.isolate={said} contradicts isolate=process (every "
+                           "in-process agent in a child process): drop one of them")
+    roles = []
+    if one or (every and agent.get("name") != "remote"):
+        roles.append("agent")
+    if ref is not None and (ref_iso or every):
+        roles.append("reference")
+    roles += [f"opponent{i + 1}" for i, (n, iso) in enumerate(split)
+              if iso or (every and n != "remote")]
+    return [n for n, _ in split], ref, roles
+
+
+def check_world(cfg: TrialConfig) -> None:
+    """The agents can be built with their options, the novelty applies, and every remote
+    seat's address can be listened on (probed without sending anything)."""
+    from agents.registry import make_agent, told_rules
+    from evaluation.harness.remote_seats import RemoteError, check_addresses, make_agents
+    from evaluation.harness.novelty_setup import NoveltyError, prepare_novelty
+    from openmono import rules_schema
+
+    try:
+        params = told_rules(cfg.agent, cfg.agent_params, cfg.rules)
+        if "agent" in cfg.isolate:  # never built in the harness, so checked in a child
+            from agents.remote.isolated import check_in_child
+
+            check_in_child(cfg.agent, params)
+        else:
+            make_agent(cfg.agent, **params)
+    except Exception as exc:  # noqa: BLE001 - any failure to build is a bad option
+        # The exception names the bad option; the full option dict would bury it.
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise CommandError(f"agent={cfg.agent} cannot be built: {first}") from None
+    if "remote" in cfg.opponents:
+        try:  # (only the remote seats: an isolated opponent is never built in the harness)
+            make_agents([n for n in cfg.opponents if n == "remote"], cfg.remote)
+        except ValueError as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise CommandError(f"remote opponents cannot be seated: {first}") from None
+    seats = []
+    if cfg.agent == "remote":
+        seats.append((str(cfg.agent_params.get("host") or "127.0.0.1"),
+                      int(cfg.agent_params.get("port", 7300))))
+    if "remote" in cfg.opponents:
+        seats.append((str(cfg.remote.get("host") or "127.0.0.1"),
+                      int(cfg.remote.get("port", 7300))))
+    try:
+        check_addresses(seats)
+    except RemoteError as exc:
+        raise CommandError(str(exc)) from None
+    if cfg.novelty is not None:
+        try:
+            prepare_novelty(cfg.novelty, cfg.difficulty, cfg.novelty_params,
+                            rules_schema(cfg.rules),
+                            then=cfg.then)
+        except NoveltyError as exc:
+            raise CommandError(str(exc).splitlines()[0]) from None
+
+
+def check_out_dir(out: Path, cfg: TrialConfig) -> None:
+    """Writable without creating anything, and not holding a different trial."""
+    from evaluation.store.folder_lock import unsafe_entry
+    from evaluation.harness.runner import _trial_identity
+
+    probe = out
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.is_dir():
+        raise CommandError(f"cannot write to the output directory {str(out)!r}: "
+                           f"{str(probe)!r} is not a directory")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise CommandError(f"cannot write to the output directory {str(out)!r}: permission "
+                           f"denied on {str(probe)!r}")
+    problem = unsafe_entry(out)  # before Hydra writes .hydra/ through a link in it
+    if problem:
+        raise CommandError(problem)
+    try:
+        old = read_identity(out / CONFIG_FILE)
+        ident = _trial_identity(cfg)
+        if old is not None and old != ident:
+            diff = sorted(k for k in ident if old.get(k) != ident[k])
+            raise CommandError(f"{out} holds a trial with a different configuration "
+                               f"({', '.join(diff)} differ); choose another hydra.run.dir or "
+                               "delete that directory")
+        done = len(read_records(out / GAMES_FILE))
+    except TrialError as exc:
+        raise CommandError(str(exc)) from None
+    if done > cfg.games:
+        raise CommandError(f"{out / GAMES_FILE} already holds {done} games, more than "
+                           f"games={cfg.games}; use a new output directory")
+
+
+def hide_secrets(cmd: Command) -> None:
+    """Take the secrets out of `cmd.overrides` into this process's environment, where
+    the jobs read them back (`trial_config`): Hydra then writes none of them into
+    `.hydra/`, logs or folder names, and `command.json` never sees them."""
+    import json
+
+    given = {}
+    for job in cmd.jobs:
+        found = {}
+        if any(is_secret(o) and o.lstrip("+").startswith("agent.token=") for o in job.overrides):
+            found["agent.token"] = job.config.agent_params.get("token", "")
+        if any(is_secret(o) and o.lstrip("+").startswith("remote.tokens=")
+               for o in job.overrides):
+            found["remote.tokens"] = list(job.config.remote.get("tokens") or [])
+        if given and found != given:
+            raise CommandError("agent.token and remote.tokens cannot be swept: give one "
+                               "value for the whole sweep")
+        given = found
+    if given:
+        os.environ[SECRETS_ENV] = json.dumps(given)
+    else:  # (none from an earlier command of this process either)
+        os.environ.pop(SECRETS_ENV, None)
+    cmd.overrides = [o for o in cmd.overrides if not is_secret(o)]
+
+
+def _restore_secrets(data: dict[str, Any]) -> None:
+    import json
+
+    try:
+        given = json.loads(os.environ.get(SECRETS_ENV) or "{}")
+    except ValueError:
+        return
+    if not isinstance(given, dict):
+        return
+    agent, remote = data.get("agent"), data.get("remote")
+    if "agent.token" in given and isinstance(agent, dict) and not agent.get("token"):
+        agent["token"] = given["agent.token"]
+    if "remote.tokens" in given and isinstance(remote, dict) and not remote.get("tokens"):
+        remote["tokens"] = given["remote.tokens"]
+
+
+def _named(key: str, value: Any) -> str:
+    """A folder option that names a folder: an empty one would write into the current
+    directory."""
+    text = "" if value is None else str(value)
+    if not text.strip():
+        raise CommandError(f"{key} is empty: name a folder, e.g. {key}=outputs/my-trial")
+    return text
+
+
+def _check_snapshot_key() -> None:
+    """A weak or exposed snapshot key is refused before anything is written."""
+    from evaluation.store.seal import KeyProblem, snapshot_key
+
+    try:
+        snapshot_key()
+    except KeyProblem as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _sweep_named(words: list[str]) -> Path:
+    digest = hashlib.sha1("\n".join(sorted(words)).encode()).hexdigest()[:10]
+    return Path("multirun") / f"sweep-{digest}"
+
+
+def sweep_dir_for(overrides: list[str]) -> Path:
+    """A stable sweep folder named after the command: same overrides, same folder (the
+    folder of the same command in the old `trial.X` spelling, if only that one exists)."""
+    from evaluation.harness.trial_spelling import legacy, modern
+
+    keep = [o for o in modern(overrides)[0] if not o.lstrip("+").startswith(NOT_IDENTITY)]
+    new, old = (_sweep_named(words) for words in (keep, legacy(keep)))
+    return old if old != new and old.exists() and not new.exists() else new
+
+
+def check_command(argv: list[str]) -> Command:
+    """Everything the command would run, checked; raises CommandError on the first problem."""
+    from omegaconf import OmegaConf
+
+    from evaluation.harness.trial_spelling import modern
+
+    cmd = split_argv(modern(argv)[0])
+    if cmd.info:
+        return cmd
+    for arg in cmd.overrides:
+        why = other_spelling(arg)
+        if why:
+            raise CommandError(why)
+    _check_snapshot_key()
+    if cmd.multirun:
+        from evaluation.harness.launchers import chosen, problem
+
+        why = problem(chosen(cmd.overrides))
+        if why:
+            raise CommandError(why)
+    hydra_part = [o for o in cmd.overrides if o.lstrip("+~").startswith("hydra")]
+    if cmd.multirun and not _given(cmd.overrides, "hydra.sweep.dir"):
+        cmd.sweep_dir = sweep_dir_for(cmd.overrides)
+        hydra_part = hydra_part + [f"hydra.sweep.dir={cmd.sweep_dir}"]
+    for job in expand(cmd.overrides, cmd.multirun):
+        task = [o for o in job if not o.lstrip("+~").startswith("hydra")]
+        _check_keys(task)
+        cfg = _compose(task + [o for o in job if o not in task] + [
+            o for o in hydra_part if o not in job])
+        data = OmegaConf.to_container(cfg, resolve=False)
+        data.pop("hydra", None)
+        try:
+            resolved = OmegaConf.to_container(OmegaConf.create(data), resolve=True)
+        except Exception as exc:  # noqa: BLE001 - an interpolation the user wrote
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise CommandError(f"cannot resolve the configuration: {first}") from None
+        tcfg, plots = trial_config(resolved)  # type: ignore[arg-type]
+        check_world(tcfg)
+        if cmd.multirun:
+            _named("hydra.sweep.dir", cfg.hydra.sweep.dir)
+            out = Path(str(cfg.hydra.sweep.dir)) / _named("hydra.sweep.subdir",
+                                                           cfg.hydra.sweep.subdir)
+            cmd.sweep_dir = Path(str(cfg.hydra.sweep.dir))
+        else:
+            out = Path(_named("hydra.run.dir", cfg.hydra.run.dir))
+        check_out_dir(out, tcfg)
+        cmd.jobs.append(Job(task, tcfg, out, plots))
+    return cmd
