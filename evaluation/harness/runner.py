@@ -59,6 +59,7 @@ from evaluation.harness.novelty_setup import Applied, novelty_specs, prepare_nov
 from evaluation.harness.hook_watch import (DEFAULT_AGENT_BUDGET, DEFAULT_BUDGET, HookTimeout,
                                            HookWatch)
 from evaluation.store.seal import KeyProblem, seal, snapshot_key, unseal
+from evaluation.store.moved import new_home
 from agents.remote.isolated import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, check_limit
 
 GAMES_FILE = "games.jsonl"
@@ -647,6 +648,14 @@ class _StatePickler(pickle.Pickler):
         return NotImplemented
 
 
+class _Unpickler(pickle.Unpickler):
+    """A snapshot taken before `evaluation/` had sub-packages names its functions and
+    classes by their old module (`evaluation.runner._read_only`): read as the new one."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        return super().find_class(new_home(module), name)
+
+
 def _snapshot_binding(out: Path, games: int) -> bytes | None:
     """What a snapshot is sealed with besides the agents: the digest of this trial's
     configuration (`trial.json`, written before any game) and the game count it was
@@ -713,7 +722,7 @@ def _load_agents(out: Path, games: int, seats: Seats | None = None) -> Any:
         return _untrusted(path, f"was taken after game {taken}, but {games} games are "
                           "recorded")
     try:
-        saved = pickle.loads(body)
+        saved = _Unpickler(io.BytesIO(body)).load()
     except Exception:  # noqa: BLE001 - from other code: re-play
         return None
     if not isinstance(saved, dict) or "agents" not in saved or (
