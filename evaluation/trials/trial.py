@@ -181,7 +181,8 @@ def _hydra_main(argv: list[str]) -> None:
 
     register_groups()
     sys.argv = [sys.argv[0], *argv]
-    hydra.main(version_base=None, config_path="../../conf", config_name="trial")(run_job)()
+    conf = str(Path(__file__).resolve().parents[2] / "conf")  # (as a file, wherever run_job is)
+    hydra.main(version_base=None, config_path=conf, config_name="trial")(run_job)()
 
 
 def cli(argv: list[str]) -> int:
