@@ -60,7 +60,7 @@ def split_name(name: str) -> tuple[str, bool]:
 def _secret_variable(name: str) -> bool:
     """The harness's secrets in its environment: `$OPENMONO_TOKEN`,
     `$OPENMONO_REMOTE_TOKENS` (agents.remote.tokens), the tokens a trial command keeps
-    from Hydra (`_OPENMONO_CLI_SECRETS`: evaluation.secret_args) and the snapshot key
+    from Hydra (`_OPENMONO_CLI_SECRETS`: evaluation.harness.secret_args) and the snapshot key
     (`$OPENMONO_SNAPSHOT_KEY`: evaluation.store.seal), which an agent would seal a pickle with."""
     return "OPENMONO" in name and ("TOKEN" in name or "SECRET" in name or "KEY" in name)
 
