@@ -298,7 +298,7 @@ def test_games_before_the_novelty_are_played_and_not_counted(monkeypatch):
 
 
 def test_old_screen_records_count_as_without_games_before(tmp_path: Path):
-    from evaluation.impact_screen import ScreenOptions, _matches
+    from evaluation.sweeps.impact_screen import ScreenOptions, _matches
 
     opts = ScreenOptions(games=2)
     old = {k: getattr(opts, k) for k in ("games", "seed", "agent", "observability",
