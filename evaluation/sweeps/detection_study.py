@@ -178,32 +178,49 @@ def post_win(saved: dict[str, Any]) -> str:
     return f"{100 * _ratio(w, g):.1f} ({100 * lo:.1f}-{100 * hi:.1f})"
 
 
+def _paired(sweeps: tuple[dict[str, Any], ...]) -> list[np.ndarray]:
+    """(post wins, post games) columns of each sweep over the trials all of them share."""
+    by = [_post_by_trial(s) for s in sweeps]
+    keys = sorted(set.intersection(*(set(b) for b in by)))
+    return [np.array([b[k][i] for k in keys], dtype=float) for b in by for i in (0, 1)]
+
+
+def _gain(aw: np.ndarray, ag: np.ndarray, bw: np.ndarray, bg: np.ndarray,
+          axis: int = -1) -> np.ndarray:
+    return _ratio(aw, ag, axis) - _ratio(bw, bg, axis)
+
+
+def adapting_gain(adaptive: dict[str, Any], blind: dict[str, Any]) -> dict[str, Any]:
+    """Post-novelty win rate of the adapting agent less its twin's, on the trials both
+    played, with its paired interval over trials."""
+    cols = _paired((adaptive, blind))
+    if len(cols[0]) < 2:
+        return {"trials": len(cols[0])}
+    return {"trials": len(cols[0]), "gain": float(_gain(*cols)),
+            "gain_ci": paired_interval(_gain, cols)}
+
+
 def recovery(adaptive: dict[str, Any], blind: dict[str, Any],
              told: dict[str, Any]) -> dict[str, Any]:
     """What adapting wins back, on the trials the three sweeps share: `cost` = told - blind
     (post-novelty win rate: the agent shown the true rules, less its version that neither
     is shown them nor adapts), `gain` = adaptive - blind, `share` = gain / cost; each with
     its paired interval over trials (`share` left out while the cost's interval holds 0)."""
-    a, b, t = (_post_by_trial(s) for s in (adaptive, blind, told))
-    keys = sorted(set(a) & set(b) & set(t))
-    if len(keys) < 2:
-        return {"trials": len(keys)}
-    cols = [np.array([d[k][i] for k in keys], dtype=float) for d in (a, b, t) for i in (0, 1)]
+    cols = _paired((adaptive, blind, told))
+    if len(cols[0]) < 2:
+        return {"trials": len(cols[0])}
     aw, ag, bw, bg, tw, tg = cols
-
-    def gain(aw, ag, bw, bg, axis=-1):
-        return _ratio(aw, ag, axis) - _ratio(bw, bg, axis)
 
     def share(aw, ag, bw, bg, tw, tg, axis=-1):
         cost = _ratio(tw, tg, axis) - _ratio(bw, bg, axis)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(cost > 0, gain(aw, ag, bw, bg, axis) / cost, np.nan)
+            return np.where(cost > 0, _gain(aw, ag, bw, bg, axis) / cost, np.nan)
 
-    out: dict[str, Any] = {"trials": len(keys),
-                           "cost": float(gain(tw, tg, bw, bg)),
-                           "cost_ci": paired_interval(gain, [tw, tg, bw, bg]),
-                           "gain": float(gain(aw, ag, bw, bg)),
-                           "gain_ci": paired_interval(gain, [aw, ag, bw, bg])}
+    out: dict[str, Any] = {"trials": len(aw),
+                           "cost": float(_gain(tw, tg, bw, bg)),
+                           "cost_ci": paired_interval(_gain, [tw, tg, bw, bg]),
+                           "gain": float(_gain(aw, ag, bw, bg)),
+                           "gain_ci": paired_interval(_gain, [aw, ag, bw, bg])}
     out["share"] = out["share_ci"] = None
     if out["cost_ci"][0] > 0:
         out["share"] = float(share(*cols))
@@ -233,13 +250,16 @@ def adaptation_table(sweeps: list[dict[str, Any]]) -> str:
         told = by.get((agent, "announced"))
         blind = by.get((f"{agent}(adapt=False)", "effects"))
         cost = share = "–"
-        if told is not None and blind is not None:
-            r = recovery(eff, blind, told)
+        if blind is not None:
+            r = adapting_gain(eff, blind)
+            if told is not None:
+                r = {**r, **recovery(eff, blind, told)}
             if "cost" in r:
                 cost = _points(r["cost"], r["cost_ci"])
                 if r["share"] is not None:
                     lo, hi = r["share_ci"]
                     share = f"{100 * r['share']:.0f} ({100 * lo:.0f}-{100 * hi:.0f})"
+            if "gain" in r:
                 notes.append(f"`{agent}` wins {_points(r['gain'], r['gain_ci'])} points more "
                              f"after the novelty than `{agent}(adapt=False)` on the same "
                              f"{r['trials']} trials (paired over trials).")
