@@ -9,6 +9,7 @@ a "set" is a group in which a seat holds at least `rules.group_need[g]` members.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from itertools import compress
 from operator import itemgetter, ne
 from typing import Any, Callable, Iterable, Sequence
@@ -136,7 +137,7 @@ class RuleTables:
 
 
 Ownership = tuple[list[list[int]], list[tuple[int, ...]]]
-_TABLES: dict[int, RuleTables] = {}
+_TABLES: OrderedDict[int, RuleTables] = OrderedDict()
 _LAST_TABLES: list = [None, None]  # the last rules asked for and their tables
 
 
@@ -151,8 +152,10 @@ def tables(rules: PublicRules) -> RuleTables:
     hit = _TABLES.get(id(rules))
     if hit is None or hit.rules is not rules:
         if len(_TABLES) > 64:
-            _TABLES.clear()
+            _TABLES.popitem(last=False)  # the least recently asked: not a table in play
         hit = _TABLES[id(rules)] = RuleTables(rules)
+    else:
+        _TABLES.move_to_end(id(rules))
     last[0], last[1] = rules, hit
     return hit
 

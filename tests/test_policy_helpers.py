@@ -53,3 +53,20 @@ def test_each_rules_keeps_its_own_ownership_cache():
     a = H.ownership(RULES, owner, 4)
     b = H.ownership(other, owner, 3)
     assert H.ownership(RULES, owner, 4) is a and H.ownership(other, owner, 3) is b
+
+
+def test_a_full_cache_keeps_the_rules_in_play():
+    """With the per-rules cache full (many rule sets seen before, as late in a long test
+    run), a new rule set evicts the least recently asked one, not the tables in play."""
+    H._TABLES.clear()
+    H._LAST_TABLES[:] = [None, None]
+    H.tables(RULES)
+    keep = []
+    while len(H._TABLES) <= 64:  # full: the next new rules must evict one
+        keep.append(public_rules(compile_rules(openmono.standard_schema())))
+        H.tables(keep[-1])
+    owner = tuple([-1] * RULES.n)
+    a = H.ownership(RULES, owner, 4)
+    other = public_rules(compile_rules(openmono.standard_schema()))
+    H.ownership(other, owner, 3)
+    assert H.ownership(RULES, owner, 4) is a
