@@ -8,11 +8,12 @@ PYTHONPATH). Unknown or broken names fail with one line listing the available ag
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from difflib import get_close_matches
 from importlib.metadata import entry_points
 from typing import Any, Callable
+
+from openmono.loading import PathError, import_path
 
 GROUP = "openmono.agents"
 
@@ -70,14 +71,10 @@ def resolve(name: str) -> Callable[..., Any]:
         raise UnknownAgentError(f"agent {name!r} is installed but broken: {BROKEN[name]}; "
                                 f"{_listing()}")
     if ":" in name:
-        module, _, attr = name.partition(":")
         try:
-            obj: Any = importlib.import_module(module)
-            for part in attr.split("."):
-                obj = getattr(obj, part)
-        except Exception as exc:  # noqa: BLE001 - any failure is a bad name, said in one line
-            why = f"{type(exc).__name__}: {exc}".splitlines()[0]
-            raise UnknownAgentError(f"cannot load agent {name!r} ({why}); {_listing()}") from None
+            obj = import_path(name)
+        except PathError as exc:
+            raise UnknownAgentError(f"cannot load agent {name!r} ({exc}); {_listing()}") from None
         if not callable(obj) or inspect.isbuiltin(obj):  # (builtins:print, os:system)
             raise UnknownAgentError(f"agent {name!r} is not a class or factory; {_listing()}")
         AGENTS[name] = obj  # so the configuration tools see its options

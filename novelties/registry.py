@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import importlib
 from importlib.metadata import entry_points
 from typing import Any, Mapping
 
+from openmono.loading import PathError, import_path
 from openmono.schema import GameSchema
 
 from novelties.base import Applied, Novelty, NoveltyError, NoveltyParams, validate_class
@@ -81,14 +81,10 @@ def load_path(name: str) -> type[Novelty]:
     a NoveltyError in one line says why it cannot be used."""
     if name in BY_PATH:
         return BY_PATH[name]
-    module, _, attr = name.partition(":")
     try:
-        obj: Any = importlib.import_module(module)
-        for part in attr.split("."):
-            obj = getattr(obj, part)
-    except Exception as exc:  # noqa: BLE001 - any failure is a bad name, said in one line
-        why = f"{type(exc).__name__}: {exc}".splitlines()[0]
-        raise NoveltyError(f"cannot load novelty {name!r} ({why})") from None
+        obj = import_path(name)
+    except PathError as exc:
+        raise NoveltyError(f"cannot load novelty {name!r} ({exc})") from None
     why = validate_class(obj)
     if why is not None:
         raise NoveltyError(f"novelty {name!r} is not a usable plugin: {why}")
