@@ -20,24 +20,27 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from agents.remote.tokens import seat_token, seat_tokens
-from evaluation.harness.secret_args import SECRETS_ENV, is_secret, other_spelling
-from evaluation.harness.hook_watch import DEFAULT_AGENT_BUDGET, DEFAULT_BUDGET
-from agents.remote.isolated import DEFAULT_CPU_S, DEFAULT_MEMORY_MB
+from evaluation.harness.secret_args import SECRET_KEYS, SECRETS_ENV, is_secret, other_spelling
 from evaluation.harness.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError,
                                        read_identity, read_records)
+from evaluation.harness import trial_config as declaration
+from evaluation.harness.trial_config import declared, default, groups, not_identity
 
 CONF_DIR = str(Path(__file__).resolve().parents[2] / "conf")
-GROUPS = ("agent", "novelty")
+GROUPS = groups()  # agent, novelty: the options others are written under
 # Flags that only print something (Hydra runs no job for them): passed through as they are.
 INFO_FLAGS = {"--help", "-h", "--hydra-help", "--version", "--cfg", "-c", "--info", "-i",
               "--shell-completion", "-sc", "--resolve", "--package", "-p"}
 MULTIRUN_FLAGS = {"--multirun", "-m"}
 DEBUG_FLAG = "--debug"
-# Keys that do not change a trial's results, so they do not name a sweep either.
-NOT_IDENTITY = ("progress=", "plots=", "allow_huge=", "hook_budget=", "keep_logs=",
-                "decision_budget=",
-                "isolate_memory=", "isolate_cpu=",
-                "hydra.", "agent.token", "remote.tokens")
+
+
+def not_naming() -> tuple[str, ...]:
+    """The words that do not change a trial's results, so they do not name a sweep
+    either (`startswith` prefixes)."""
+    return (*(f"{name}=" for name in not_identity()), "hydra.", *SECRET_KEYS)
+
+
 MAX_JOBS = 10_000
 
 
@@ -274,17 +277,17 @@ def _known_keys(agent: str, novelty: str) -> set[str]:
     return _BASE_KEYS[(agent, novelty)]
 
 
-def _choice(job: list[str], group: str, default: str) -> str:
+def _choice(job: list[str], group: str) -> str:
     for o in job:
         k, _, v = o.partition("=")
         if k.lstrip("+") == group:
             return v
-    return default
+    return str(default(group))
 
 
 def _check_keys(job: list[str]) -> None:
-    agent = _choice(job, "agent", "planner")
-    novelty = _choice(job, "novelty", "none")
+    agent = _choice(job, "agent")
+    novelty = _choice(job, "novelty")
     known = _known_keys(agent, novelty)
     for o in job:
         raw = o.split("=", 1)[0]
@@ -329,18 +332,15 @@ def _names(value: Any, key: str, example: str = "[baseline,baseline]") -> list[s
 
 
 def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
-    """The TrialConfig of a composed configuration, every value type- and range-checked."""
+    """The TrialConfig of a composed configuration, every value type- and range-checked.
+    Each plain option is read by the name its declaration gives (`trial_config`); the
+    groups, the seats and the secrets are read here."""
     _restore_secrets(data)
-    games = _int(data["games"], "games", 1)
-    seed = _int(data["seed"], "seed", 0)
-    window = data["window"]  # (checked once, by TrialConfig.validate)
-    inject_at = data["inject_at"]
-    if inject_at is not None:
-        _int(inject_at, "inject_at", 0)
-    progress = _bool(data["progress"], "progress")
-    plots = _bool(data["plots"], "plots")
-    allow_huge = _bool(data.get("allow_huge", False), "allow_huge")
-    hook_budget = data.get("hook_budget", DEFAULT_BUDGET)
+    _int(data["games"], "games", 1)
+    _int(data["seed"], "seed", 0)
+    if data["inject_at"] is not None:
+        _int(data["inject_at"], "inject_at", 0)
+    values = _plain(data)
     opponents = _names(data["opponents"], "opponents")
     reference = data["reference"]
     if reference is not None and not isinstance(reference, str):
@@ -348,37 +348,45 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
     agent = dict(data["agent"])
     opponents, reference, isolate = _isolation(data, agent, opponents, reference)
     then = _names(data.get("then") or [], "then", "[dice_weights,go_salary:hard]")
-    detection = data["detection"]
     name = agent.pop("name")
     _check_agent_options(name, agent)
     remote = _remote_options(data, name, agent, opponents)
     novelty = dict(data["novelty"])
-    nname = novelty.get("name")
-    params = {k: v for k, v in (novelty.get("params") or {}).items() if v is not None}
-    cfg = TrialConfig(
-        agent=name, agent_params=agent, opponents=list(opponents),
-        novelty=None if nname in (None, "none") else nname,
-        difficulty=novelty.get("difficulty") or "medium",
-        observability=novelty.get("observability") or "announced",
-        opponents_view=novelty.get("opponents") or "informed", novelty_params=params,
-        then=[str(t) for t in then], games=games, seed=seed,
-        window=window, inject_at=inject_at,
-        detection=detection, reference=reference or None, progress=progress,
-        rules=str(data.get("rules") or "standard"),
-        remote=remote if "remote" in opponents else {}, allow_huge=allow_huge,
-        hook_budget=hook_budget, isolate=isolate,
-        decision_budget=data.get("decision_budget", DEFAULT_AGENT_BUDGET),
-        isolate_budget=data.get("isolate_budget", 30.0),
-        isolate_memory=data.get("isolate_memory", DEFAULT_MEMORY_MB),
-        isolate_cpu=data.get("isolate_cpu", DEFAULT_CPU_S),
-        keep_logs=data.get("keep_logs", "novelty"))
+    nname = novelty.pop("name", None)
+    for field, opt in declared():  # novelty.difficulty, ...: null is the default
+        key = (opt.name or "").split(".")
+        if key[0] == "novelty" and len(key) > 1:
+            values[field] = novelty.get(key[1])
+            if values[field] is None:
+                del values[field]
+    values["novelty_params"] = {k: v for k, v in (novelty.get("params") or {}).items()
+                                if v is not None}
+    cfg = declaration.TrialConfig(**{**values, "agent": name, "agent_params": agent,
+                                     "opponents": list(opponents),
+                                     "then": [str(t) for t in then],
+                                     "novelty": None if nname in (None, "none") else nname,
+                                     "reference": reference or None, "isolate": isolate,
+                                     "remote": remote if "remote" in opponents else {}})
     if nname in (None, "none") and novelty.get("difficulty") is not None:
         raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
     try:
         cfg.validate()
     except TrialError as exc:
         raise CommandError(str(exc)) from None
-    return cfg, plots
+    return cfg, cfg.plots
+
+
+def _plain(data: dict[str, Any]) -> dict[str, Any]:
+    """The options written at the top level (`games`, `progress`, ...) by field, the
+    switches checked here (true or false); the rest are checked by `validate`."""
+    values = {}
+    for field, opt in declared():
+        if opt.name in data and opt.name not in GROUPS:
+            value = data[opt.name]
+            if isinstance(default(field), bool):
+                _bool(value, opt.name)
+            values[field] = value
+    return values
 
 
 def _check_agent_options(name: str, agent: dict[str, Any]) -> None:
@@ -599,9 +607,25 @@ def sweep_dir_for(overrides: list[str]) -> Path:
     folder of the same command in the old `trial.X` spelling, if only that one exists)."""
     from evaluation.harness.trial_spelling import legacy, modern
 
-    keep = [o for o in modern(overrides)[0] if not o.lstrip("+").startswith(NOT_IDENTITY)]
+    keep = [o for o in modern(overrides)[0] if not o.lstrip("+").startswith(not_naming())]
     new, old = (_sweep_named(words) for words in (keep, legacy(keep)))
     return old if old != new and old.exists() and not new.exists() else new
+
+
+def out_spelled(argv: list[str]) -> list[str]:
+    """`out=DIR`, the folder option every command takes, as Hydra's `hydra.run.dir=DIR`
+    (with --multirun: `hydra.sweep.dir=DIR`); CommandError when it is empty or the
+    folder is also named the other way."""
+    words = [a for a in argv if a.lstrip("+").split("=", 1)[0] == "out"]
+    if not words:
+        return list(argv)
+    key = "hydra.sweep.dir" if any(a in MULTIRUN_FLAGS for a in argv) else "hydra.run.dir"
+    value = words[-1].split("=", 1)[1] if "=" in words[-1] else ""
+    if len(words) > 1 or _given(argv, key):
+        raise CommandError(f"out= names the folder {key}= names: give one of them, once")
+    if not value.strip():
+        raise CommandError("out is empty: name a folder, e.g. out=outputs/my-trial")
+    return [f"{key}={value}" if a in words else a for a in argv]
 
 
 def check_command(argv: list[str]) -> Command:
@@ -610,7 +634,7 @@ def check_command(argv: list[str]) -> Command:
 
     from evaluation.harness.trial_spelling import modern
 
-    cmd = split_argv(modern(argv)[0])
+    cmd = split_argv(out_spelled(modern(argv)[0]))
     if cmd.info:
         return cmd
     for arg in cmd.overrides:
