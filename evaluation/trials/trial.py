@@ -194,7 +194,7 @@ def cli(argv: list[str]) -> int:
         print(note(old), file=sys.stderr)
     if "--debug" in argv:
         os.environ["HYDRA_FULL_ERROR"] = "1"
-    if any(a in ("--help", "-h") for a in argv):  # (Hydra's own: --hydra-help)
+    if any(a in ("--help", "-h", "help") for a in argv):  # (Hydra's own: --hydra-help)
         from evaluation.trials.trial_help import trial_help
 
         print(trial_help())
