@@ -34,18 +34,18 @@ RENAMES = {OLD + name: name for name in MOVED}
 
 def modern(argv: list[str]) -> tuple[list[str], list[str]]:
     """`argv` with every `trial.X=` written `X=`; and the old words found (for a note).
-    (`openmono.cli` only when there is an old word: a finished trial answers without
+    (`openmono_cli` only when there is an old word: a finished trial answers without
     importing the engine.)"""
     if not any(_split(arg)[1] in RENAMES for arg in argv):
         return list(argv), []
-    from openmono.cli import respell
+    from openmono_cli import respell
 
     return respell(argv, RENAMES)
 
 
 def note(old: list[str]) -> str:
     """One line for stderr: what was read, and how it is written now."""
-    from openmono.cli import respelled_note
+    from openmono_cli import respelled_note
 
     return respelled_note(old, RENAMES)
 

@@ -1,5 +1,5 @@
 """`python -m evaluation.trial --help`: the trial's options listed as every command lists
-its own (`openmono.cli.help_text`), made from their one declaration
+its own (`openmono_cli.help_text`), made from their one declaration
 (`evaluation.harness.trial_config.TrialConfig`), with the Hydra flags the trial adds."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import Field, create_model
 
-from openmono.cli import Options, help_text, out_field
+from openmono_cli import Options, help_text, out_field
 
 from evaluation.harness.trial_config import declared, default
 
