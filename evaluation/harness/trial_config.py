@@ -253,9 +253,11 @@ def _fits(value: Any, hint: Any) -> bool:
     origin, args = typing.get_origin(hint) or hint, typing.get_args(hint)
     if hint is type(None):
         return value is None
-    if hint in (bool, int, float, str):
-        return (isinstance(value, bool) if hint is bool else not isinstance(value, bool) and
-                isinstance(value, (int, float) if hint is float else hint))
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint in (int, float, str):  # (a bool is no number here)
+        wanted = (int, float) if hint is float else hint
+        return isinstance(value, wanted) and not isinstance(value, bool)
     if origin in (list, tuple):
         if not isinstance(value, (list, tuple)):
             return False
@@ -268,15 +270,11 @@ def _fits(value: Any, hint: Any) -> bool:
 
 
 def _what(hint: Any) -> str:
-    """How the command line writes a value of type `hint`."""
-    parts = [p for p in _parts(hint) if p is not type(None)]
+    """How the command line writes a value of type `hint` ("an integer or null")."""
     words = {bool: "true or false", int: "an integer", float: "a number", str: "text",
-             dict: "KEY=VALUE options"}
-    said = []
-    for p in parts:
-        origin = typing.get_origin(p) or p
-        said.append(words.get(origin) or (f"a list [{','.join(['x'] * len(typing.get_args(p)))}]"
-                                          if origin is tuple else "a list [a,b]"))
+             dict: "KEY=VALUE options", list: "a list [a,b]", tuple: "a list [a,b]"}
+    parts = [p for p in _parts(hint) if p is not type(None)]
+    said = [words.get(typing.get_origin(p) or p, str(p)) for p in parts]
     return " or ".join(said) + (" or null" if len(parts) < len(_parts(hint)) else "")
 
 

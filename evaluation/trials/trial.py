@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 def config_from_hydra(cfg: Any) -> TrialConfig:
     from omegaconf import OmegaConf
 
-    from evaluation.trials.trial_args import trial_config
+    from evaluation.trials.composed import trial_config
 
     data: dict[str, Any] = OmegaConf.to_container(cfg, resolve=True)  # type: ignore[assignment]
     data.pop("hydra", None)
