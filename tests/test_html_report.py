@@ -78,19 +78,92 @@ def _parse(page: str, table: str = "summary") -> _Cells:
     return p
 
 
+def _measures(page: str) -> list[list[str]]:
+    return _parse(page).rows[1:]  # (the header row)
+
+
 def test_the_page_shows_the_summary_the_games_and_the_ground_truth(tmp_path) -> None:
     out = _trial(tmp_path)
     summary = json.loads((out / "summary.json").read_text())
     page = (out / "report.html").read_text()
     shown = _parse(page)
-    assert shown.rows == [list(r) for r in summary_rows(summary)]
+    assert _measures(page) == [list(r) for r in summary_rows(summary)]
     assert shown.dots == len(read_records(out / GAMES_FILE)) == 12
-    truth = _parse(page, "truth").rows
-    assert len(truth) == 1 + len(summary["ground_truth"]) and truth[1][1] == "rent (charged)"
-    rates = _parse(page, "rates").rows
-    assert rates[0][1].startswith(f"{summary['pre_wins']} / {summary['pre_games']} =")
+    changes = _parse(page, "changes").rows + _parse(page, "changes-more").rows
+    entities = {c["entity"] for c in summary["ground_truth"]}
+    assert len([r for r in changes if len(r) == 5]) == len(entities)  # one row per entity
+    assert changes[2][1] == "rent (charged)"
+    # the pre- and post-novelty win rates, with their counts' Wilson intervals, once
+    rows = {r[0]: r for r in _measures(page)}
+    pre = rows["pre-novelty win rate (PNWP)"]
+    assert pre[1] == f"{100 * summary['pre_wins'] / summary['pre_games']:.1f}%"
+    assert re.fullmatch(r"\d+\.\d–\d+\.\d%", pre[2])
+    assert page.count(">post-novelty win rate<") == 2  # its row, its definition
     # self-contained: nothing fetched from anywhere
     assert not re.search(r'(src|href)="(https?:)?//', page)
+
+
+def test_every_measure_links_to_its_definition_and_the_glossary_is_named(tmp_path) -> None:
+    out = _trial(tmp_path)
+    page = (out / "report.html").read_text()
+    links = re.findall(r'<td><a href="#([^"]+)">', page)
+    assert len(links) == len(_measures(page)) and "def-nrp" in links
+    for anchor in links:
+        assert f'<dt id="{anchor}">' in page
+    assert "docs/glossary.md" in page
+
+
+def test_nrp_gets_an_interval_from_the_counts() -> None:
+    from evaluation.reports.trial_intervals import intervals
+
+    counts = {"post_wins": 10, "post_games": 12, "ref_pre_wins": 2, "ref_pre_games": 8}
+    lo, hi = intervals(counts)["nrp"]
+    point = (10 / 12) / (2 / 8)
+    assert lo < point < hi
+    # more games, the same rates: a narrower interval
+    lo2, hi2 = intervals({k: 10 * v for k, v in counts.items()})["nrp"]
+    assert lo < lo2 < point < hi2 < hi
+    assert "nrp" not in intervals({**counts, "ref_pre_wins": 0})  # NRP undefined
+    rows = {r[0]: r for r in summary_rows({"nrp": point, **counts})}
+    assert rows["novelty reaction performance (NRP)"][2] == f"{lo:.2f}–{hi:.2f}"
+
+
+def _marks(page: str, svg: str) -> dict[str, float]:
+    part = page[page.index(f"id={svg}") if f"id={svg}" in page else page.index(f'id="{svg}"'):]
+    part = part[:part.index("</svg>")]
+    return {m: float(x) for m, x in re.findall(r'class="mark (\w+)" x1="([\d.]+)"', part)}
+
+
+def _delay_0(tmp_path: Path) -> Path:
+    """A trial whose agent first reports after the very game the novelty arrived in."""
+    from evaluation.reports import html_report
+
+    out = _trial(tmp_path)
+    summary = json.loads((out / "summary.json").read_text())
+    summary.update(first_detection=summary["injected_at"], detection_delay=0, nda=1)
+    html_report.write(out, summary, read_records(out / GAMES_FILE))
+    return out
+
+
+def test_at_delay_0_the_injection_and_the_first_report_are_apart(tmp_path) -> None:
+    from evaluation.reports.html_report import LOSS
+
+    page = (_delay_0(tmp_path) / "report.html").read_text()
+    for svg in ("wins", "confidence"):
+        marks = _marks(page, svg)
+        assert marks["first_detection"] - marks["injected_at"] > 20  # a game's width
+    labels = re.findall(r'<text class="label (\w+)"[^>]*text-anchor="(\w+)"', page)
+    assert ("injected_at", "end") in labels  # its label left of its line, the other right
+    strokes = re.findall(r'class="mark \w+"[^>]*stroke="([^"]+)"', page)
+    assert strokes and LOSS not in strokes  # red means a lost game, nothing else
+    assert re.findall(r'class="ytick"[^>]*>([^<]+)<', page)[:3] == ["0%", "50%", "100%"]
+
+
+def test_a_control_trial_has_no_novelty_caption(tmp_path) -> None:
+    out = _trial(tmp_path, novelty=None, inject_at=None, reference=None)
+    page = (out / "report.html").read_text()
+    assert "injected_at" not in re.sub(r"<pre id=config>.*?</pre>", "", page, flags=re.S)
+    assert "the novelty, from the game" not in page and "control trial" in page
 
 
 def test_a_resumed_trial_rewrites_the_page(tmp_path) -> None:
@@ -108,9 +181,37 @@ def test_chromium_opens_the_page_from_disk_with_no_console_error(tmp_path) -> No
     assert code == 0
     assert console == []
     dom = _parse(page)  # the page as the browser built it, scripts run
-    assert dom.rows == [list(r) for r in summary_rows(summary)]
+    assert dom.rows[1:] == [list(r) for r in summary_rows(summary)]
     assert dom.dots == 12
     assert 'class="sortable"' in page and "th class=\"sort\"" in page
+
+
+def _colour_columns(png: Path, colour: str, box: tuple[int, int, int, int]) -> set[int]:
+    """The pixel columns inside `box` where `colour` (give or take anti-aliasing) shows."""
+    from PIL import Image
+
+    want = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    img = Image.open(png).convert("RGB")
+    x0, y0, x1, y1 = box
+    return {x for x in range(x0, x1) for y in range(y0, y1)
+            if sum(abs(a - b) for a, b in zip(img.getpixel((x, y)), want)) < 60}
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (apt-get install chromium)")
+def test_chromium_shows_both_the_injection_and_the_first_report_at_delay_0(tmp_path) -> None:
+    from evaluation.reports.report import INJECTED, REPORTED
+
+    out = _delay_0(tmp_path)
+    png = tmp_path / "page.png"
+    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                    "--hide-scrollbars", "--window-size=900,2400", f"--screenshot={png}",
+                    (out / "report.html").as_uri()], capture_output=True, timeout=120,
+                   check=True)
+    whole = (0, 0, 900, 2400)
+    injected, reported = _colour_columns(png, INJECTED, whole), _colour_columns(
+        png, REPORTED, whole)
+    assert injected and reported  # each mark has pixels of its own colour: none is hidden
+    assert injected - reported and reported - injected
 
 
 def _sweep(tmp_path: Path) -> Path:
