@@ -230,19 +230,102 @@ def _sweep(tmp_path: Path) -> Path:
     return root
 
 
+class _Shown(HTMLParser):
+    """Per table id, the rows a reader sees: (the row's data-* attributes, its cells),
+    leaving out rows and bodies the page's script hid."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, list[tuple[dict[str, str], list[str]]]] = {}
+        self.table: str | None = None
+        self.hidden_body = self.hidden_row = self.in_head = False
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
+        hidden = "none" in a.get("style", "").replace(" ", "")
+        if tag == "table":
+            self.table = a.get("id")
+            self.tables.setdefault(self.table, [])
+        elif tag == "thead":
+            self.in_head = True
+        elif tag == "tbody":
+            self.hidden_body, self.in_head = hidden, False
+        elif tag == "tr" and self.table and not self.in_head:
+            self.hidden_row = hidden or self.hidden_body
+            if not self.hidden_row:
+                self.tables[self.table].append(
+                    ({k: v for k, v in a.items() if k.startswith("data-")}, []))
+        elif tag == "td" and self.table and not self.in_head and not self.hidden_row:
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._cell is not None:
+            self.tables[self.table][-1][1].append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "table":
+            self.table = None
+        elif tag == "thead":
+            self.in_head = False
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _shown(page: str) -> dict[str, list[tuple[dict[str, str], list[str]]]]:
+    p = _Shown()
+    p.feed(page)
+    return p.tables
+
+
 def test_compare_html_lists_every_trial_and_links_its_report(tmp_path) -> None:
     from evaluation.reports import compare
 
     root = _sweep(tmp_path)
     assert compare.main([str(root)]) == 0
     page = (root / "compare.html").read_text()
-    trials = _parse(page, "trials").rows
-    assert len(trials) == 1 + 12
+    shown = _shown(page)  # as the page is written: before its script runs
+    assert len(shown["trials"]) == 12
     links = re.findall(r'href="([^"]+/report\.html)"', page)
     assert len(links) == 12 and all((root / link).exists() for link in links)
-    groups = _parse(page, "groups").rows
-    assert len(groups) == 1 + 4 and all(row[4] == "3" for row in groups[1:])
-    assert len(_parse(page, "cells").rows) == 1 + 4  # agent x category x difficulty
+    assert len(shown["groups"]) == 4 and all(cells[4] == "3" for _, cells in shown["groups"])
+    assert len(shown["cells"]) == 4  # agent x category x difficulty, over every trial
+    assert len(shown["plot"]) == 4  # win rate, NDA and NRP drawn per agent x novelty
+    assert all(page.count(f'aria-label="{v}') for v in ("0.0% (0.0–56.1%)",))
+    # the title says whose sweep it is and what they were shown
+    assert re.search(r"<h1>Sweep: passive, random · observability \w+ · 12 trials", page)
+
+
+def test_one_trial_intervals_are_not_printed_as_zero_width(tmp_path) -> None:
+    from evaluation.reports import compare
+
+    rows = compare.compare([{**_one_summary(), "detection_delay": 5, "nda": 1,
+                             "first_detection": 7}])
+    line = compare.table_lines(rows)[2]
+    assert "5 [" not in line and "5.00 [5.00, 5.00]" not in line
+    assert "| 5 |" in line  # the delay of one trial: a value, no interval
+
+
+def _one_summary() -> dict:
+    return {"agent": "planner", "novelty": "rent_hike", "difficulty": "medium",
+            "category": "attribute", "injected_at": 2, "nda": 0, "false_positive_rate": 0,
+            "detection_delay": None, "pre_wins": 1, "pre_games": 2, "post_wins": 3,
+            "post_games": 4, "ref_pre_wins": 1, "ref_pre_games": 2, "nrp": 1.5,
+            "first_detection": None}
+
+
+def test_one_vocabulary_in_the_terminal_markdown_and_html(tmp_path) -> None:
+    from evaluation.reports import compare, compare_html, vocabulary
+
+    rows = compare.compare([_one_summary()])
+    md = "\n".join(compare.table_lines(rows))
+    page = compare_html.render(rows, [_one_summary()], tmp_path)
+    for key in ("nda", "false_positive_rate", "detection_delay", "pnwp", "post_win_rate",
+                "nrp"):
+        assert vocabulary.MEASURES[key].short in md and vocabulary.MEASURES[key].short in page
+    assert "75.0%" in md and "75.0%" in page  # the post-novelty win rate: percent in both
+    assert " AN" not in page and "attribute" in page
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (apt-get install chromium)")
@@ -255,6 +338,15 @@ def test_chromium_filters_the_sweep_page_from_its_address(tmp_path) -> None:
     _, page, console = browser_dom(url)
     assert console == []
     assert re.search(r'<b id="shown">3</b>', page)
-    hidden = re.findall(r'<tr data-agent="[^"]*" data-novelty="[^"]*" data-difficulty="[^"]*" '
-                        r'style="display: none;"', page)
-    assert len(hidden) == 9 + 3  # trials, and the other agent-novelty groups
+    shown = _shown(page)
+    # every table and both plots narrowed: only the passive agent's rows are shown ...
+    for table in ("groups", "plot", "cells", "bands", "band-plot", "trials"):
+        assert shown[table], table
+        assert {row[0].get("data-agent") for row in shown[table]} == {"passive"}, table
+    # ... rows of one novelty only that novelty's, and tables pooled over trials pooled
+    # over the three rent_hike trials the filters keep
+    for table in ("groups", "plot", "trials"):
+        assert {row[0]["data-novelty"] for row in shown[table]} == {"rent_hike"}, table
+    for table in ("cells", "bands", "band-plot"):
+        trials_col = 3 if table == "cells" else 2
+        assert sum(int(cells[trials_col]) for _, cells in shown[table]) == 3, table

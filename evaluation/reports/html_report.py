@@ -44,21 +44,24 @@ pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:12px}
 # Sorts any table.sortable by the clicked column (numbers by their data-v); the sweep
 # page (compare_html) uses it too.
 SORT_JS = """
-document.querySelectorAll('table.sortable th').forEach(function (th, col) {
+document.querySelectorAll('table.sortable th').forEach(function (th) {
   th.classList.add('sort');
   th.addEventListener('click', function () {
-    var body = th.closest('table').tBodies[0];
-    var rows = Array.prototype.slice.call(body.rows);
-    var up = th.dataset.dir !== 'up';
+    var col = th.cellIndex, up = th.dataset.dir !== 'up';
     th.dataset.dir = up ? 'up' : 'down';
-    rows.sort(function (a, b) {
-      var x = a.cells[col].dataset.v || a.cells[col].textContent;
-      var y = b.cells[col].dataset.v || b.cells[col].textContent;
-      var nx = parseFloat(x), ny = parseFloat(y);
-      var c = (isNaN(nx) || isNaN(ny)) ? x.localeCompare(y) : nx - ny;
-      return up ? c : -c;
+    // every body: a table pooled per filter holds one body per filter value
+    Array.prototype.forEach.call(th.closest('table').tBodies, function (body) {
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        if (!a.cells[col] || !b.cells[col]) return 0;
+        var x = a.cells[col].dataset.v || a.cells[col].textContent;
+        var y = b.cells[col].dataset.v || b.cells[col].textContent;
+        var nx = parseFloat(x), ny = parseFloat(y);
+        var c = (isNaN(nx) || isNaN(ny)) ? x.localeCompare(y) : nx - ny;
+        return up ? c : -c;
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
     });
-    rows.forEach(function (r) { body.appendChild(r); });
   });
 });
 """
