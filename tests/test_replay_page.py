@@ -242,4 +242,6 @@ def test_chromium_shows_the_rents_before_the_novelty(tmp_path) -> None:
         shown[hash_] = [face for face, hidden in visible if not hidden]
         notes = re.findall(r'<text class="tn"[^>]*>([^<]*)<', square)
         assert len(notes) == 2 and notes[0] != notes[1]  # rent as charged, rent as printed
+        events = [html.unescape(t) for t in re.findall(r"<li[^>]*>(.*?)</li>", page)]
+        assert events and not [t for t in events if re.search(r'[{}"]', t)]  # words
     assert shown == {"#step=0": ["now"], "#step=0&before=1": ["was"]}
