@@ -73,7 +73,9 @@ def write_report(out_dir: str, summary: dict[str, Any], plots: bool = True) -> N
         f"# Trial report: {summary.get('agent')} / novelty {summary.get('novelty')}",
         "",
         f"- opponents: {', '.join(summary.get('opponents', []))}",
-        f"- difficulty: {summary.get('difficulty') or '-'}; category: {summary.get('category') or '-'}",
+        f"- difficulty: {summary.get('difficulty') or '-'}; category: "
+        f"{vocabulary.category(summary.get('category'))}; observability: "
+        f"{summary.get('observability') or '-'}",
         f"- detection condition: {summary.get('detection')}; reference agent: "
         f"{summary.get('reference') or '-'}; trial seed: {summary.get('seed')}",
         "",
