@@ -206,6 +206,24 @@ def test_the_screen_resumes_and_writes_the_measured_file(tmp_path: Path):
     assert "bites" not in cell["flags"]
 
 
+def test_a_screen_does_not_overwrite_a_larger_measurement(tmp_path: Path):
+    """The band is measured on 1,000 games of other seeds; a later 300-game screen of
+    the whole catalogue must not replace it in the measured file."""
+    from evaluation.sweeps.impact_screen import ScreenOptions, screen, write_measured
+    from novelties.measured import DATA_FILE
+
+    opts = ScreenOptions(novelties=["rent_hike"], presets=["easy"], games=2, trial_games=1,
+                         out=str(tmp_path))
+    assert screen(opts) == 1
+    data = json.loads(DATA_FILE.read_text())
+    band = {"cost": 0.2, "cost_ci": [0.15, 0.25], "games": 1000, "seed": 2000}
+    data["plugins"]["rent_hike"]["easy"]["ignorance"] = band
+    data_file = tmp_path / "measured.json"
+    data_file.write_text(json.dumps(data))
+    assert write_measured(opts, data_file) == 0
+    assert json.loads(data_file.read_text())["plugins"]["rent_hike"]["easy"]["ignorance"] == band
+
+
 def test_a_preset_bites_only_when_measured_large_and_clear_of_ten_points():
     from novelties.measured import bites, cost_text
 

@@ -164,3 +164,84 @@ def test_the_injection_games_replay_shows_the_board_before_and_after(tmp_path) -
             names.append(html.unescape(got.get("data-shown", got["data-name"])))
         shown[hash_] = names
     assert shown["#step=0"] == after and shown["#step=0&before=1"] == before
+
+
+def _rent_hike(tmp_path):
+    """A rent_hike trial: the novelty changes rents as charged, which no schema shows."""
+    return _trial(tmp_path, novelty="rent_hike", difficulty="medium", inject_at=3, games=5,
+                  agent="baseline", opponents=["baseline"] * 3)
+
+
+def test_a_rent_hike_replay_outlines_the_squares_its_ground_truth_names(tmp_path) -> None:
+    out = _rent_hike(tmp_path)
+    summary = json.loads((out / "summary.json").read_text())
+    named = {c["entity"].split(":", 1)[1] for c in summary["ground_truth"]}
+    page = (out / "replay-3.html").read_text()
+    changed = re.findall(r'<g class="square changed" id="sq\d+" data-name="([^"]*)"', page)
+    assert {html.unescape(n) for n in changed} == named and len(named) > 20
+    assert f"the {len(named)} squares it changed are outlined in red" in page
+    assert "<button id=before>" in page  # the board before the novelty: its rents
+    before = (out / "replay-2.html").read_text()
+    assert 'class="square changed"' not in before and "<button id=before>" not in before
+
+
+def test_square_names_are_wrapped_whole_and_never_overflow(tmp_path) -> None:
+    out = _rent_hike(tmp_path)
+    page = (out / "replay-3.html").read_text()
+    header, _, _ = replay.read_log(replay.log_path(out, 3))
+    for i, sq in enumerate(header["schema"]["squares"]):
+        g = re.search(rf'<g class="square[^"]*" id="sq{i}" .*?<g class="face now"(.*?)</g>',
+                      page).group(1)
+        lines = re.findall(r'<text class="t\d" ([^>]*)>([^<]*)</text>', g)
+        assert " ".join(html.unescape(t) for _, t in lines) == sq["name"]  # nothing cut
+        for attrs, text in lines:  # a long line is squeezed into the square
+            if len(text) > replay.LINE_CHARS:
+                assert f'textLength="{replay.TEXT_WIDTH}"' in attrs
+
+
+def test_events_read_as_text_with_square_names() -> None:
+    from evaluation.reports.event_text import describe
+
+    names = [f"Square {i}" for i in range(40)]
+    offer = {"kind": "offer_trade", "to": 2, "give": [19], "get": [], "give_cash": 0,
+             "get_cash": 187, "give_jail_cards": 0, "get_jail_cards": 0}
+    said = [describe(e, names) for e in (
+        {"kind": "trade_offered", "offer": offer, "from_seat": 0},
+        {"kind": "trade_answered", "offer": offer, "from_seat": 0, "accepted": True},
+        {"kind": "auction_ended", "square": 23, "winner": 3, "price": 220},
+        {"kind": "bid_made", "seat": 1, "square": 23, "amount": 110},
+        {"kind": "jailed", "seat": 1, "reason": "go_to_jail"},
+        {"kind": "released", "seat": 1, "how": "fine"},
+        {"kind": "jail_card_moved", "seat": 2, "to_seat": -1, "deck": "chance"},
+        {"kind": "plugin_thing", "square": 5, "seat": 1, "extra": {"amount": 3}})]
+    assert said[0] == "P0 offered P2: Square 19 for $187"
+    assert said[1] == "P2 accepted P0's offer: Square 19 for $187"
+    assert said[2] == "auction of Square 23: P3 won it for $220"
+    assert "Square 23" in said[3] and "jail" in said[4] and "fine" in said[5]
+    assert said[7] == "plugin thing: square Square 5, seat P1, extra (amount 3)"
+    for text in said:
+        assert not re.search(r'[{}"\[\]]', text), text  # no JSON
+
+
+def test_every_event_of_a_kept_game_reads_without_json(tmp_path) -> None:
+    out = _rent_hike(tmp_path)
+    page = (out / "replay-3.html").read_text()
+    items = [html.unescape(t) for t in re.findall(r"<li>(.*?)</li>", page)]
+    assert items and not [t for t in items if re.search(r'[{}"]', t)]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (apt-get install chromium)")
+def test_chromium_shows_the_rents_before_the_novelty(tmp_path) -> None:
+    out = _rent_hike(tmp_path)
+    shown = {}
+    for hash_ in ("#step=0", "#step=0&before=1"):
+        _, page, console = browser_dom((out / "replay-3.html").as_uri() + hash_)
+        assert console == []
+        square = re.search(r'<g class="square changed".*?<rect class="own"', page).group(0)
+        visible = re.findall(r'<g class="face (now|was)"( style="display: ?none;?")?', square)
+        shown[hash_] = [face for face, hidden in visible if not hidden]
+        notes = re.findall(r'<text class="tn"[^>]*>([^<]*)<', square)
+        assert len(notes) == 2 and notes[0] != notes[1]  # rent as charged, rent as printed
+        events = [html.unescape(t) for t in re.findall(r"<li[^>]*>(.*?)</li>", page)]
+        assert events and not [t for t in events if re.search(r'[{}"]', t)]  # words
+    assert shown == {"#step=0": ["now"], "#step=0&before=1": ["was"]}

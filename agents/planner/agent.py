@@ -45,7 +45,7 @@ in the observation.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from openmono import actions as A
 from openmono import legal
@@ -53,6 +53,7 @@ from openmono.observation import Observation
 from openmono.schema import GameSchema, rules_schema
 
 from agents.base import NoveltyReport, PhaseAgent
+from agents.planner.charges import NO_CHARGES, Charges, charges_from
 from agents.planner.pruning import allowed
 from agents.planner.detect import NoveltyDetector
 from agents.planner.simulate import SimState, apply, buy, trade
@@ -101,6 +102,7 @@ class PlannerAgent(PhaseAgent):
         self.offer_block = offer_block
         self.believed: GameSchema = prior
         self._prior = prior
+        self.charges: Charges = NO_CHARGES  # rule charges on buildings it believes in
         # The detector lives as long as the agent (a whole trial): its evidence about
         # dice and decks accumulates over games.
         self.detector = NoveltyDetector(prior)
@@ -117,14 +119,34 @@ class PlannerAgent(PhaseAgent):
         self._tables = None
         self._fitted = None
 
+    def set_believed_charges(self, charges: Charges) -> None:
+        """Believe these rule charges on buildings (a class rule the schema cannot
+        write: `agents.planner.charges`)."""
+        self.charges = charges
+        self._tables = None
+
+    def tell_rules(self, schema: GameSchema, changes: Iterable[tuple[str, str, Any]]) -> None:
+        """Be told the rules in force: the schema, and the rule changes (entity,
+        attribute, new value) it cannot hold, as far as the planner can express them."""
+        self.set_believed_schema(schema)
+        self.set_believed_charges(charges_from(changes, schema))
+
     def tables(self, obs: Observation | None = None) -> Tables:
         t = self._tables
         if t is None or (obs is not None and t.n != len(obs.owner)):
             schema = self.believed
             if obs is not None and len(schema.squares) != len(obs.owner):
                 schema = self._fit(obs)
-            t = self._tables = tables_for(schema, self.k_turns, self.k_loops)
+            t = self._tables = tables_for(schema, self.k_turns, self.k_loops,
+                                          charges=self.charges)
         return t
+
+    def _after(self, t: Tables, st: SimState, me: int, action: A.Action) -> SimState:
+        """`st` after a management move, a believed build fee paid."""
+        new = apply(t.rules, st, me, action)
+        if type(action) is A.Build and t.charges.build_fee:
+            new.cash[me] -= t.charges.fee_for(new.level[action.square])
+        return new
 
     def _fit(self, obs: Observation) -> GameSchema:
         """A schema for a board the beliefs do not fit (another size): the public rules
@@ -213,6 +235,8 @@ class PlannerAgent(PhaseAgent):
         if self.adapt and det.version != self._belief_version:
             self._belief_version = det.version
             self.set_believed_schema(det.believed_schema)
+            rules = getattr(det, "rule_beliefs", ())  # (a detector pickled before them)
+            self.set_believed_charges(charges_from(rules) if rules else NO_CHARGES)
 
     phase_methods = {"pre_roll": "_manage", "out_of_turn": "_manage",
                      "post_roll": "_manage", "buy": "_buy", "bid": "_bid",
@@ -356,7 +380,7 @@ class PlannerAgent(PhaseAgent):
                 continue
             if financing and kind is A.Unmortgage:
                 continue
-            after = ev.terms(apply(t.rules, st, me, action))
+            after = ev.terms(self._after(t, st, me, action))
             if after.value > best_v and self._ok(base, after):
                 best, best_v = action, after.value
         if best is CONCLUDE and self.finance_builds and obs.phase != "out_of_turn":
@@ -403,7 +427,7 @@ class PlannerAgent(PhaseAgent):
                 first = first if first is not None else loan
                 if s.cash[me] < cost or legal.check_build(rules, s, me, sq) is not None:
                     continue
-                after = ev.terms(apply(t.rules, s, me, A.Build(sq)))
+                after = ev.terms(self._after(t, s, me, A.Build(sq)))
                 if self._ok(base, after):  # enough loans for a safe build
                     if after.value > best_v:
                         best_plan, best_v = A.Mortgage(first), after.value

@@ -20,6 +20,10 @@ For the agent g1 (`me`) and its active opponents G - g1:
   and then building evenly as far as the rest of F goes; 0 when F cannot buy the group.
   R^s_c = R_c / 2^(set size - owned) and M_monopoly = max_c R^s_c.
 
+**Rule charges** (`charges`, class rules the schema cannot write: upkeep, a building
+tax, a build fee) are subtracted: what g1's buildings will cost over the turns of R_s and
+R_l, and on its expected tax landings. None unless the planner believes such a rule.
+
 r(p) is the rent the engine would charge now: 0 when mortgaged; an unimproved street
 of a set charges double; a utility's rent uses the expected dice total (the worst case
 uses the largest). Every constant (prices, rents, house costs, mortgage values, set
@@ -41,6 +45,7 @@ import numpy as np
 from openmono.compiled import STREET, UTILITY, compile_rules
 from openmono.schema import GameSchema
 
+from agents.planner.charges import NO_CHARGES, Charges
 from agents.planner.landing import landing_model, roll_distribution, visit_probabilities
 
 K_TURNS = 5  # the paper's k for R_s
@@ -66,7 +71,7 @@ class Tables:
     """Everything V needs from one believed schema, built once (see `tables_for`)."""
 
     def __init__(self, schema: GameSchema, k_turns: int = K_TURNS, k_loops: int = K_LOOPS,
-                 stay_in_jail: bool = True) -> None:
+                 stay_in_jail: bool = True, charges: Charges = NO_CHARGES) -> None:
         rules = compile_rules(schema)
         model = landing_model(schema, stay_in_jail)
         n = rules.n
@@ -108,6 +113,13 @@ class Tables:
         self.groups = tuple(g for g, m in enumerate(rules.group_members) if m)
         self.asset_value = tuple(
             rules.price[sq] if rules.is_property[sq] else 0 for sq in range(n))
+        # Rule charges on buildings (`charges`): over the horizon of R_s and R_l, g1 plays
+        # k turns plus the turns of k loops, and lands on each tax square 1 / E[roll]
+        # times a loop.
+        self.charges = charges
+        self.charge_turns = k_turns + (k_loops * n / self.mean_roll if self.mean_roll else 0)
+        self.taxes = tuple(sq for sq in range(n) if schema.squares[sq].kind == "tax")
+        self.tax_loop = self.loop_landings * len(self.taxes)
         self._ladders: dict[tuple, tuple[list[int], list[float]]] = {}
 
     # --- players' chain states ----------------------------------------------------------
@@ -168,7 +180,7 @@ class Tables:
                 i = next(i for i in order if levels[i] == low)
                 m = members[i]
                 levels[i] += 1
-                cost += rules.house_cost[m]
+                cost += rules.house_cost[m] + self.charges.fee_for(levels[i])
                 rents[i] = self.rent(m, count, levels[i])
                 costs_out.append(cost)
                 rents_out.append(float(sum(rents)))
@@ -190,13 +202,13 @@ _TABLES: dict[tuple, tuple[GameSchema, Tables]] = {}
 
 
 def tables_for(schema: GameSchema, k_turns: int = K_TURNS, k_loops: int = K_LOOPS,
-               stay_in_jail: bool = True) -> Tables:
-    """The (cached) tables of a believed schema."""
-    key = (id(schema), k_turns, k_loops, stay_in_jail)
+               stay_in_jail: bool = True, charges: Charges = NO_CHARGES) -> Tables:
+    """The (cached) tables of a believed schema (and rule charges)."""
+    key = (id(schema), k_turns, k_loops, stay_in_jail, charges)
     hit = _TABLES.get(key)
     if hit is not None and hit[0] is schema:
         return hit[1]
-    tables = Tables(schema, k_turns, k_loops, stay_in_jail)
+    tables = Tables(schema, k_turns, k_loops, stay_in_jail, charges)
     if len(_TABLES) > 32:
         _TABLES.clear()
     _TABLES[key] = (schema, tables)
@@ -235,6 +247,8 @@ class Evaluator:
         row = t.visits1[s]
         self.w1_out = row.tolist()
         self.reach = (row > self.worst_min_prob).tolist()
+        # g1's expected landings on tax squares over the horizon (for a building tax)
+        self.tax_landings = sum(self.w_out[sq] for sq in t.taxes) + t.tax_loop
 
     def with_my_state(self, s: int) -> Evaluator:
         """The same decision with g1's next turn starting from chain state `s`."""
@@ -262,6 +276,8 @@ class Evaluator:
         rent = t.rent
         worst_mult = t.worst_mult
         assets = rs = mine_sum = other_sum = r1_in = r1_out = worth = worst = 0.0
+        houses = hotels = 0
+        top = rules.hotel_level
         mono: list[tuple[int, tuple, int]] = []
         for g in t.groups:
             members = members_of[g]
@@ -279,6 +295,11 @@ class Evaluator:
                     continue
                 lv = level[m]
                 if o == me:
+                    if lv:
+                        if lv == top:
+                            hotels += 1
+                        else:
+                            houses += lv
                     r = rent(m, my, lv)
                     assets += price[m] + lv * house_cost[m]
                     worth += mortgage[m] + lv * refund[m]
@@ -306,8 +327,14 @@ class Evaluator:
             if v > monopoly:
                 monopoly = v
         value = assets + rs + r_long + monopoly
-        return Terms(value, assets, rs, r_long, monopoly, cash, r1_in - r1_out, r1_in, worth,
-                     worst)
+        r_next = r1_in - r1_out
+        charges = t.charges
+        if charges and (houses or hotels):
+            turn = charges.per_turn(houses, hotels)
+            value -= (t.charge_turns * turn
+                      + self.tax_landings * charges.per_tax_landing(houses, hotels))
+            r_next -= turn
+        return Terms(value, assets, rs, r_long, monopoly, cash, r_next, r1_in, worth, worst)
 
     def value(self, st) -> float:
         return self.terms(st).value

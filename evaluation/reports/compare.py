@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import json
 import os
 import sys
@@ -29,6 +30,8 @@ from openmono.cli import Options, out_field, read_options
 
 from evaluation.store.atomic import atomic_write, read_regular
 from evaluation.measures.metrics import aggregate
+from evaluation.reports import vocabulary
+from evaluation.reports.trial_intervals import intervals
 
 COLUMNS = ("nda", "false_positive_rate", "detection_delay", "pnwp", "post_win_rate", "nrp")
 
@@ -98,22 +101,25 @@ def compare(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             row[col] = agg.get(col)
             row[f"{col}_lo"] = agg.get(f"{col}_lo")
             row[f"{col}_hi"] = agg.get(f"{col}_hi")
+        if len(items) == 1 and row["nrp"] is not None:
+            # a bootstrap over one trial has no width: the trial's own interval instead
+            row["nrp_lo"], row["nrp_hi"] = intervals(items[0]).get("nrp", (None, None))
         rows.append(row)
     return rows
 
 
 def _cell(row: dict[str, Any], col: str) -> str:
-    v = row.get(col)
-    if v is None:
-        return "-"
-    lo, hi = row.get(f"{col}_lo"), row.get(f"{col}_hi")
-    if lo is None or hi is None:
-        return f"{v:.2f}"
-    return f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
+    """A measure with its interval in the one vocabulary (`87.5% (52.9–97.8%)`); the
+    value alone where there is no interval (a bootstrap over one trial)."""
+    return vocabulary.with_interval(col, row.get(col), row.get(f"{col}_lo"),
+                                    row.get(f"{col}_hi"))
 
 
-HEADERS = ("agent", "novelty", "difficulty", "trials", "NDA", "false pos.", "delay", "PNWP",
-           "post win", "NRP")
+HEADERS = ("agent", "novelty", "difficulty", "trials",
+           *(vocabulary.MEASURES[c].short for c in COLUMNS))
+NOTE = ("Rates in percent with 95% Wilson intervals; NRP (a ratio) and detection delay "
+        "(games) with 95% bootstrap intervals over trials, a one-trial NRP with its own "
+        f"conservative interval. Definitions: {vocabulary.GLOSSARY}.")
 
 
 def table_lines(rows: list[dict[str, Any]]) -> list[str]:
@@ -128,8 +134,8 @@ def write_outputs(rows: list[dict[str, Any]], out: Path,
                   summaries: Sequence[dict[str, Any]] = ()) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     md = out / "compare.md"
-    atomic_write(md, "# Agents x novelties\n\nRates with 95% Wilson intervals; NRP and delay: "
-                 "mean with 95% bootstrap intervals.\n\n" + "\n".join(table_lines(rows)) + "\n")
+    atomic_write(md, f"# Agents x novelties\n\n{NOTE}\n\n" + "\n".join(table_lines(rows))
+                 + "\n")
     path_csv = out / "compare.csv"
     buf = io.StringIO(newline="")
     writer = csv.DictWriter(buf, fieldnames=list(rows[0]) if rows else ["agent"])
@@ -146,8 +152,14 @@ def write_outputs(rows: list[dict[str, Any]], out: Path,
     return written
 
 
+PLOTTED = (("post_win_rate", "win rate after the novelty, %\n(PNWP for controls)", 100.0),
+           ("nda", "NDA, %", 100.0), ("nrp", "NRP", None))  # (measure, title, percent axis)
+
+
 def _plot(rows: list[dict[str, Any]], path: Path) -> Path | None:
-    """Post-novelty win rate per novelty, one bar per agent, with its interval."""
+    """Win rate, NDA and NRP per novelty, one bar per agent with its interval, in three
+    panels; the legend below them, where it covers no bar."""
+    logging.getLogger("matplotlib").setLevel(logging.WARNING)  # no font-cache INFO line
     try:
         import matplotlib
 
@@ -157,28 +169,40 @@ def _plot(rows: list[dict[str, Any]], path: Path) -> Path | None:
         return None
     labels = sorted({f"{r['novelty']}/{r['difficulty']}" for r in rows})
     agents = sorted({r["agent"] for r in rows})
-    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(labels)), 3.5))
+    fig, axes = plt.subplots(1, len(PLOTTED), figsize=(max(9, 1.1 * len(labels) * 3), 3.8),
+                             squeeze=False)
     width = 0.8 / max(1, len(agents))
-    for i, agent in enumerate(agents):
-        xs, ys, errs = [], [], [[], []]
-        for j, lab in enumerate(labels):
-            for r in rows:
-                if r["agent"] == agent and f"{r['novelty']}/{r['difficulty']}" == lab:
-                    key = "post_win_rate" if r["post_win_rate"] is not None else "pnwp"
+    for ax, (col, title, top) in zip(axes[0], PLOTTED):
+        for i, agent in enumerate(agents):
+            xs, ys, errs = [], [], [[], []]
+            for j, lab in enumerate(labels):
+                for r in rows:
+                    if r["agent"] != agent or f"{r['novelty']}/{r['difficulty']}" != lab:
+                        continue
+                    key = "pnwp" if col == "post_win_rate" and r[col] is None else col
                     v = r[key]
                     if v is None:
                         continue
+                    lo = r[f"{key}_lo"] if r[f"{key}_lo"] is not None else v
+                    hi = r[f"{key}_hi"] if r[f"{key}_hi"] is not None else v
+                    if top is not None:  # rates in percent, as every output shows them
+                        v, lo, hi = 100 * v, 100 * lo, 100 * hi
                     xs.append(j + i * width)
                     ys.append(v)
-                    errs[0].append(v - (r[f"{key}_lo"] if r[f"{key}_lo"] is not None else v))
-                    errs[1].append((r[f"{key}_hi"] if r[f"{key}_hi"] is not None else v) - v)
-        ax.bar(xs, ys, width=width, yerr=errs, label=agent, capsize=2)
-    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(labels))])
-    ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel("win rate (post-novelty; PNWP for controls)")
-    ax.set_ylim(0, 1)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
+                    errs[0].append(max(0.0, v - lo))
+                    errs[1].append(max(0.0, hi - v))
+            ax.bar(xs, ys, width=width, yerr=errs, label=agent, capsize=2)
+        ax.set_xticks([j + 0.4 - width / 2 for j in range(len(labels))])
+        ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
+        ax.set_title(title, fontsize=9)
+        if top is not None:
+            ax.set_ylim(0, top)
+        else:
+            ax.axhline(1.0, color="#999", linewidth=0.8)
+    handles, names = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="lower center", ncol=max(1, len(agents)), fontsize=8,
+               frameon=False)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
@@ -221,8 +245,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = compare(summaries)
     print("\n".join(table_lines(rows)))
+    print(NOTE)
     for p in write_outputs(rows, out, summaries):
         print(f"wrote {p}")
+    print(f"open: {out / 'compare.html'}  (filters, the plots, every trial's report)")
     return 0
 
 

@@ -28,6 +28,7 @@ from pydantic import Field
 
 from openmono.cli import Options, UsageError, read_options
 
+from evaluation.reports import event_text
 from evaluation.store.atomic import atomic_write, read_regular
 from evaluation.store.report_files import LOGS, kept_logs
 
@@ -145,78 +146,132 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _board_svg(schema: dict[str, Any], before: dict[str, Any] | None, players: int) -> str:
+SIZE = 76  # a square's side in the board's SVG
+LINE_CHARS = 13  # about what fits on one line of a square at FONT
+FONT = 8.5
+TEXT_WIDTH = SIZE - 6
+
+
+def wrap(name: str, lines: int = 3) -> list[str]:
+    """A square's name on up to `lines` lines, broken between words; a word longer than
+    a line is kept whole (the SVG squeezes it: `_text`). Nothing is cut off."""
+    out: list[str] = []
+    for word in str(name).split():
+        if out and len(out[-1]) + 1 + len(word) <= LINE_CHARS:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    if len(out) > lines:
+        out = out[:lines - 1] + [" ".join(out[lines - 1:])]
+    return out or [""]
+
+
+def _text(cls: str, x: float, y: float, text: str, extra: str = "") -> str:
+    """One line of a square; one likely wider than the square is squeezed to fit it
+    (`textLength`), never drawn over its neighbour."""
+    fit = (f' textLength="{TEXT_WIDTH}" lengthAdjust="spacingAndGlyphs"'
+           if len(text) * FONT * 0.56 > TEXT_WIDTH else "")
+    return (f'<text class="{cls}" x="{x}" y="{y}" font-size="{FONT}"{fit}{extra}>'
+            f"{_e(text)}</text>")
+
+
+def _short(value: Any) -> str:
+    """A changed value in a few characters: a list by its first entry."""
+    if isinstance(value, list) and value:
+        return f"{_short(value[0])}…"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def truth_by_square(truth: Sequence[dict[str, Any]], names: Sequence[str]
+                    ) -> dict[int, list[dict[str, Any]]]:
+    """The novelty's ground-truth changes of each square (entity `square:NAME`), by index:
+    a change the schema does not show (a rent charged, not printed) still marks its
+    square."""
+    index = {str(n): i for i, n in enumerate(names)}
+    out: dict[int, list[dict[str, Any]]] = {}
+    for c in truth if isinstance(truth, list) else []:
+        if not isinstance(c, dict):
+            continue
+        kind, _, name = str(c.get("entity", "")).partition(":")
+        if kind == "square" and name in index:
+            out.setdefault(index[name], []).append(c)
+    return out
+
+
+def changed_squares(schema: dict[str, Any], before: dict[str, Any] | None,
+                    truth: dict[int, list[dict[str, Any]]]) -> set[int]:
+    """The squares a novelty changed: in the schema against the rules before it, or named
+    by its ground truth."""
     squares = schema["squares"]
+    old = before["squares"] if before and len(before["squares"]) == len(squares) else None
+    diff = {i for i, sq in enumerate(squares) if old is not None and old[i] != sq}
+    return diff | set(truth)
+
+
+def _face(cls: str, x: int, y: int, sq: dict[str, Any], band: str,
+          note: str, hidden: bool) -> str:
+    """A square's printed face: colour band, name, price and the novelty's change."""
+    price = f"${sq['price']}" if sq.get("price") else ""
+    lines = "".join(_text(f"t{k + 1}", x + 3, y + 19 + 9 * k, line)
+                    for k, line in enumerate(wrap(sq["name"])))
+    hide = ' style="display:none"' if hidden else ""
+    return (f'<g class="{cls}"{hide}>'
+            f'<rect class="band" x="{x}" y="{y}" width="{SIZE}" height="9" fill="{_e(band)}"/>'
+            + lines + _text("tp", x + 3, y + 47, price, ' fill="#555"')
+            + (_text("tn", x + 3, y + 56, note, ' fill="#d33"') if note else "") + "</g>")
+
+
+def _board_svg(schema: dict[str, Any], before: dict[str, Any] | None, players: int,
+               truth: dict[int, list[dict[str, Any]]] | None = None) -> str:
+    """The board: every square's face as played and, where the novelty changed it (in
+    the schema, or in the ground truth: a rent charged but not printed), outlined, with
+    its face as the rules had it before (shown by the "before" button)."""
+    squares = schema["squares"]
+    truth = truth or {}
     colour = {g["name"]: g.get("color") or "#ccc" for g in schema.get("groups", [])}
     cells = _layout(len(squares))
     side = max(max(c) for c in cells) + 1
-    size = 66
     old = before["squares"] if before and len(before["squares"]) == len(squares) else None
     old_colour = {g["name"]: g.get("color") or "#ccc" for g in (before or {}).get("groups", [])}
     parts = []
     for i, (sq, (cx, cy)) in enumerate(zip(squares, cells)):
-        x, y = cx * size, cy * size
-        changed = old is not None and old[i] != sq
-        name = str(sq["name"])
-        label = _e(name)
-        price = _e(f"${sq['price']}" if sq.get("price") else "")
-        band = _e(colour.get(sq.get("group"), "#fff") if sq.get("group") else "#fff")
-        was = ""
-        if changed:  # the square as the rules had it: shown by the "before" button
-            old_price = f"${old[i]['price']}" if old[i].get("price") else ""
-            old_band = (old_colour.get(old[i].get("group"), "#fff") if old[i].get("group")
+        x, y = cx * SIZE, cy * SIZE
+        was_sq = old[i] if old is not None and old[i] != sq else None
+        changes = truth.get(i, [])
+        changed = was_sq is not None or bool(changes)
+        band = colour.get(sq.get("group"), "#fff") if sq.get("group") else "#fff"
+        attr = lambda c: str(c.get("attribute", "")).split(" (")[0]  # noqa: E731
+        now_note = "; ".join(f"{attr(c)} {_short(c.get('new'))}" for c in changes[:1])
+        was_note = "; ".join(f"{attr(c)} {_short(c.get('old'))}" for c in changes[:1])
+        face = _face("face now", x, y, sq, band, now_note, False)
+        if changed:
+            old_sq = was_sq or sq
+            old_band = (old_colour.get(old_sq.get("group"), band) if old_sq.get("group")
                         else "#fff")
-            was = (f' data-was-name="{_e(old[i]["name"])}" '
-                   f'data-was-price="{_e(old_price)}" data-was-band="{_e(old_band)}"')
+            face += _face("face was", x, y, old_sq, old_band, was_note, True)
+        why = "; ".join(f"{c.get('attribute')}: {_short(c.get('old'))} → "
+                        f"{_short(c.get('new'))}" for c in changes)
+        title = f"{i}: {sq['name']}" + (f" (novelty: {why or 'changed'})" if changed else "")
+        was_name = f' data-was-name="{_e((was_sq or sq)["name"])}"' if changed else ""
         parts.append(
-            f'<g class="square{" changed" if changed else ""}" id="sq{i}" data-name="{label}"'
-            f' data-price="{price}" data-band="{band}"{was}>'
-            f'<title>{i}: {label} {price}</title>'
-            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="#fff" '
-            f'stroke="{"#d33" if changed else "#999"}" stroke-width="{2 if changed else 1}"/>'
-            f'<rect class="band" x="{x}" y="{y}" width="{size}" height="9" fill="{band}"/>'
-            f'<text class="t1" x="{x + 3}" y="{y + 20}" font-size="8.5">'
-            f'{_e(name[:16])}</text>'
-            f'<text class="t2" x="{x + 3}" y="{y + 30}" font-size="8.5">'
-            f'{_e(name[16:32])}</text>'
-            f'<text class="tp" x="{x + 3}" y="{y + 40}" font-size="8.5" fill="#555">{price}</text>'
-            f'<rect class="own" x="{x + 2}" y="{y + size - 12}" width="{size - 4}" height="9" '
-            f'fill="none"/><text class="lvl" x="{x + size - 4}" y="{y + 40}" font-size="9" '
+            f'<g class="square{" changed" if changed else ""}" id="sq{i}" '
+            f'data-name="{_e(sq["name"])}"{was_name}><title>{_e(title)}</title>'
+            f'<rect x="{x}" y="{y}" width="{SIZE}" height="{SIZE}" '
+            f'fill="{"#fff2f2" if changed else "#fff"}" stroke="{"#d33" if changed else "#999"}"'
+            f' stroke-width="{2.5 if changed else 1}"/>{face}'
+            f'<rect class="own" x="{x + 2}" y="{y + SIZE - 8}" width="{SIZE - 4}" height="6" '
+            f'fill="none"/><text class="lvl" x="{x + SIZE - 4}" y="{y + 47}" font-size="9" '
             f'text-anchor="end"></text></g>')
     tokens = "".join(f'<circle class="token" id="tok{s}" r="6" fill="{SEAT_COLOURS[s % 8]}" '
                      f'stroke="#000" stroke-width="0.5"/>' for s in range(players))
-    return (f'<svg id=board width="{side * size}" height="{side * size}" '
-            f'viewBox="0 0 {side * size} {side * size}">{"".join(parts)}{tokens}</svg>')
+    return (f'<svg id=board width="{side * SIZE}" height="{side * SIZE}" '
+            f'viewBox="0 0 {side * SIZE} {side * SIZE}">{"".join(parts)}{tokens}</svg>')
 
 
 def _describe(e: dict[str, Any], names: list[str]) -> str:
-    def who(s: int) -> str:
-        return "bank" if s == BANK else f"P{s}"
-
-    def where(s: int) -> str:
-        return names[s] if 0 <= s < len(names) else str(s)
-
-    k = e["kind"]
-    if k == "turn_started":
-        return f"turn {e['turn']}: P{e['seat']}"
-    if k == "dice_rolled":
-        return f"P{e['seat']} rolled {'+'.join(map(str, e['dice']))}"
-    if k == "moved":
-        return f"P{e['seat']} moved to {where(e['end'])} ({e['reason']})"
-    if k == "payment":
-        sq = f", {where(e['square'])}" if e.get("square", -1) >= 0 else ""
-        return f"{who(e['payer'])} paid {who(e['payee'])} ${e['amount']} ({e['reason']}{sq})"
-    if k == "property_transferred":
-        return (f"{where(e['square'])}: {who(e['from_seat'])} to {who(e['to_seat'])} "
-                f"({e['reason']})")
-    if k == "building_changed":
-        return f"{where(e['square'])}: level {e['level']} ({e['reason']})"
-    if k == "mortgage_changed":
-        return f"{where(e['square'])} {'mortgaged' if e['mortgaged'] else 'redeemed'}"
-    if k == "card_drawn":
-        return f"P{e['seat']} drew {e['deck']}: {e['text']}"
-    rest = {key: v for key, v in e.items() if key not in ("type", "kind")}
-    return f"{k} {json.dumps(rest, separators=(',', ':'))}"
+    return event_text.describe(e, names)
 
 
 _JS = r"""
@@ -233,7 +288,7 @@ _JS = r"""
     var g = document.getElementById('sq' + square).querySelector('rect');
     var t = document.getElementById('tok' + seat);
     t.setAttribute('cx', +g.getAttribute('x') + 10 + 14 * (k % 4));
-    t.setAttribute('cy', +g.getAttribute('y') + 52);
+    t.setAttribute('cy', +g.getAttribute('y') + 64);
   }
   function show(s) {
     step = Math.max(0, Math.min(last, s));
@@ -287,20 +342,17 @@ _JS = r"""
   function board(was) {  // the squares a novelty changed, as played or as the rules had them
     before = was;
     document.querySelectorAll('.square.changed').forEach(function (g) {
-      var name = was ? g.dataset.wasName : g.dataset.name;
-      var price = was ? g.dataset.wasPrice : g.dataset.price;
-      g.querySelector('.t1').textContent = name.slice(0, 16);
-      g.querySelector('.t2').textContent = name.slice(16, 32);
-      g.querySelector('.tp').textContent = price;
-      g.querySelector('.band').setAttribute('fill', was ? g.dataset.wasBand : g.dataset.band);
-      g.querySelector('title').textContent = name + ' ' + price;
-      g.setAttribute('data-shown', name);
+      g.querySelector('.face.now').style.display = was ? 'none' : '';
+      g.querySelector('.face.was').style.display = was ? '' : 'none';
+      g.setAttribute('data-shown', was ? g.dataset.wasName : g.dataset.name);
     });
     if (btn) btn.textContent = was ? 'the board in this game' : 'the board before the novelty';
+    if (started) show(step);  // the address says which board is shown
   }
   if (btn) btn.onclick = function () { board(!before); };
-  var m = /step=(\d+)/.exec(location.hash);
+  var m = /step=(\d+)/.exec(location.hash), started = false;
   board(/before=1/.test(location.hash));
+  started = true;
   show(m ? +m[1] : 0);
 })();
 """
@@ -313,16 +365,21 @@ td,th{border-bottom:1px solid #ddd;padding:2px 8px;text-align:left}
 #events{height:560px;overflow:auto;width:420px;margin:0;padding-left:42px;font-size:12px}
 #events li.now{background:#ffe9a8} #events li{cursor:pointer}
 .controls{margin:8px 0} .controls button{min-width:34px} .mark{color:#d33}
-#slider{width:460px} .changed rect:first-child{fill:#fff2f2}
+#slider{width:460px}
 """
 
 
 def render(header: dict[str, Any], events: Sequence[dict[str, Any]],
            result: dict[str, Any] | None, info: dict[str, Any],
-           before: dict[str, Any] | None = None) -> str:
-    """The page as text. `info`: title, notes (the novelty and the first report)."""
+           before: dict[str, Any] | None = None,
+           truth: Sequence[dict[str, Any]] | None = None) -> str:
+    """The page as text. `info`: title, notes (the novelty and the first report);
+    `before`: the rules' schema before the novelty; `truth`: the novelty's ground truth
+    (its changes to squares are outlined even where the schema shows none)."""
     schema = header["schema"]
     names = [s["name"] for s in schema["squares"]]
+    by_square = truth_by_square(list(truth or []), names)
+    toggle = bool(changed_squares(schema, before, by_square))
     n = header["players"]
     states = fold(header, events)
     hotel = (schema["bank"].get("max_houses") or 4) + 1
@@ -351,8 +408,8 @@ def render(header: dict[str, Any], events: Sequence[dict[str, Any]],
 <button id=fwd title="one event on">&gt;</button><button id=end title="the end">&gt;|</button>
 <input id=slider type=range min=0 value=0> step <b id=step>0</b> · turn <b id=turn>0</b>
 <form id=goturn style="display:inline"> · go to turn <input id=turnbox size=4></form>
-{'<button id=before>the board before the novelty</button>' if before else ''}</div>
-<div class=wrap><div>{_board_svg(schema, before, n)}
+{'<button id=before>the board before the novelty</button>' if toggle else ''}</div>
+<div class=wrap><div>{_board_svg(schema, before, n, by_square)}
 <table id=players><thead><tr><th>player</th><th>cash</th><th>square</th><th></th>
 <th>properties</th></tr></thead><tbody>{rows}</tbody></table></div>
 <ol id=events>{evs}</ol></div>
@@ -367,7 +424,7 @@ def write(run_dir: str | Path, game: int) -> Path:
     header, events, result = read_log(log_path(run, game))
     info: dict[str, Any] = {"title": f"Game {game}", "notes": []}
     record, summary = _record(run, game), _summary(run)
-    before = None
+    before, truth = None, None
     if record is not None:
         info["title"] = (f"Game {game} of {summary.get('agent', 'the trial')} vs "
                          f"{', '.join(summary.get('opponents', []))}")
@@ -377,16 +434,21 @@ def write(run_dir: str | Path, game: int) -> Path:
     if summary.get("injected_at") is not None and record is not None:
         inj = summary["injected_at"]
         if record.get("novelty_active"):
+            before, truth = _base_schema(run), summary.get("ground_truth") or []
+            names = [s["name"] for s in header["schema"]["squares"]]
+            count = len(changed_squares(header["schema"], before,
+                                        truth_by_square(truth, names)))
+            outlined = (f"the {count} squares it changed are outlined in red (the button "
+                        "shows them as the rules had them)" if count else
+                        "it changes no square: see the events")
             info["notes"].append(f"novelty {summary.get('novelty')} active in this game "
-                                 f"(injected before game {inj}); squares it changed are "
-                                 "outlined in red")
-            before = _base_schema(run)
+                                 f"(injected before game {inj}); {outlined}")
         else:
             info["notes"].append(f"before the novelty (injected before game {inj})")
     if summary.get("first_detection") == game:
         info["notes"].append("the agent first reported a novelty after this game")
     path = page_path(run, game)
-    atomic_write(path, render(header, events, result, info, before))
+    atomic_write(path, render(header, events, result, info, before, truth))
     return path
 
 

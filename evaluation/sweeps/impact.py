@@ -9,8 +9,9 @@ seats and dice, the novelty in force from the first game), each against the same
 opponents:
 
 - *oracle*: told the true rules: shown them (as under `announced`) and, if it keeps
-  beliefs (`set_believed_schema`, the planner), believing the novelty's whole schema,
-  hidden dice and decks included; rule hooks only as far as a schema describes them.
+  beliefs (`tell_rules` or `set_believed_schema`, the planner), believing the novelty's
+  whole schema, hidden dice and decks included, and the rule changes its hooks declare
+  (as far as the agent can express them: the planner's `charges`).
   Adaptation off, so nothing it infers can overrule the truth.
 - *blind*: shown the old rules (`effects`) and not adapting (`adapt=false`).
 - *adaptive*: the agent as shipped, shown what `observability` shows.
@@ -116,7 +117,10 @@ def play_version(opts: ImpactOptions, version: str) -> list[tuple[int, int, int]
     out: list[tuple[int, int, int]] = []
     for first in range(0, opts.games, opts.trial_games):
         agent = make_agent(opts.agent, **params)
-        if version == "oracle" and hasattr(agent, "set_believed_schema"):
+        if version == "oracle" and hasattr(agent, "tell_rules"):
+            agent.tell_rules(applied.schema, [(c.entity, c.attribute, c.new)
+                                              for c in applied.declared])
+        elif version == "oracle" and hasattr(agent, "set_believed_schema"):
             agent.set_believed_schema(applied.schema)
         players = [agent, *(make_agent(name) for name in opts.opponents)]
         for g in range(opts.before):  # the world before the change: the evidence it leaves

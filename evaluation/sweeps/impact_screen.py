@@ -7,7 +7,8 @@ Runs `evaluation.impact` for every novelty x preset asked for and appends each r
 as it finishes, to `out/impact.jsonl`; a killed screen resumes where it stopped (a
 record is kept when its settings match the command's). `write=true` copies the newest
 record of every preset whose parameters are today's into the catalogue's measured file,
-as the cell's `ignorance` entry (`novelties.measured`), without playing. `table=true`
+as the cell's `ignorance` entry (`novelties.measured`), without playing; a cell measured
+on more games keeps its figure. `table=true`
 prints the records as the results page's table (JSON: columns and rows), without playing.
 """
 
@@ -131,6 +132,8 @@ def write_measured(opts: ScreenOptions, data_file: Path | None = None,
         params = load_novelty(name, preset, None)[1].model_dump(mode="json")
         if cell.get("params") != params:
             continue  # the preset changed since detectability was measured: stale
+        if cell.get("ignorance", {}).get("games", 0) > r["games"]:
+            continue  # a larger measurement (the band's) stands
         cell["ignorance"] = {**{k: r.get(k, OMITTED.get(k)) for k in KEPT}, "command": (
             f"python -m evaluation.impact novelty={name} difficulty={preset} "
             f"games={r['games']} seed={r['seed']}" + _non_default(r))}
