@@ -10,6 +10,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evaluation.harness import config_store, trial_config
 from evaluation.harness.runner import TrialConfig, _trial_identity
@@ -212,3 +214,44 @@ def test_a_job_folder_named_with_decision_budget_is_found_again(tmp_path: Path) 
         == "agent=random,decision_budget=5,seed=0"
     (tmp_path / name).mkdir()
     assert sweep_subdir(str(tmp_path), name, ["decision_budget=5"]) == name
+
+
+# --- the identity, for any configuration --------------------------------------------------------
+_NAMES = st.sampled_from(["baseline", "random", "passive"])
+
+
+@st.composite
+def _configs(draw) -> TrialConfig:
+    games = draw(st.integers(1, 1000))
+    lo = draw(st.floats(0, 1))
+    return TrialConfig(
+        agent=draw(_NAMES), opponents=draw(st.lists(_NAMES, min_size=1, max_size=3)),
+        games=games, seed=draw(st.integers(0, 10**9)),
+        window=(lo, draw(st.floats(lo, 1))),
+        inject_at=draw(st.none() | st.integers(0, games - 1)),
+        detection=draw(st.sampled_from(["system", "given"])),
+        reference=draw(st.none() | _NAMES), rules=draw(st.sampled_from(["standard", "gnome"])),
+        observability=draw(st.sampled_from(["announced", "effects"])),
+        opponents_view=draw(st.sampled_from(["informed", "shown"])),
+        isolate=draw(st.lists(st.sampled_from(["agent", "opponent1"]), unique=True)),
+        isolate_budget=draw(st.floats(0.5, 100)),
+        progress=draw(st.booleans()), plots=draw(st.booleans()),
+        hook_budget=draw(st.none() | st.floats(0.5, 100)),
+        keep_logs=draw(st.sampled_from(["novelty", "none", True])))
+
+
+@settings(max_examples=60, deadline=None)
+@given(_configs(), _configs())
+def test_the_identity_is_the_games_options_and_reads_back(cfg: TrialConfig,
+                                                          other: TrialConfig) -> None:
+    """trial.json reads back into the same trial (`verify` and `compare` rebuild it so), and
+    the options that do not change the games do not change it."""
+    from evaluation.harness.runner import config_of
+
+    cfg.validate()
+    ident = _trial_identity(cfg)
+    assert _trial_identity(config_of(ident)) == ident
+    quiet = {name: getattr(other, name) for name in
+             ("progress", "plots", "hook_budget", "keep_logs", "allow_huge", "decision_budget",
+              "isolate_memory", "isolate_cpu")}
+    assert _trial_identity(dataclasses.replace(cfg, **quiet)) == ident
