@@ -66,10 +66,8 @@ def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
     nname = novelty.pop("name", None)
     for field, opt in declared():  # novelty.difficulty, ...: null is the default
         key = (opt.name or "").split(".")
-        if key[0] == "novelty" and len(key) > 1:
-            values[field] = novelty.get(key[1])
-            if values[field] is None:
-                del values[field]
+        if key[0] == "novelty" and len(key) == 2 and novelty.get(key[1]) is not None:
+            values[field] = novelty[key[1]]
     values["novelty_params"] = {k: v for k, v in (novelty.get("params") or {}).items()
                                 if v is not None}
     cfg = declaration.TrialConfig(**{**values, "agent": name, "agent_params": agent,
