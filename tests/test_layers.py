@@ -113,18 +113,13 @@ def test_nothing_imports_the_forwarding_modules() -> None:
 
 # Modules that still import the command-line layer by its old engine name, left to those who
 # are editing them (issue 53: a one-line import each); nothing else may.
-OLD_CLI_NAME_PENDING = {"evaluation/reports/compare.py", "evaluation/reports/replay.py",
-                        "evaluation/reports/verify.py", "evaluation/sweeps/impact.py",
-                        "evaluation/sweeps/impact_screen.py"}
-
-
 def test_the_command_line_layer_is_imported_from_outside_the_engine() -> None:
     """`openmono/cli.py` only forwards to `openmono_cli` for code outside the project."""
     bad = []
     for package in sorted(PROJECT - {"conf"}) + ["tests"]:
         for path in sorted((ROOT / package).rglob("*.py")):
             rel = str(path.relative_to(ROOT))
-            if rel == "openmono/cli.py" or rel in OLD_CLI_NAME_PENDING:
+            if rel == "openmono/cli.py":
                 continue
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):
