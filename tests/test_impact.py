@@ -184,6 +184,15 @@ def test_a_biting_preset_costs_the_blind_planner_games():
     assert record["cost_ci"][0] > 0
 
 
+
+def test_a_biting_class_preset_costs_the_blind_planner_and_the_told_one_avoids_it():
+    """building_tax (easy) charges 200 a house and 800 a hotel on tax squares, a rule no
+    schema writes: the oracle is told it through the rules the plugin declares, values
+    buildings by it, and beats the blind planner on a small fixed sample."""
+    record = impact.measure(_opts(novelty="building_tax", games=24, trial_games=24, seed=11))
+    assert record["oracle"] > record["blind"]
+    assert record["cost_ci"][0] > 0
+
 # --- the catalogue screen -------------------------------------------------------------
 def test_the_screen_resumes_and_writes_the_measured_file(tmp_path: Path):
     from evaluation.sweeps.impact_screen import RECORDS, ScreenOptions, screen, write_measured

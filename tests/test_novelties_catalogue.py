@@ -147,7 +147,7 @@ def test_wealth_tax_and_building_tax() -> None:
                            owner={"Mediterranean Avenue": 0, "Baltic Avenue": 0},
                            level={"Mediterranean Avenue": 2, "Baltic Avenue": 2})
     play(game)
-    assert payments(game, "tax") == [(0, -1, 300, "tax", 4)]
+    assert payments(game, "tax") == [(0, -1, 200 + 4 * 150, "tax", 4)]
 
 
 def test_free_parking_jackpot() -> None:

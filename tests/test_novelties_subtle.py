@@ -107,7 +107,7 @@ def test_rent_levy_taxes_the_owner_on_rent_collected() -> None:
 def test_third_house_fee_only_for_the_third_house() -> None:
     streets = ("Oriental Avenue", "Vermont Avenue", "Connecticut Avenue")
     owner = {s: 0 for s in streets}
-    for start, fee in ((2, [(0, BANK, 25, "house_fee", -1)]), (1, [])):
+    for start, fee in ((2, [(0, BANK, 300, "house_fee", -1)]), (1, [])):
         game, _ = novelty_game("third_house_fee", "hard", [(1, 2)], owner=owner,
                                level={s: start for s in streets})
         agent = Scripted(("pre_roll", Build(STD.index_of("Oriental Avenue"))))

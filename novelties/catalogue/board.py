@@ -114,10 +114,10 @@ class GroupReassign(Novelty):
     name = "group_reassign"
     category = "representation"
     description = ("Pairs of streets swap colour groups (prices and rents stay with the "
-                   "street); easy swaps six pairs (most sets are new), hard a single pair.")
+                   "street); easy swaps six pairs (most sets are new), hard two pairs.")
     Params = _Reassign
     # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
-    presets = {"easy": {"swaps": 6}, "medium": {"swaps": 3}, "hard": {"swaps": 1}}
+    presets = {"easy": {"swaps": 6}, "medium": {"swaps": 3}, "hard": {"swaps": 2}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
         rng = random.Random(params.seed)
@@ -181,12 +181,12 @@ class GroupMerge(Novelty):
     name = "group_merge"
     category = "representation"
     description = ("Colour groups merge into bigger sets (named after the first); easy makes "
-                   "two sets of six streets (monopolies become rare), hard merges the two cheap "
-                   "groups only.")
+                   "two sets of five streets (monopolies become rare), medium also merges red "
+                   "with yellow, hard merges the two cheap groups only.")
     Params = _Merge
     # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
     presets = {"easy": {"merges": [["brown", "light_blue"], ["green", "dark_blue"]]},
-               "medium": {"merges": [["light_blue", "pink"], ["red", "yellow"]]},
+               "medium": {"merges": [["brown", "light_blue"], ["red", "yellow"]]},
                "hard": {"merges": [["brown", "light_blue"]]}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:

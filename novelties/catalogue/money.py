@@ -206,16 +206,15 @@ class RentCollapse(Novelty):
     name = "rent_collapse"
     category = "attribute"
     description = ("Street rents of the chosen groups fall to `factor` of the printed rent "
-                   "(at least 1) from building level `from_level` on; easy collapses six of the eight "
-                   "colour groups at every level, hard only the houses and hotels of the "
+                   "(at least 1) from building level `from_level` on; easy collapses the five "
+                   "dearest colour groups at every level, hard only the houses and hotels of the "
                    "four dearest groups, seen once someone lands on one built up.")
     Params = _Collapse
     # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
     presets = {
-        "easy": {"groups": ["brown", "light_blue", "pink", "yellow", "green", "dark_blue"],
+        "easy": {"groups": ["orange", "red", "yellow", "green", "dark_blue"],
                  "factor": 0.02},
-        "medium": {"groups": ["orange", "red", "yellow", "green", "dark_blue"],
-                   "factor": 0.02},
+        "medium": {"groups": ["orange", "red", "yellow"], "factor": 0.02},
         "hard": {"groups": ["red", "yellow", "green", "dark_blue"], "factor": 0.02,
                  "from_level": 1},
     }

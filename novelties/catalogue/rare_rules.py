@@ -125,10 +125,11 @@ class HotelUpkeep(Novelty):
     name = "hotel_upkeep"
     category = "class"
     description = ("A player holding `hotels` or more hotels pays `fee` at the end of each of "
-                   "its turns; hard charges 1500 from the ninth hotel, which only a player "
+                   "its turns; easy charges 300 from the first hotel, so hotels cost more than "
+                   "they earn; hard charges 1500 from the ninth hotel, which only a player "
                    "who has taken over the board builds.")
     Params = _Upkeep
-    presets = {"easy": {"hotels": 1, "fee": 50}, "medium": {"hotels": 6, "fee": 50},
+    presets = {"easy": {"hotels": 1, "fee": 300}, "medium": {"hotels": 2, "fee": 500},
                "hard": {"hotels": 9, "fee": 1500}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:

@@ -71,12 +71,12 @@ class _PerBuilding(NoveltyParams):
 class BuildingTax(Novelty):
     name = "building_tax"
     category = "class"
-    description = ("Tax squares also charge per house and hotel the payer owns; hard charges "
-                   "50 per house and 200 per hotel without announcing it.")
+    description = ("Tax squares also charge per house and hotel the payer owns; easy charges "
+                   "200 per house and 800 per hotel, hard 150 and 600 without announcing it.")
     Params = _PerBuilding
-    presets = {"easy": {"per_house": 10, "per_hotel": 40},
-               "medium": {"per_house": 25, "per_hotel": 100},
-               "hard": {"per_house": 50, "per_hotel": 200, "announced": False}}
+    presets = {"easy": {"per_house": 200, "per_hotel": 800},
+               "medium": {"per_house": 150, "per_hotel": 600},
+               "hard": {"per_house": 150, "per_hotel": 600, "announced": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         ph, pt = params.per_house, params.per_hotel

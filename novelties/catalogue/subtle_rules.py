@@ -308,10 +308,11 @@ class ThirdHouseFee(Novelty):
     name = "third_house_fee"
     category = "class"
     description = ("Building up to the `level`-th house on a street costs an extra `fee` "
-                   "(paid at the end of the turn); hard charges 25 for the 3rd house only.")
+                   "(paid at the end of the turn); easy charges 400 for every first house, hard "
+                   "300 for the 3rd house only.")
     Params = _ThirdHouse
-    presets = {"easy": {"fee": 100, "level": 1}, "medium": {"fee": 50},
-               "hard": {"fee": 25}}
+    presets = {"easy": {"fee": 400, "level": 1}, "medium": {"fee": 300, "level": 2},
+               "hard": {"fee": 300}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
         if params.level > schema.bank.max_houses:
