@@ -295,10 +295,15 @@ def test_the_page_table_sorts_by_cost_and_flags_what_bites():
                 "recovered": 1.0, "recovered_ci": [0.9, 1.0], "games": games}
 
     table = page_table([rec("small", 0.05, 0.01), rec("big", 0.20, 0.16),
-                        rec("big_few", 0.30, 0.2, games=100), rec("small", 0.12, 0.11)])
-    assert [r[0] for r in table["rows"]] == ["`big_few`", "`big`", "`small`"]
-    assert [r[-1] for r in table["rows"]] == ["no", "yes", "no"]  # few games; bites; low
-    assert table["rows"][2][5] == "+12 (+11 to +15)"  # the newest record of a preset
+                        rec("big_few", 0.30, 0.2, games=100), rec("small", 0.12, 0.11),
+                        rec("rent_collapse", 0.10, 0.05), rec("hotel_upkeep", 0.01, -0.01)])
+    # by category (class, attribute, representation; then names the catalogue lacks),
+    # then the largest cost first
+    assert [r[:2] for r in table["rows"]] == [
+        ["class", "`hotel_upkeep`"], ["attribute", "`rent_collapse`"], ["–", "`big_few`"],
+        ["–", "`big`"], ["–", "`small`"]]
+    assert [r[-1] for r in table["rows"]][2:] == ["no", "yes", "no"]  # few games; bites; low
+    assert table["rows"][4][6] == "+12 (+11 to +15)"  # the newest record of a preset
 
 
 def test_games_before_the_novelty_are_played_and_not_counted(monkeypatch):

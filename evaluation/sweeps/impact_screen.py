@@ -168,23 +168,37 @@ def _share(r: dict[str, Any]) -> str:
     return f"{100 * r['recovered']:.0f}% ({100 * lo:.0f} to {100 * hi:.0f})"
 
 
+CATEGORIES = ("class", "attribute", "representation")
+
+
+def _category(name: str) -> str:
+    """A novelty's category ("" for a name the catalogue does not hold)."""
+    from novelties.registry import available_novelties
+
+    plugin = available_novelties().get(name)
+    return getattr(plugin, "category", "") if plugin is not None else ""
+
+
 def page_table(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """The newest record of each (novelty, preset), largest cost first, as the results
-    page shows it: win rates, the cost with its interval, the share recovered and whether
-    the preset bites (`novelties.measured.bites`)."""
+    """The newest record of each (novelty, preset), by category and then largest cost
+    first, as the results page shows it: win rates, the cost with its interval, the
+    share recovered and whether the preset bites (`novelties.measured.bites`)."""
     from novelties.measured import bites
 
     newest: dict[tuple[str, str], dict[str, Any]] = {}
     for r in records:
         newest[(r["novelty"], r["difficulty"])] = r
+    order = {c: i for i, c in enumerate(CATEGORIES)}
+    keyed = [(_category(r["novelty"]), r) for r in newest.values()]
+    keyed.sort(key=lambda cr: (order.get(cr[0], len(order)), -cr[1]["cost"]))
     rows = []
-    for r in sorted(newest.values(), key=lambda r: -r["cost"]):
+    for category, r in keyed:
         lo, hi = r["cost_ci"]
-        rows.append([f"`{r['novelty']}`", r["difficulty"], _pct(r["oracle"]),
+        rows.append([category or "–", f"`{r['novelty']}`", r["difficulty"], _pct(r["oracle"]),
                      _pct(r["blind"]), _pct(r["adaptive"]),
                      f"{100 * r['cost']:+.0f} ({100 * lo:+.0f} to {100 * hi:+.0f})",
                      _share(r), "yes" if bites({"ignorance": r}) else "no"])
-    return {"columns": ["novelty", "preset", "oracle", "blind", "adaptive",
+    return {"columns": ["category", "novelty", "preset", "oracle", "blind", "adaptive",
                         "cost, points (95% CI)", "recovered (95% CI)", "bites"],
             "rows": rows}
 
