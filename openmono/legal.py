@@ -55,6 +55,7 @@ DEFAULT_ACTION = {
 
 
 def jail_card_count(view, seat: int) -> int:
+    """How many get-out-of-jail cards `seat` holds (a count or a tuple of decks)."""
     c = view.jail_cards[seat]
     return c if isinstance(c, int) else len(c)
 
@@ -137,14 +138,15 @@ def buildable_streets(rules: Rules, owner: Sequence[int], level: Sequence[int],
     """The streets of group `g` on which `build_blocked` finds nothing, in group order,
     from one pass over the group (agents list their build candidates with it).
 
-    >>> import openmono
-    >>> from openmono.compiled import compile_rules
-    >>> rules = compile_rules(openmono.standard_schema())
-    >>> owner = [-1] * rules.n; level = [0] * rules.n; mortgaged = [False] * rules.n
-    >>> for sq in (1, 3): owner[sq] = 0
-    >>> level[1] = 1
-    >>> buildable_streets(rules, owner, level, mortgaged, 0, rules.group_of[1])
-    [3]
+    Examples:
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> rules = compile_rules(openmono.standard_schema())
+        >>> owner = [-1] * rules.n; level = [0] * rules.n; mortgaged = [False] * rules.n
+        >>> for sq in (1, 3): owner[sq] = 0
+        >>> level[1] = 1
+        >>> buildable_streets(rules, owner, level, mortgaged, 0, rules.group_of[1])
+        [3]
     """
     if g < 0 or not rules.group_buildable[g]:
         return []
@@ -168,6 +170,7 @@ def buildable_streets(rules: Rules, owner: Sequence[int], level: Sequence[int],
 
 
 def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
+    """Why `seat` may not build on `sq` now (None when it may)."""
     problem = build_blocked(rules, view.owner, view.level, view.mortgaged, seat, sq)
     if problem is not None:
         return problem
@@ -185,6 +188,7 @@ def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
 
 
 def check_sell_building(rules: Rules, view, seat: int, sq: int) -> str | None:
+    """Why `seat` may not sell a building on `sq` now (None when it may)."""
     if not (0 <= sq < rules.n) or not rules.is_street[sq]:
         return "not a street"
     if view.owner[sq] != seat:
@@ -208,6 +212,7 @@ def check_sell_building(rules: Rules, view, seat: int, sq: int) -> str | None:
 
 
 def check_mortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
+    """Why `seat` may not mortgage `sq` now (None when it may)."""
     if not (0 <= sq < rules.n) or not rules.is_property[sq]:
         return "not a property"
     if view.owner[sq] != seat:
@@ -227,6 +232,7 @@ def check_mortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
 
 
 def check_unmortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
+    """Why `seat` may not lift the mortgage on `sq` now (None when it may)."""
     if not (0 <= sq < rules.n) or not rules.is_property[sq]:
         return "not a property"
     if view.owner[sq] != seat:
@@ -239,6 +245,7 @@ def check_unmortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
 
 
 def check_sell_property(rules: Rules, view, seat: int, sq: int) -> str | None:
+    """Why `seat` may not sell `sq` back to the bank now (None when it may)."""
     if rules.property_refund is None:
         return "the rules do not let the bank buy property"
     if not (0 <= sq < rules.n) or not rules.is_property[sq]:

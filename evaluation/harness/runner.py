@@ -82,6 +82,11 @@ class PluginError(TrialError):
 
 @dataclass
 class TrialConfig:
+    """One trial's configuration: the agent evaluated, its opponents and reference,
+    the novelty (with difficulty, parameters, observability, injection game), how many
+    games from which seed, and the run's limits and logs. `validate()` checks it;
+    `run_trial` plays it.
+    """
     agent: str = "planner"
     agent_params: dict[str, Any] = field(default_factory=dict)
     opponents: list[str] = field(default_factory=lambda: ["baseline"] * 3)
