@@ -1,10 +1,10 @@
 """Environment cards in the Farama layout, rendered from the environments themselves and a
 measured speed file, never written by hand.
 
-    python -m envs.cards speed        # measure: a short random-action loop per environment,
+    python -m envs.cards speed=true   # measure: a short random-action loop per environment,
                                       # written to docs/data/cards/env_speed.json
     python -m envs.cards              # (re)write docs/cards/envs/*.md from the code and that file
-    python -m envs.cards check        # exit 1 naming the cards that are not current
+    python -m envs.cards check=true   # exit 1 naming the cards that are not current
 
 The spaces, agents, arguments and their defaults, reward options and render modes are
 read off the environment objects, so a card cannot describe an environment that no
@@ -22,6 +22,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pydantic import Field
+
+from openmono.cli import Options, read_options
+
 CARDS_DIR = Path("docs") / "cards" / "envs"
 SPEED_FILE = Path("docs") / "data" / "cards" / "env_speed.json"
 COMMAND = "python -m envs.cards"
@@ -37,7 +41,7 @@ def measure_speed(steps: int = SPEED_STEPS, seed: int = SPEED_SEED) -> dict[str,
     for r in runs.values():
         r["steps_per_second"] = round(r["steps"] / r["seconds"], 1)
         r["seconds_per_episode"] = round(r["seconds"] / r["episodes"], 3)
-    return {"command": f"{COMMAND} speed", "steps": steps, "seed": seed, "runs": runs,
+    return {"command": f"{COMMAND} speed=true", "steps": steps, "seed": seed, "runs": runs,
             "machine": {"cpus": os.cpu_count(),
                         "load_average_1min": round(os.getloadavg()[0], 1),
                         "python": platform.python_version(), "system": platform.system()}}
@@ -53,7 +57,7 @@ def _arguments(cls: Any) -> list[str]:
 
 def _speed(speed: dict[str, Any] | None, key: str) -> list[str]:
     if not speed:
-        return [f"Not measured: run `{COMMAND} speed`."]
+        return [f"Not measured: run `{COMMAND} speed=true`."]
     r, m = speed["runs"][key], speed["machine"]
     who = "every player acting" if key == "aec" else "the learner acting, three `baseline` opponents"
     return [f"{round(r['steps_per_second']):,} steps/s, {r['seconds_per_episode']} s per episode: "
@@ -206,25 +210,34 @@ def stale(out: Path = CARDS_DIR, speed_file: Path = SPEED_FILE) -> list[str]:
                   if not (out / f).exists() or (out / f).read_text(encoding="utf-8") != t)
 
 
+class CardsOptions(Options):
+    """The environment cards: measure the speed, write the cards, or check them."""
+
+    speed: bool = Field(False, description="measure the speed again first "
+                        f"({SPEED_STEPS} steps per environment, into {SPEED_FILE})")
+    check: bool = Field(False, description="write nothing; exit 1 naming the cards that "
+                        "are not current")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """`python -m envs.cards [speed|check]`."""
-    args = sys.argv[1:] if argv is None else argv
-    if args not in ([], ["speed"], ["check"]):
-        print(f"usage: {COMMAND} [speed|check]", file=sys.stderr)
-        return 2
-    if args == ["check"]:
+    """`python -m envs.cards [speed=true] [check=true]`."""
+    args = read_options(CardsOptions, argv, COMMAND)
+    if isinstance(args, int):
+        return args
+    if args.check:
         bad = stale()
         for f in bad:
             print(f"not current: {CARDS_DIR / f} (run: {COMMAND})")
         return 1 if bad else 0
-    if args == ["speed"]:
+    if args.speed:
         SPEED_FILE.parent.mkdir(parents=True, exist_ok=True)
         SPEED_FILE.write_text(json.dumps(measure_speed(), indent=1) + "\n", encoding="utf-8")
         print(f"wrote {SPEED_FILE}")
     CARDS_DIR.mkdir(parents=True, exist_ok=True)
-    for f, text in render_all(read_speed()).items():
+    pages = render_all(read_speed())
+    for f, text in pages.items():
         (CARDS_DIR / f).write_text(text, encoding="utf-8")
-    print(f"wrote {CARDS_DIR}/: {', '.join(render_all(read_speed()))}")
+    print(f"wrote {CARDS_DIR}/: {', '.join(pages)}")
     return 0
 
 

@@ -67,15 +67,20 @@ def hidden_by(applied: Applied, before: GameSchema) -> str:
     """Which observability hides the preset's changes from what agents are shown."""
     if not applied.changes:
         return "nothing to hide (no change on the standard game)"
+    n = len(applied.changes)
     announced = sum(c.visible for c in applied.changes)
     effects = len(shown_under_effects(before, applied))
     if announced == 0:
         return "both: no change can be read off the observation even when announced"
     if effects == 0:
-        return ("`effects` hides every change; `announced` shows "
-                f"{announced} of {len(applied.changes)}")
-    return (f"neither fully: `announced` shows {announced} of {len(applied.changes)} "
-            f"changes, `effects` still shows {effects}")
+        return f"`effects` (`announced` shows {announced} of {_changes(n)})"
+    if effects >= announced == n:
+        return f"neither: both show {'it' if n == 1 else f'all {n} changes'}"
+    return f"partly: `announced` shows {announced} of {_changes(n)}, `effects` {effects}"
+
+
+def _changes(n: int) -> str:
+    return f"{n} change" if n == 1 else f"{n} changes"
 
 
 def _changes_table(applied: Applied, before: GameSchema) -> list[str]:
@@ -148,7 +153,7 @@ def card(name: str, data: Mapping[str, Any] | None = None) -> str:
              "## Presets", "",
              "| preset | parameters | which observability hides it |", "|---|---|---|"]
     for d, a in applied.items():
-        lines.append(f"| {d} | `{_cell(presets[d])}` | {hidden_by(a, before)} |")
+        lines.append(f"| {d} | `{_cell_long(json.dumps(presets[d]))}` | {hidden_by(a, before)} |")
     lines += ["", "Try one: `python -m novelties show "
               f"{name} difficulty=hard` (ground truth), `python -m evaluation.trial "
               f"novelty={name} novelty.difficulty=hard` (a trial).", ""]

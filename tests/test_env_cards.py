@@ -1,6 +1,6 @@
 """The environment cards (docs/cards/envs/) are renderings of the environments and of
 the measured speed file: a card edited by hand, or an environment changed without
-re-rendering, fails here. Re-render with `python -m envs.cards` (`speed` first to
+re-rendering, fails here. Re-render with `python -m envs.cards` (`speed=true` to
 measure again)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def test_committed_env_cards_are_current() -> None:
 
 def test_a_card_reads_the_environment_and_the_speed_file() -> None:
     text = cards.gym_card(None)
-    assert "Discrete(2922)" in text and "Not measured: run `python -m envs.cards speed`" in text
+    assert "Discrete(2922)" in text and "Not measured: run `python -m envs.cards speed=true`" in text
     assert "`opponents` | `('baseline', 'baseline', 'baseline')`" in text
     speed = cards.read_speed(ROOT / cards.SPEED_FILE)
     text = cards.aec_card(speed)
@@ -36,7 +36,7 @@ def test_a_card_reads_the_environment_and_the_speed_file() -> None:
 def test_check_names_a_stale_card(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     os.makedirs(cards.CARDS_DIR)
-    assert cards.main(["check"]) == 1
-    assert cards.main([]) == 0 and cards.main(["check"]) == 0
+    assert cards.main(["check=true"]) == 1
+    assert cards.main([]) == 0 and cards.main(["check=true"]) == 0
     (cards.CARDS_DIR / "aec.md").write_text("edited", encoding="utf-8")
-    assert cards.main(["check"]) == 1 and cards.main(["bogus"]) == 2
+    assert cards.main(["check=true"]) == 1 and cards.main(["bogus=1"]) == 2

@@ -23,7 +23,7 @@ def test_a_card_shows_presets_measurements_and_what_hides_it() -> None:
     text = cards.card("rent_hike", data)
     assert "Not measured" in text and '"factor": 3.0' in text
     assert "both: no change can be read off the observation even when announced" in text
-    assert "`effects` hides every change" in text
+    assert "| hard | `{\"factor\": 2.0" in text and "`effects` (`announced` shows 12 of 12" in text
     measured = json.loads((ROOT / "novelties" / "data" / "measured.json").read_text())
     cell = measured["plugins"]["rent_hike"]["hard"]
     data = {"settings": {"games": 7, "seed": 3}, "order": {},
