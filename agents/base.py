@@ -101,7 +101,8 @@ class Agent:
 
     @property
     def rng(self) -> random.Random:
-        """The agent's own `random.Random`, seeded by the game (on first use: seeding costs time)."""
+        """The agent's own `random.Random`, seeded by the game (on first use: seeding
+        costs time)."""
         if self._rng_seed is not None:
             self._rng.seed(self._rng_seed)
             self._rng_seed = None

@@ -179,7 +179,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 "action_mask": table.mask.copy() if deciding else self._zero_mask.copy()}
 
     def step(self, action: Any) -> None:
-        """Play the selected agent's action (None for a finished agent) and move to the next decision."""
+        """Play the selected agent's action (None for a finished agent) and move to the
+        next decision."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

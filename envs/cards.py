@@ -59,7 +59,8 @@ def _speed(speed: dict[str, Any] | None, key: str) -> list[str]:
     if not speed:
         return [f"Not measured: run `{COMMAND} speed=true`."]
     r, m = speed["runs"][key], speed["machine"]
-    who = "every player acting" if key == "aec" else "the learner acting, three `baseline` opponents"
+    who = ("every player acting" if key == "aec"
+           else "the learner acting, three `baseline` opponents")
     return [f"{round(r['steps_per_second']):,} steps/s, {r['seconds_per_episode']} s per episode: "
             f"{r['steps']:,} steps ({r['episodes']} episodes) with uniformly random legal "
             f"actions, {who}, seed {speed['seed']}, one process on a {m['cpus']}-CPU "

@@ -182,7 +182,8 @@ def card(name: str, data: Mapping[str, Any] | None = None) -> str:
                    f"novelty={name} difficulty=hard`).", ""])
     lines += ["## Ground truth on the standard game", "",
               "What each preset changes (`novelties.ground_truth`), and whether an agent can "
-              "read it off its observation under each [observability](../../glossary.md#observability).", ""]
+              "read it off its observation under each "
+              "[observability](../../glossary.md#observability).", ""]
     for d, a in applied.items():
         lines += [f"### {d}", "", *_changes_table(a, before), ""]
     return "\n".join(lines)

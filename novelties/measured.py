@@ -110,7 +110,8 @@ def _harder(a: float, b: float) -> bool:
 
 
 def detect_text(cell: Mapping[str, Any]) -> str:
-    """A cell's median game of detection as the list prints it (`~` analytic, `>N` never in N games)."""
+    """A cell's median game of detection as the list prints it (`~` analytic, `>N`
+    never in N games)."""
     g = cell.get("detectability_games_median")
     if g is None:
         return f">{cell.get('games', '?')}" if cell.get("method") == "coupled" else "never"

@@ -17,7 +17,8 @@ Examples:
     >>> schema = openmono.standard_schema()
     >>> schema.bank.go_salary, len(schema.squares)
     (200, 40)
-    >>> richer = schema.model_copy(update={"bank": schema.bank.model_copy(update={"go_salary": 400})})
+    >>> bank = schema.bank.model_copy(update={"go_salary": 400})
+    >>> richer = schema.model_copy(update={"bank": bank})
     >>> openmono.compile_rules(richer).bank.go_salary
     400
 """

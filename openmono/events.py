@@ -160,7 +160,8 @@ class TurnStarted(NamedTuple):
 
 
 class GameOver(NamedTuple):
-    """The game ended: the winner, how (`bankruptcy`, `turn_limit` or a plugin's rule) and after how many turns."""
+    """The game ended: the winner, how (`bankruptcy`, `turn_limit` or a plugin's rule)
+    and after how many turns."""
     winner: int
     reason: str  # "bankruptcy" or "turn_limit"
     turns: int

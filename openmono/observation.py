@@ -57,7 +57,8 @@ def freeze(value: Any) -> Any:
 
 # The bank rules as agents see them: a NamedTuple with the fields of `BankRules`.
 PublicBank = NamedTuple("PublicBank", [(name, Any) for name in BankRules.model_fields])
-PublicBank.__doc__ = """The bank rules (`openmono.schema.BankRules`), one field each, as agents see them."""
+PublicBank.__doc__ = ("The bank rules (`openmono.schema.BankRules`), one field each, as "
+                      "agents see them.")
 
 
 class PublicRules(NamedTuple):

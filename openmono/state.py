@@ -35,12 +35,29 @@ Examples:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, Sequence
 
 from openmono.compiled import Rules
 
 NOBODY = -1
 BANK = -1  # = openmono.events.BANK: a payer or payee that is the bank
+
+
+class View(Protocol):
+    """What the legality and worth rules read of a game: a `GameState` (engine-side)
+    or an `Observation` (an agent's), which both have these fields; tuples indexed by
+    seat (cash, in_jail, jail_cards, active) or by square (owner, level, mortgaged)."""
+
+    cash: Sequence[int]
+    owner: Sequence[int]
+    level: Sequence[int]
+    mortgaged: Sequence[bool]
+    houses_left: int
+    hotels_left: int
+    bank_cash: int | None
+    in_jail: Sequence[bool]
+    jail_cards: Sequence[Any]
+    active: Sequence[bool]
 
 
 class GameState:
@@ -265,7 +282,8 @@ class GameState:
             >>> from openmono.compiled import compile_rules
             >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
             >>> import random
-            >>> st.shuffle(0, random.Random(3)); sorted(st.decks[0]) == list(range(len(st.decks[0])))
+            >>> st.shuffle(0, random.Random(3))
+            >>> sorted(st.decks[0]) == list(range(len(st.decks[0])))
             True
         """
         rng.shuffle(self.decks[deck])
@@ -459,7 +477,8 @@ def has_monopoly(rules: Rules, owner: tuple[int, ...], seat: int, group: int) ->
 
 
 def owned_in_group(rules: Rules, owner: tuple[int, ...], seat: int, group: int) -> int:
-    """How many members of `group` `seat` owns (engine-side; `agents.policy_helpers.owned_in` for agents)."""
+    """How many members of `group` `seat` owns (engine-side; agents have
+    `agents.policy_helpers.owned_in`)."""
     count = 0
     for m in rules.group_members[group]:
         if owner[m] == seat:
@@ -467,7 +486,7 @@ def owned_in_group(rules: Rules, owner: tuple[int, ...], seat: int, group: int) 
     return count
 
 
-def net_worth(rules: Rules, view, seat: int) -> int:
+def net_worth(rules: Rules, view: View, seat: int) -> int:
     """Cash + properties at price (mortgaged: price minus mortgage) + buildings at cost.
 
     Used for the turn-limit winner; `view` is a GameState or an Observation.
@@ -486,7 +505,7 @@ def net_worth(rules: Rules, view, seat: int) -> int:
     return total
 
 
-def sale_value(rules: Rules, view, sq: int) -> int:
+def sale_value(rules: Rules, view: View, sq: int) -> int:
     """What the bank pays for property `sq` (`BankRules.property_sellback`); a mortgaged
     one (`mortgaged_sellback`) brings its refund minus the cost of lifting the mortgage,
     never less than nothing (GNOME's foreclosure)."""

@@ -1,5 +1,5 @@
 """The API reference (docs/api/, rendered by mkdocstrings) documents every public object,
-and every public object it documents says what it is for.
+and every public object it documents says what it is for, with types in its signature.
 
 The pages name modules and classes with `::: dotted.path` lines; this test reads those
 lines and walks what mkdocstrings renders from them (a module's `__all__`, else the
@@ -146,6 +146,23 @@ def test_every_documented_object_has_a_docstring() -> None:
                          f"(say what each is for): {missing}")
 
 
+def unannotated(fn: Any) -> list[str]:
+    """The parameters (and `return`) of a function that carry no type annotation."""
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    missing = [p.name for i, p in enumerate(params) if p.annotation is inspect.Parameter.empty
+               and not (i == 0 and p.name in ("self", "cls"))]
+    if sig.return_annotation is inspect.Signature.empty and fn.__name__ != "__init__":
+        missing.append("return")
+    return missing
+
+
+def test_every_documented_function_has_types_in_its_signature() -> None:
+    missing = sorted({f"{name}({', '.join(unannotated(obj))})" for name, obj in documented()
+                      if inspect.isfunction(obj) and unannotated(obj)})
+    assert not missing, f"annotate these parameters (the reference shows the types): {missing}"
+
+
 def test_the_walk_finds_a_missing_docstring() -> None:
     """The check itself: an undocumented method, dataclass and NamedTuple are caught."""
     from dataclasses import dataclass
@@ -166,6 +183,7 @@ def test_the_walk_finds_a_missing_docstring() -> None:
 
     assert not own_doc(Plain) and not own_doc(Pair) and own_doc(Host)
     assert [n for n, _ in class_members(Host)] == ["quiet"] and not own_doc(Host.quiet)
+    assert unannotated(Host.quiet) == [] and unannotated(lambda x: x) == ["x", "return"]
 
 
 @pytest.mark.parametrize("path", ["agents.base.Agent.act", "novelties.base.Novelty.apply",

@@ -25,7 +25,8 @@ def test_committed_env_cards_are_current() -> None:
 
 def test_a_card_reads_the_environment_and_the_speed_file() -> None:
     text = cards.gym_card(None)
-    assert "Discrete(2922)" in text and "Not measured: run `python -m envs.cards speed=true`" in text
+    assert "Discrete(2922)" in text
+    assert "Not measured: run `python -m envs.cards speed=true`" in text
     assert "`opponents` | `('baseline', 'baseline', 'baseline')`" in text
     speed = cards.read_speed(ROOT / cards.SPEED_FILE)
     text = cards.aec_card(speed)
