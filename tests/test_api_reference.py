@@ -25,7 +25,7 @@ API = ROOT / "docs" / "api"
 PACKAGES = ("openmono", "novelties", "envs")
 # ... and the modules it covers in the other packages.
 MODULES = ("agents.base", "agents.registry", "agents.policy", "agents.policy_helpers",
-           "evaluation.harness.runner")
+           "evaluation.harness.runner", "evaluation.reports.report")
 # Modules of those packages left out, each with why (docs/api/index.md says so too).
 LEFT_OUT = {
     "openmono.cli": "the commands' shared command-line parser, not a library API",
@@ -207,4 +207,5 @@ def test_the_python_trial_example_runs(tmp_path, monkeypatch) -> None:
     code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     monkeypatch.chdir(tmp_path)
     exec(compile(code.replace("games=20", "games=2"), "trials.md", "exec"), {})
-    assert (tmp_path / "outputs" / "my_trial" / "summary.json").exists()
+    for name in ("summary.json", "report.md", "report.html"):
+        assert (tmp_path / "outputs" / "my_trial" / name).exists(), name
