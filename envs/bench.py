@@ -17,7 +17,7 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from openmono.cli import Options, cli, seed_field
+from openmono_cli import Options, cli, seed_field
 
 
 def pick(rng: np.random.Generator, mask: np.ndarray) -> int:

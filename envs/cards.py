@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import Field
 
-from openmono.cli import Options, read_options
+from openmono_cli import Options, read_options
 
 CARDS_DIR = Path("docs") / "cards" / "envs"
 SPEED_FILE = Path("docs") / "data" / "cards" / "env_speed.json"

@@ -29,9 +29,9 @@ from typing import Any
 
 from pydantic import Field
 
-from openmono.cli import (HelpRequested, Options, UsageError, games_field, out_field,
+from openmono_cli import (HelpRequested, Options, UsageError, games_field, out_field,
                           seed_field)
-from openmono.cli import parse as parse_options
+from openmono_cli import parse as parse_options
 
 from evaluation.measures.metrics import wilson_interval
 

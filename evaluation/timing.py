@@ -22,7 +22,7 @@ from pydantic import Field, model_validator
 
 import openmono
 from agents.registry import make_agent
-from openmono.cli import Options, games_field, read_options, seed_field
+from openmono_cli import Options, games_field, read_options, seed_field
 
 DRL = ("ppo", "hybrid_ppo", "ddqn", "hybrid_ddqn")
 OPPONENTS = ("fp_a", "fp_b", "fp_c")

@@ -331,7 +331,7 @@ def shipped_schema_text() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m openmono.protocol schema`: print the protocol's JSON Schema."""
-    from openmono.cli import Options, read_options
+    from openmono_cli import Options, read_options
 
     class SchemaOptions(Options):
         """Print the remote protocol's JSON Schema (what openmono/data ships)."""

@@ -25,10 +25,11 @@ API = ROOT / "docs" / "api"
 PACKAGES = ("openmono", "novelties", "envs")
 # ... and the modules it covers in the other packages.
 MODULES = ("agents.base", "agents.registry", "agents.policy", "agents.policy_helpers",
-           "evaluation.harness.runner", "evaluation.reports.report")
+           "evaluation.harness.runner", "evaluation.harness.trial_config",
+           "evaluation.reports.report")
 # Modules of those packages left out, each with why (docs/api/index.md says so too).
 LEFT_OUT = {
-    "openmono.cli": "the commands' shared command-line parser, not a library API",
+    "openmono.cli": "a forwarder to `openmono_cli`, the commands' command-line layer",
     "novelties.__main__": "the `python -m novelties` command (docs/novelties.md)",
 }
 DIRECTIVE = re.compile(r"^::: ([\w.]+)\n((?:    .*\n)*)", re.M)

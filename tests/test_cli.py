@@ -1,4 +1,4 @@
-"""The shared command-line parser (openmono.cli): one syntax, one error style, --help."""
+"""The shared command-line parser (openmono_cli): one syntax, one error style, --help."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any, Literal
 import pytest
 from pydantic import Field
 
-from openmono.cli import Options, UsageError, cli, games_field, help_text, parse
+from openmono_cli import Options, UsageError, cli, games_field, help_text, parse
 
 
 class Demo(Options):

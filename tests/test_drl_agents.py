@@ -202,7 +202,7 @@ def test_detector_none_as_the_command_line_gives_it() -> None:
     """`agent.hybrid_ppo.detector=none` reaches the agent as None (the command-line parser
     reads none/null as None); it must mean no detector, not an unknown one."""
     from evaluation.harness.cli import AgentOptions
-    from openmono.cli import parse
+    from openmono_cli import parse
 
     options = parse(AgentOptions, ["agent.hybrid_ppo.detector=none"]).agent
     agent = make_agent("hybrid_ppo", **options["hybrid_ppo"])

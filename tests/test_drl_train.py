@@ -79,7 +79,7 @@ def test_cli_errors_are_one_line(tmp_path) -> None:
 def test_the_old_out_dir_is_read_with_a_note(tmp_path) -> None:
     """`out_dir=` was the trainer's spelling of every other command's `out=`: an old
     command still runs, and one note says how it is written now."""
-    from openmono.cli import respell
+    from openmono_cli import respell
 
     assert respell(["games=2", "out_dir=/tmp/r", "+out_dir=x"], {"out_dir": "out"}) == (
         ["games=2", "out=/tmp/r", "+out=x"], ["out_dir=/tmp/r", "+out_dir=x"])

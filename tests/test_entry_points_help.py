@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from openmono.cli import Options, group_prefix
+from openmono_cli import Options, group_prefix
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("openmono", "agents", "evaluation", "envs", "novelties")

@@ -140,7 +140,8 @@ def _entry(name: str) -> Callable[[list[str]], Any]:
                      "bench": "evaluation.games.bench:main",
                      "replay": "evaluation.reports.replay:main",
                      "verify": "evaluation.reports.verify:main",
-                     "compare": "evaluation.reports.compare:main"}[name].partition(":")
+                     "compare": "evaluation.reports.compare:main",
+                     "remote": "agents.remote.__main__:main"}[name].partition(":")
     return getattr(importlib.import_module(module), fn)
 
 
@@ -200,6 +201,10 @@ CORPUS: dict[str, tuple[str, list[str], str]] = {
     "verify nothing": ("verify", [], "dirs"),
     "compare no such folder": ("compare", ["no-such-run"], "no-such-run"),
     "compare out=": ("compare", ["no-such-run", "out="], "out"),
+    "remote no command": ("remote", [], "command"),
+    "remote unknown command": ("remote", ["bogus"], "bogus"),
+    "remote serve --port abc": ("remote", ["serve", "random", "--port", "abc"], "port"),
+    "remote serve --bogus": ("remote", ["serve", "random", "--bogus"], "--bogus"),
 }
 
 

@@ -168,7 +168,7 @@ def test_bench_tournament_and_detection_sweep_seat_remote_agents(tmp_path: Path)
     from evaluation.games import bench
     from evaluation.sweeps import detection_sweep
     from evaluation.games import tournament
-    from openmono.cli import parse
+    from openmono_cli import parse
 
     port = free_port()
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import Field
 
-from openmono.cli import Options, cli
+from openmono_cli import Options, cli
 
 
 def read_run(run: Path) -> list[dict[str, str]]:

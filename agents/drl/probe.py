@@ -21,7 +21,7 @@ from typing import Sequence
 import numpy as np
 from pydantic import Field
 
-from openmono.cli import Options, cli, games_field, seed_field
+from openmono_cli import Options, cli, games_field, seed_field
 
 OPPONENTS = ("fp_a", "fp_b", "fp_c")
 

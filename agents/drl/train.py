@@ -353,7 +353,7 @@ def _hydra_problem(text: str, argv: list[str]) -> str:
 def cli(argv: list[str]) -> int:
     """The command: checked in full first (a refused command writes nothing, in one
     line, exit 2), then handed to Hydra."""
-    from openmono.cli import respell, respelled_note
+    from openmono_cli import respell, respelled_note
 
     renamed = {"out_dir": "out"}  # every command names its output folder out=
     argv, old = respell(list(argv), renamed)

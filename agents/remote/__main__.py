@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+from typing import NoReturn
 
 from agents.registry import UnknownAgentError, make_agent
 
@@ -21,9 +22,17 @@ def _value(text: str) -> object:
         return text
 
 
+class _Parser(argparse.ArgumentParser):
+    """Bad input is one `error:` line and exit 2, as every command answers it."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {message} ({self.prog} --help lists the options)", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m agents.remote",
-                                description="Play an agent for a remote seat of the harness.")
+    p = _Parser(prog="python -m agents.remote",
+                description="Play an agent for a remote seat of the harness.")
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("serve", help="connect to the harness and play until it says bye")
     s.add_argument("agent", help="a registered agent name or module.path:ClassName")

@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import Field
 
-from openmono.cli import cli, games_field, progress_field, seed_field
+from openmono_cli import cli, games_field, progress_field, seed_field
 from openmono.play import play_game
 
 from agents.registry import UnknownAgentError

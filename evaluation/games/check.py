@@ -29,7 +29,7 @@ from numpy.random import SeedSequence
 from pydantic import Field
 
 from openmono import standard_schema
-from openmono.cli import (Options, cli, games_field, out_field, progress_field, seed_field,
+from openmono_cli import (Options, cli, games_field, out_field, progress_field, seed_field,
                           workers_field)
 from openmono.engine import Game
 from openmono.events import BANK, Payment

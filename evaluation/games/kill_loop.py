@@ -29,7 +29,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from openmono.cli import Options, cli, out_field, seed_field
+from openmono_cli import Options, cli, out_field, seed_field
 
 
 class KillOptions(Options):

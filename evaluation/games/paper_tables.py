@@ -37,7 +37,7 @@ from typing import Any, Sequence
 
 from pydantic import Field, field_validator, model_validator
 
-from openmono.cli import (Options, UsageError, cli, fail, games_field, progress_field,
+from openmono_cli import (Options, UsageError, cli, fail, games_field, progress_field,
                           seed_field, workers_field)
 
 from evaluation.store.atomic import atomic_write

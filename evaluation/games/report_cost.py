@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from openmono.cli import Options, cli
+from openmono_cli import Options, cli
 
 
 class CostOptions(Options):

@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import Field
 
-from openmono.cli import Options, UsageError, cli, fail, games_field, seed_field
+from openmono_cli import Options, UsageError, cli, fail, games_field, seed_field
 
 from evaluation.store.atomic import atomic_write
 from evaluation.games.paper_tables import FP as OPPONENTS  # the paper's fixed policies

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import Field
 
-from openmono.cli import Options, UsageError, cli, fail, games_field, out_field, seed_field
+from openmono_cli import Options, UsageError, cli, fail, games_field, out_field, seed_field
 from openmono.schema import RULE_SETS
 
 from evaluation.measures.metrics import wilson_interval

@@ -28,7 +28,7 @@ from openmono.play import play_game
 
 from pydantic import Field
 
-from openmono.cli import cli, games_field, progress_field, seed_field
+from openmono_cli import cli, games_field, progress_field, seed_field
 
 from agents.registry import UnknownAgentError, make_agent, option_names, told_rules
 from evaluation.harness.cli import (NOVELTY_DEFAULTS, AgentOptions, NoveltyOptions, UsageError,

@@ -1,7 +1,7 @@
-"""What the evaluation commands share on top of the one parser (`openmono.cli`).
+"""What the evaluation commands share on top of the one parser (`openmono_cli`).
 
 `evaluation.trial` is a full Hydra app; the other commands parse the same syntax with
-`openmono.cli` (`games=500 agents=[random,baseline] seed=1 progress=false`), each from
+`openmono_cli` (`games=500 agents=[random,baseline] seed=1 progress=false`), each from
 its own options model. Here: the options models they share (the novelty options of
 `evaluation.trial`, `agent.NAME.KEY` constructor options), the world those novelty
 options ask for, and seating remote agents.
@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 from pydantic import Field, field_validator
 
-from openmono.cli import Options, UsageError, fail  # noqa: F401 - the commands' names
+from openmono_cli import Options, UsageError, fail  # noqa: F401 - the commands' names
 from openmono.schema import RULE_SETS
 
 # Every evaluation entry point takes the same novelty options as `evaluation.trial`.

@@ -1,4 +1,8 @@
-"""Fill Hydra's `agent` and `novelty` config groups from the registries.
+"""Fill Hydra's config of `evaluation.trial` from the trial's options and the registries.
+
+The options are those `evaluation.harness.trial_config.TrialConfig` declares: stored as the
+`trial_options` node (with the default agent and novelty) that `conf/trial.yaml` starts
+from, and as the keys of every `novelty=NAME` node (`novelty.difficulty`, ...).
 
 Every registered agent becomes `agent=NAME` (its constructor's keyword defaults become
 overridable keys, e.g. `agent.adapt=false`, with `agent.isolate`), and every novelty plugin found through the
@@ -16,6 +20,8 @@ from typing import Any
 from hydra.core.config_store import ConfigStore
 
 from agents.registry import AGENTS
+from evaluation.harness.secret_args import SECRET_KEYS
+from evaluation.harness.trial_config import declared, default, groups, not_identity
 from evaluation.harness.trial_spelling import novelty_dir, safe_name, sweep_subdir, trial_dir
 
 
@@ -40,7 +46,46 @@ def agent_defaults(factory: Any) -> dict[str, Any]:
     return out
 
 
-__all__ = ["agent_defaults", "novelty_dir", "register_groups", "safe_name", "trial_dir"]
+def _names() -> list[tuple[str, str]]:
+    return [(name, opt.name or name) for name, opt in declared()]
+
+
+def trial_node() -> dict[str, Any]:
+    """The trial's options as Hydra's config, defaults as typed (`isolate: none`), the
+    groups' defaults in its defaults list; a `KEY` option is a mapping (`remote:`)."""
+    grouped = groups()
+    node: dict[str, Any] = {"defaults": [{g: default(n) for n, t in _names() if t == g}
+                                         for g in grouped] + ["_self_"]}
+    for name, typed in _names():
+        head = typed.removesuffix(".KEY")
+        if typed in grouped or head.split(".")[0] in grouped:
+            continue  # (a group's keys are its nodes': `novelty_node`, the agents')
+        node[head] = default(name)
+    return node
+
+
+def novelty_node(name: str, params: Any) -> dict[str, Any]:
+    """`novelty=NAME`: its name and every `novelty.X` option (`params`: one key per
+    parameter, null = the preset's value); a control trial has no difficulty."""
+    node: dict[str, Any] = {"name": name}
+    for field, typed in _names():
+        if typed.startswith("novelty."):
+            key = typed.split(".")[1]
+            node[key] = ({k: None for k in params} if typed.endswith(".KEY")
+                         else default(field))
+    if name == "none":
+        node["difficulty"] = None  # (novelty.difficulty without a novelty is refused)
+    return node
+
+
+def exclude_keys() -> list[str]:
+    """The options that name no sweep job's folder: those that do not change a trial's
+    games, the secrets, and the launcher's parallelism."""
+    return [*not_identity(), "hydra.launcher.n_jobs", *SECRET_KEYS]
+
+
+__all__ = ["agent_defaults", "novelty_dir", "novelty_node", "register_groups", "safe_name",
+           "trial_dir", "trial_node"]
 
 _registered: tuple | None = None  # what the store holds: a command validates, then runs
 
@@ -63,19 +108,17 @@ def register_groups() -> None:
     OmegaConf.register_new_resolver("novelty_dir", novelty_dir, replace=True)
     OmegaConf.register_new_resolver("trial_dir", trial_dir, replace=True)
     OmegaConf.register_new_resolver("sweep_subdir", sweep_subdir, replace=True)
+    OmegaConf.register_new_resolver("exclude_keys", exclude_keys, replace=True)
     cs = ConfigStore.instance()
+    cs.store(name="trial_options", node=trial_node())
     for name, factory in AGENTS.items():
         # `isolate`: the harness's own option (none or process), never the agent's; null
         # when not given, so that an `agent.isolate=none` contradicting `isolate=process`
         # is told apart and refused.
         cs.store(group="agent", name=name, node={"name": name, "isolate": None,
                                                  **agent_defaults(factory)})
-    cs.store(group="novelty", name="none", node={
-        "name": "none", "difficulty": None, "observability": "announced",
-        "opponents": "informed", "params": {}})
+    cs.store(group="novelty", name="none", node=novelty_node("none", {}))
     for name, plugin in plugins.items():
         fields = getattr(getattr(plugin, "Params", None), "model_fields", {}) or {}
-        cs.store(group="novelty", name=name, node={
-            "name": name, "difficulty": "medium", "observability": "announced",
-            "opponents": "informed", "params": {k: None for k in fields}})
+        cs.store(group="novelty", name=name, node=novelty_node(name, fields))
     _registered = key

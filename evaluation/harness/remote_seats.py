@@ -14,7 +14,7 @@ from typing import Any, Iterator, Sequence
 
 from pydantic import Field
 
-from openmono.cli import Options, option_names
+from openmono_cli import Options, option_names
 
 from agents.registry import make_agent
 from agents.remote.isolated import split_name

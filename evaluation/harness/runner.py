@@ -34,7 +34,7 @@ import pickle
 import sys
 import time
 import traceback
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterator
@@ -44,179 +44,34 @@ from typing import Any, Callable, Iterator
 from openmono.decision import DecisionTimeout
 from openmono.hooks import NO_HOOKS, Hooks
 from openmono.play import play_game
-from openmono.schema import RULE_SETS, GameSchema, rules_schema
+from openmono.schema import GameSchema, rules_schema
 from openmono.seeding import game_seed
 
-from agents.registry import UnknownAgentError, resolve, told_rules
+from agents.registry import told_rules
 from evaluation.measures import metrics
 from evaluation.store import records as games_file
 from evaluation.store.atomic import atomic_write, open_regular, read_regular
 from evaluation.store.folder_lock import FolderRefused, folder_lock
-from evaluation.harness.remote_seats import (RemoteError, build_seat, checked_tokens,
+from evaluation.harness.remote_seats import (RemoteError, build_seat,
                                              close_remote_seats, make_agents, open_remote_seats,
                                              remote_faults)
 from evaluation.harness.novelty_setup import Applied, novelty_specs, prepare_novelty
-from evaluation.harness.hook_watch import (DEFAULT_AGENT_BUDGET, DEFAULT_BUDGET, HookTimeout,
-                                           HookWatch)
+from evaluation.harness.hook_watch import HookTimeout, HookWatch
 from evaluation.store.seal import KeyProblem, seal, snapshot_key, unseal
 from evaluation.store.moved import new_home
-from agents.remote.isolated import DEFAULT_CPU_S, DEFAULT_MEMORY_MB, check_limit
+from evaluation.harness.trial_config import (KEEP_LOGS, MAX_GAMES, MAX_SECONDS,  # noqa: F401
+                                             OPPONENTS_VIEWS, TrialConfig, TrialError,
+                                             identity, redact)
 
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.json"
 CONFIG_FILE = "trial.json"
 STATE_FILE = "agents.pkl"
 SAVE_RATIO = 20  # play at least 20x a snapshot's cost between two snapshots
-MAX_GAMES = 100_000  # a larger trial asks for allow_huge=true
-KEEP_LOGS = (True, False, "all", "novelty", "none")
-OPPONENTS_VIEWS = ("informed", "shown")  # TrialConfig.opponents_view
-
-
-class TrialError(ValueError):
-    """Bad trial configuration; the message names the problem and the valid choices."""
 
 
 class PluginError(TrialError):
     """A novelty plugin raised inside a hook during a game; the recorded games are kept."""
-
-
-@dataclass
-class TrialConfig:
-    """One trial's configuration: the agent evaluated, its opponents and reference,
-    the novelty (with difficulty, parameters, observability, injection game), how many
-    games from which seed, and the run's limits and logs. `validate()` checks it;
-    `run_trial` plays it.
-    """
-    agent: str = "planner"
-    agent_params: dict[str, Any] = field(default_factory=dict)
-    opponents: list[str] = field(default_factory=lambda: ["baseline"] * 3)
-    novelty: str | None = None
-    difficulty: str = "medium"
-    observability: str = "announced"  # or "effects": see novelties.observability
-    # Under `effects`, what the opponents are shown: "informed" (the true rules, as
-    # GNOME's background agents read the live board in SAIL-ON) or "shown" (the old
-    # rules, as the evaluated agent). docs/detection.md says why informed is the default.
-    opponents_view: str = "informed"
-    novelty_params: dict[str, Any] = field(default_factory=dict)
-    then: list[str] = field(default_factory=list)  # further novelties, applied in order
-    games: int = 100
-    seed: int = 0
-    window: tuple[float, float] = (0.2, 0.6)
-    inject_at: int | None = None
-    detection: str = "system"
-    reference: str | None = "baseline"
-    progress: bool = True
-    rules: str = "standard"  # a packaged rule set: standard (official US) or gnome
-    # Seats named `remote` in `opponents`: `tokens` (one per such seat, in order) and the
-    # options of `agents.remote.seat.RemoteAgent` (port, host, budget, ...).
-    remote: dict[str, Any] = field(default_factory=dict)
-    allow_huge: bool = False  # more than MAX_GAMES games
-    hook_budget: float | None = DEFAULT_BUDGET  # seconds a plugin hook call may take
-    # Seconds one decision of an in-process agent may take (then the phase default and a
-    # counted fault; evaluation.harness.hook_watch); None: no limit.
-    decision_budget: float | None = DEFAULT_AGENT_BUDGET
-    # Seats built and played in a child process (`agents.remote.isolated`): "agent",
-    # "reference", "opponent1".. (1-based, in the order of `opponents`).
-    isolate: list[str] = field(default_factory=list)
-    isolate_budget: float = 30.0  # seconds per decision of an isolated seat
-    # An isolated child's resource limits (None: none): MiB of data memory, CPU seconds.
-    isolate_memory: int | None = DEFAULT_MEMORY_MB
-    isolate_cpu: int | None = DEFAULT_CPU_S
-    # Which games keep their JSON-lines log in logs/ (for `evaluation.replay`): "novelty"
-    # (the last game before the injection and the first two after; a control trial's
-    # first game), "all" (true) or "none" (false).
-    keep_logs: Any = "novelty"
-
-    def validate(self) -> None:
-        """The one check of a trial's configuration, whoever built it (the Hydra command,
-        a sweep, the environments); TrialError names the option and what is valid."""
-        if not isinstance(self.games, int) or self.games <= 0:
-            raise TrialError(f"games must be a positive integer, got {self.games!r}")
-        if self.games > MAX_GAMES and not self.allow_huge:
-            raise TrialError(f"games={self.games} is more than {MAX_GAMES:,} games (days "
-                             "of play, and a large games.jsonl); add allow_huge=true if "
-                             "that is meant")
-        for key in ("hook_budget", "decision_budget"):
-            budget = getattr(self, key)
-            if budget is not None and not _seconds(budget):
-                raise TrialError(f"{key} must be a positive number of seconds (at most "
-                                 f"{MAX_SECONDS:g}; or null for none), got {budget!r}")
-        if self.rules not in RULE_SETS:
-            raise TrialError(f"unknown rules {self.rules!r}; valid rules: {', '.join(RULE_SETS)}")
-        if self.observability not in ("announced", "effects"):
-            raise TrialError(f"novelty.observability must be 'announced' or 'effects', got "
-                             f"{self.observability!r}")
-        if self.opponents_view not in OPPONENTS_VIEWS:
-            raise TrialError(f"novelty.opponents must be one of {', '.join(OPPONENTS_VIEWS)}, "
-                             f"got {self.opponents_view!r}")
-        if self.detection not in ("system", "given"):
-            raise TrialError(f"detection must be 'system' or 'given', got {self.detection!r}")
-        if not self.opponents:
-            raise TrialError("opponents must name at least one agent, e.g. [baseline,baseline]")
-        names = [self.agent, *self.opponents] + ([self.reference] if self.reference else [])
-        for name in names:
-            try:
-                resolve(name)
-            except UnknownAgentError as exc:
-                raise TrialError(str(exc)) from None
-        wanted = self.opponents.count("remote")
-        try:
-            tokens = (checked_tokens(self.remote, wanted)
-                      if wanted or self.remote.get("tokens") else [])
-        except ValueError as exc:
-            raise TrialError(str(exc).replace(f"{wanted} remote seat(s)", f"opponents name "
-                                              f"{wanted} remote seat(s)")) from None
-        if self.agent == "remote" and self.agent_params.get("token") in tokens:
-            raise TrialError("agent.token is also one of remote.tokens: give every remote "
-                             "seat its own token")
-        if self.reference == "remote":
-            raise TrialError("reference cannot be remote: it replays the evaluated seat "
-                             "in process")
-        roles = ["agent", "reference", *(f"opponent{i + 1}" for i in range(len(self.opponents)))]
-        for role in self.isolate:
-            if role not in roles:
-                raise TrialError(f"cannot isolate {role!r}; seats: {', '.join(roles)}")
-        for role, name in (("agent", self.agent), ("reference", self.reference), *(
-                (f"opponent{i + 1}", n) for i, n in enumerate(self.opponents))):
-            if role in self.isolate and name == "remote":
-                raise TrialError(f"{role} is a remote seat, which plays in another process "
-                                 "already: isolate only in-process agents")
-        if not _seconds(self.isolate_budget):
-            raise TrialError(f"isolate_budget must be a positive number of seconds (at "
-                             f"most {MAX_SECONDS:g}), got {self.isolate_budget!r}")
-        try:
-            check_limit(self.isolate_memory, "isolate_memory")
-            check_limit(self.isolate_cpu, "isolate_cpu")
-        except ValueError as exc:
-            raise TrialError(str(exc)) from None
-        if self.keep_logs not in KEEP_LOGS:
-            raise TrialError(f"keep_logs must be one of true, novelty, none (or all, "
-                             f"false), got {self.keep_logs!r}")
-        window = self.window
-        if (not isinstance(window, (list, tuple)) or len(window) != 2
-                or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
-                           for x in window)
-                or not 0.0 <= window[0] <= window[1] <= 1.0):
-            raise TrialError(f"window must be two fractions [lo,hi] with 0 <= lo <= hi <= 1, "
-                             f"got {list(window) if isinstance(window, tuple) else window!r}")
-        self.window = (float(window[0]), float(window[1]))
-        if self.hook_budget is not None:
-            self.hook_budget = float(self.hook_budget)
-        if self.then and self.novelty is None:
-            raise TrialError("`then` adds novelties after the main one: set novelty= too")
-        if self.inject_at is not None and not (0 <= self.inject_at < self.games):
-            raise TrialError(f"inject_at={self.inject_at} is outside the trial "
-                             f"(games 0..{self.games - 1})")
-
-
-MAX_SECONDS = 7 * 86_400.0  # a budget above a week is a typo (and inf or 1e300 overflow)
-
-
-def _seconds(value: Any) -> bool:
-    """Whether `value` is a usable budget: a number of seconds in (0, a week]."""
-    return (not isinstance(value, bool) and isinstance(value, (int, float))
-            and 0 < value <= MAX_SECONDS)
-
 
 AGENT_METHODS = ("act", "begin_game", "end_game", "novelty_report", "novelty_announced")
 
@@ -790,34 +645,11 @@ def _plugin_error(cfg: TrialConfig, g: int, hooks: Hooks | None, exc: BaseExcept
                        "command to resume (--debug shows the traceback)")
 
 
-SECRET_KEYS = ("token", "tokens")
-
-
-def redact(params: dict[str, Any]) -> dict[str, Any]:
-    """`params` with the remote seats' tokens hidden: secrets stay out of results."""
-    return {k: ("***" if k in SECRET_KEYS and v else v) for k, v in params.items()}
-
-
 def _trial_identity(cfg: TrialConfig) -> dict[str, Any]:
-    data = asdict(cfg)
-    for key in ("progress", "allow_huge", "hook_budget", "keep_logs", "decision_budget",
-                # (none of these changes the games)
-                "isolate_memory", "isolate_cpu"):
-        data.pop(key)
-    data["agent_params"] = redact(cfg.agent_params)
-    if cfg.remote:
-        data["remote"] = redact(cfg.remote)
-    else:
-        data.pop("remote")  # trial folders from before remote seats match
-    data["window"] = list(cfg.window)
-    if cfg.observability == "announced":  # the default: trial folders from before it match
-        data.pop("observability")
-    if cfg.observability == "announced" or cfg.opponents_view == "shown":
-        data.pop("opponents_view")  # no effect, or as trial folders from before the option
-    if not cfg.isolate:  # in process, as trial folders from before isolation
-        data.pop("isolate")
-        data.pop("isolate_budget")
-    if cfg.novelty is not None:  # the parameters as played: presets get re-tuned
+    """What `trial.json` holds: the options that name the trial (`trial_config.identity`)
+    and, under a novelty, its parameters as played (presets get re-tuned)."""
+    data = identity(cfg)
+    if cfg.novelty is not None:
         data["novelty_preset"] = _preset_played(cfg)
     return data
 

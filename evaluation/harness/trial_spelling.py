@@ -34,18 +34,18 @@ RENAMES = {OLD + name: name for name in MOVED}
 
 def modern(argv: list[str]) -> tuple[list[str], list[str]]:
     """`argv` with every `trial.X=` written `X=`; and the old words found (for a note).
-    (`openmono.cli` only when there is an old word: a finished trial answers without
+    (`openmono_cli` only when there is an old word: a finished trial answers without
     importing the engine.)"""
     if not any(_split(arg)[1] in RENAMES for arg in argv):
         return list(argv), []
-    from openmono.cli import respell
+    from openmono_cli import respell
 
     return respell(argv, RENAMES)
 
 
 def note(old: list[str]) -> str:
     """One line for stderr: what was read, and how it is written now."""
-    from openmono.cli import respelled_note
+    from openmono_cli import respelled_note
 
     return respelled_note(old, RENAMES)
 
@@ -72,14 +72,24 @@ def _items(dirname: str) -> list[str]:
     return [i for i in items if i]
 
 
-def sweep_subdir(sweep_dir: str, dirname: str) -> str:
+# Options that named a sweep job's folder until they were found to change no trial's games
+# (they are `identity=False` in TrialConfig): a job folder named with them is found again.
+NAMED_BEFORE = ("decision_budget", "isolate_memory", "isolate_cpu")
+
+
+def sweep_subdir(sweep_dir: str, dirname: str, task: Any = ()) -> str:
     """A sweep job's folder (the `sweep_subdir` resolver of conf/trial.yaml): Hydra's
-    override_dirname, or the folder an old-spelling sweep gave the same job if that one
-    exists and the new one does not."""
-    old = ",".join(sorted(legacy(_items(dirname))))
-    if old != dirname and not (Path(sweep_dir) / dirname).exists() \
-            and (Path(sweep_dir) / old).exists():
-        return old
+    override_dirname, or the folder an older sweep gave the same job (in the old
+    spelling, or named with `NAMED_BEFORE` options among `task`, the job's overrides)
+    if that one exists and the new one does not."""
+    if (Path(sweep_dir) / dirname).exists():
+        return dirname
+    named = [str(o) for o in task or () if _split(str(o))[1] in NAMED_BEFORE]
+    before = sorted([*_items(dirname), *named])  # (Hydra sorts the words it joins)
+    for old in (",".join(before), ",".join(sorted(legacy(_items(dirname)))),
+                ",".join(sorted(legacy(before)))):
+        if old != dirname and (Path(sweep_dir) / old).exists():
+            return old
     return dirname
 
 

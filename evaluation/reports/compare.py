@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from pydantic import Field
 
-from openmono.cli import Options, out_field, read_options
+from openmono_cli import Options, out_field, read_options
 
 from evaluation.store.atomic import atomic_write, read_regular
 from evaluation.measures.metrics import aggregate

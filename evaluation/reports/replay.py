@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from pydantic import Field
 
-from openmono.cli import Options, UsageError, read_options
+from openmono_cli import Options, UsageError, read_options
 
 from evaluation.reports import event_text
 from evaluation.store.atomic import atomic_write, read_regular

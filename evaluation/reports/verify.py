@@ -27,7 +27,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from openmono.cli import Options, read_options
+from openmono_cli import Options, read_options
 
 from evaluation.store.atomic import read_regular
 from evaluation.store.folder_lock import unsafe_entry

@@ -24,7 +24,7 @@ from pydantic import Field
 from evaluation.measures import detection_bands
 from evaluation.sweeps import detection_sweep
 from evaluation.measures import metrics
-from openmono.cli import Options, read_options
+from openmono_cli import Options, read_options
 
 N_BOOT = 2000
 

@@ -45,7 +45,7 @@ from evaluation.harness.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, Tri
                                        agent_label, complete_summary, read_identity, read_records,
                                        redact, run_trial)
 from novelties.base import CATEGORIES, DIFFICULTIES
-from openmono.cli import (Options, games_field, out_field, progress_field, read_options,
+from openmono_cli import (Options, games_field, out_field, progress_field, read_options,
                           seed_field, workers_field)
 from openmono.schema import RULE_SETS
 

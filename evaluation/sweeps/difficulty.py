@@ -47,7 +47,7 @@ from typing import Any, Iterable, Literal, Sequence
 from pydantic import Field
 
 import openmono
-from openmono.cli import Options, out_field, progress_field, read_options, seed_field
+from openmono_cli import Options, out_field, progress_field, read_options, seed_field
 from openmono.engine import Game
 from openmono.events import DiceRolled
 from openmono.hooks import NO_HOOKS, Hooks

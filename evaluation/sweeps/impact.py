@@ -41,7 +41,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from pydantic import Field
 
-from openmono.cli import cli, games_field, seed_field, workers_field
+from openmono_cli import cli, games_field, seed_field, workers_field
 from openmono.play import play_game
 from openmono.schema import RULE_SETS, GameSchema, SchemaError, rules_schema
 from openmono.seeding import game_seed

@@ -22,7 +22,7 @@ from typing import Any, Iterator
 
 from pydantic import Field
 
-from openmono.cli import cli, games_field, out_field, seed_field, workers_field
+from openmono_cli import cli, games_field, out_field, seed_field, workers_field
 
 from evaluation.store.atomic import atomic_write
 from evaluation.sweeps.impact import ImpactOptions, measure

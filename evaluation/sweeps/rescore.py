@@ -23,7 +23,7 @@ from pydantic import Field
 
 from evaluation.measures.metrics import wilson_interval
 from evaluation.harness.runner import GAMES_FILE, read_records
-from openmono.cli import Options, read_options
+from openmono_cli import Options, read_options
 
 
 def trials(dirs: Iterable[str]) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:

@@ -36,7 +36,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from openmono.cli import Options, read_options, resolve_model
+from openmono_cli import Options, read_options, resolve_model
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "docs" / "data" / "results"

@@ -6,12 +6,13 @@
     python -m evaluation.trial --multirun agent=baseline,random novelty=rent_hike,none \
         seed=0,1 hydra/launcher=local
 
-Writes games.jsonl, summary.json, report.md, report.html and plots into Hydra's run directory
-(re-running into it resumes; a finished trial only says "complete") and prints the
-summary as a small table. The whole command line is checked before Hydra starts
-(`evaluation.trials.trial_args`), so a refused command writes nothing; `--debug` shows
-tracebacks. The old spelling `trial.games=30` (the trial's options were a `trial:`
-group) is read as `games=30`, with a note (`evaluation.harness.trial_spelling`).
+Writes games.jsonl, summary.json, report.md, report.html and plots into Hydra's run
+directory (`out=DIR` names it; re-running into it resumes; a finished trial only says
+"complete") and prints the summary as a small table. The whole command line is checked
+before Hydra starts (`evaluation.trials.trial_args`), so a refused command writes nothing;
+`--debug` shows tracebacks; `--help` lists the options (`evaluation.trials.trial_help`).
+The old spelling `trial.games=30` (the trial's options were a `trial:` group) is read as
+`games=30`, with a note (`evaluation.harness.trial_spelling`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 def config_from_hydra(cfg: Any) -> TrialConfig:
     from omegaconf import OmegaConf
 
-    from evaluation.trials.trial_args import trial_config
+    from evaluation.trials.composed import trial_config
 
     data: dict[str, Any] = OmegaConf.to_container(cfg, resolve=True)  # type: ignore[assignment]
     data.pop("hydra", None)
@@ -193,6 +194,19 @@ def cli(argv: list[str]) -> int:
         print(note(old), file=sys.stderr)
     if "--debug" in argv:
         os.environ["HYDRA_FULL_ERROR"] = "1"
+    if any(a in ("--help", "-h", "help") for a in argv):  # (Hydra's own: --hydra-help)
+        from evaluation.trials.trial_help import trial_help
+
+        print(trial_help())
+        return 0
+    if any(a.lstrip("+").startswith("out=") for a in argv):
+        from evaluation.trials.trial_args import CommandError, out_spelled
+
+        try:
+            argv = out_spelled(argv)
+        except CommandError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     done = finished(argv)
     if done is not None:
         summary = json.loads((done / "summary.json").read_text(encoding="utf-8"))

@@ -4,7 +4,8 @@ Hydra creates the run directory and writes `.hydra/*.yaml` into it before the ap
 code runs, so a refused run would otherwise touch (or create) output folders. Here the
 overrides are parsed, every sweep is expanded, each job's configuration is composed
 with Hydra's compose API (which writes nothing) and checked in full: unknown config
-groups and options, unknown keys with or without `+`, types, ranges, the agent's and the
+groups and options, unknown keys with or without `+`, types and ranges (each job's
+configuration read into its TrialConfig: `evaluation.trials.composed`), the agent's and the
 novelty's parameters, and the output folder (writable, and not holding another trial).
 Every problem is one `CommandError` line naming the key, the value and what is valid.
 """
@@ -19,30 +20,27 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, Iterable
 
-from agents.remote.tokens import seat_token, seat_tokens
-from evaluation.harness.secret_args import SECRETS_ENV, is_secret, other_spelling
-from evaluation.harness.hook_watch import DEFAULT_AGENT_BUDGET, DEFAULT_BUDGET
-from agents.remote.isolated import DEFAULT_CPU_S, DEFAULT_MEMORY_MB
+from evaluation.harness.secret_args import SECRET_KEYS, SECRETS_ENV, is_secret, other_spelling
 from evaluation.harness.runner import (CONFIG_FILE, GAMES_FILE, TrialConfig, TrialError,
                                        read_identity, read_records)
+from evaluation.harness.trial_config import default, not_identity
+from evaluation.trials.composed import GROUPS, CommandError, trial_config  # noqa: F401
 
 CONF_DIR = str(Path(__file__).resolve().parents[2] / "conf")
-GROUPS = ("agent", "novelty")
 # Flags that only print something (Hydra runs no job for them): passed through as they are.
 INFO_FLAGS = {"--help", "-h", "--hydra-help", "--version", "--cfg", "-c", "--info", "-i",
               "--shell-completion", "-sc", "--resolve", "--package", "-p"}
 MULTIRUN_FLAGS = {"--multirun", "-m"}
 DEBUG_FLAG = "--debug"
-# Keys that do not change a trial's results, so they do not name a sweep either.
-NOT_IDENTITY = ("progress=", "plots=", "allow_huge=", "hook_budget=", "keep_logs=",
-                "decision_budget=",
-                "isolate_memory=", "isolate_cpu=",
-                "hydra.", "agent.token", "remote.tokens")
+
+
+def not_naming() -> tuple[str, ...]:
+    """The words that do not change a trial's results, so they do not name a sweep
+    either (`startswith` prefixes)."""
+    return (*(f"{name}=" for name in not_identity()), "hydra.", *SECRET_KEYS)
+
+
 MAX_JOBS = 10_000
-
-
-class CommandError(ValueError):
-    """A bad command line; the message is one line naming the problem and the choices."""
 
 
 @dataclass
@@ -274,17 +272,17 @@ def _known_keys(agent: str, novelty: str) -> set[str]:
     return _BASE_KEYS[(agent, novelty)]
 
 
-def _choice(job: list[str], group: str, default: str) -> str:
+def _choice(job: list[str], group: str) -> str:
     for o in job:
         k, _, v = o.partition("=")
         if k.lstrip("+") == group:
             return v
-    return default
+    return str(default(group))
 
 
 def _check_keys(job: list[str]) -> None:
-    agent = _choice(job, "agent", "planner")
-    novelty = _choice(job, "novelty", "none")
+    agent = _choice(job, "agent")
+    novelty = _choice(job, "novelty")
     known = _known_keys(agent, novelty)
     for o in job:
         raw = o.split("=", 1)[0]
@@ -307,145 +305,6 @@ def _check_keys(job: list[str]) -> None:
                                f"valid: {shown}")
         if raw.startswith("+"):
             raise CommandError(f"{key} already exists: write {key}=... without '+'")
-
-
-def _int(value: Any, key: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        what = "a positive integer" if low == 1 else f"an integer >= {low}"
-        raise CommandError(f"{key} must be {what}, got {value!r}")
-    return value
-
-
-def _bool(value: Any, key: str) -> bool:
-    if not isinstance(value, bool):
-        raise CommandError(f"{key} must be true or false, got {value!r}")
-    return value
-
-
-def _names(value: Any, key: str, example: str = "[baseline,baseline]") -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise CommandError(f"{key} must be a list of names like {example}, got {value!r}")
-    return value
-
-
-def trial_config(data: dict[str, Any]) -> tuple[TrialConfig, bool]:
-    """The TrialConfig of a composed configuration, every value type- and range-checked."""
-    _restore_secrets(data)
-    games = _int(data["games"], "games", 1)
-    seed = _int(data["seed"], "seed", 0)
-    window = data["window"]  # (checked once, by TrialConfig.validate)
-    inject_at = data["inject_at"]
-    if inject_at is not None:
-        _int(inject_at, "inject_at", 0)
-    progress = _bool(data["progress"], "progress")
-    plots = _bool(data["plots"], "plots")
-    allow_huge = _bool(data.get("allow_huge", False), "allow_huge")
-    hook_budget = data.get("hook_budget", DEFAULT_BUDGET)
-    opponents = _names(data["opponents"], "opponents")
-    reference = data["reference"]
-    if reference is not None and not isinstance(reference, str):
-        raise CommandError(f"reference must be an agent name or null, got {reference!r}")
-    agent = dict(data["agent"])
-    opponents, reference, isolate = _isolation(data, agent, opponents, reference)
-    then = _names(data.get("then") or [], "then", "[dice_weights,go_salary:hard]")
-    detection = data["detection"]
-    name = agent.pop("name")
-    _check_agent_options(name, agent)
-    remote = _remote_options(data, name, agent, opponents)
-    novelty = dict(data["novelty"])
-    nname = novelty.get("name")
-    params = {k: v for k, v in (novelty.get("params") or {}).items() if v is not None}
-    cfg = TrialConfig(
-        agent=name, agent_params=agent, opponents=list(opponents),
-        novelty=None if nname in (None, "none") else nname,
-        difficulty=novelty.get("difficulty") or "medium",
-        observability=novelty.get("observability") or "announced",
-        opponents_view=novelty.get("opponents") or "informed", novelty_params=params,
-        then=[str(t) for t in then], games=games, seed=seed,
-        window=window, inject_at=inject_at,
-        detection=detection, reference=reference or None, progress=progress,
-        rules=str(data.get("rules") or "standard"),
-        remote=remote if "remote" in opponents else {}, allow_huge=allow_huge,
-        hook_budget=hook_budget, isolate=isolate,
-        decision_budget=data.get("decision_budget", DEFAULT_AGENT_BUDGET),
-        isolate_budget=data.get("isolate_budget", 30.0),
-        isolate_memory=data.get("isolate_memory", DEFAULT_MEMORY_MB),
-        isolate_cpu=data.get("isolate_cpu", DEFAULT_CPU_S),
-        keep_logs=data.get("keep_logs", "novelty"))
-    if nname in (None, "none") and novelty.get("difficulty") is not None:
-        raise CommandError("novelty.difficulty needs a novelty: set novelty=NAME too")
-    try:
-        cfg.validate()
-    except TrialError as exc:
-        raise CommandError(str(exc)) from None
-    return cfg, plots
-
-
-def _check_agent_options(name: str, agent: dict[str, Any]) -> None:
-    """Each `agent.KEY=value` has the type of that option's default."""
-    from agents.registry import AGENTS
-    from evaluation.harness.config_store import agent_defaults
-
-    defaults = agent_defaults(AGENTS[name]) if name in AGENTS else {}
-    for key, value in agent.items():
-        want = defaults.get(key)
-        ok = (value is None or want is None or type(value) is type(want)
-              or (isinstance(want, float) and isinstance(value, int)
-                  and not isinstance(value, bool)))
-        if not ok:
-            raise CommandError(f"agent.{key} must be {type(want).__name__} like {want!r}, "
-                               f"got {value!r}")
-
-
-def _remote_options(data: dict[str, Any], name: str, agent: dict[str, Any],
-                    opponents: list[str]) -> dict[str, Any]:
-    """The remote seats' options with their tokens read (`agent` gets its own)."""
-    remote = dict(data.get("remote") or {})
-    for key in ("tokens", "token_files"):
-        values = remote.get(key)
-        if values is not None and (not isinstance(values, list) or not all(
-                isinstance(t, (str, int)) and not isinstance(t, bool) for t in values)):
-            raise CommandError(f"remote.{key} must be a list like [s1,s2], got {values!r}")
-    if "remote" in opponents:  # the secrets, from wherever they were given (agents.remote.tokens)
-        try:
-            remote["tokens"] = seat_tokens(remote.get("tokens"), remote.get("token_files"))
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-    remote.pop("token_files", None)
-    if name == "remote":
-        try:
-            agent["token"] = seat_token(agent.get("token"), agent.pop("token_file", ""))
-        except ValueError as exc:
-            raise CommandError(f"agent.{exc}") from None
-    return remote
-
-
-def _isolation(data: dict[str, Any], agent: dict[str, Any], opponents: list[str],
-               reference: str | None) -> tuple[list[str], str | None, list[str]]:
-    """The seats to isolate: `isolate` (every in-process agent), `agent.isolate`
-    (popped from `agent`), `NAME@process` in `opponents` or `reference`. Returns the
-    opponents and reference without the suffix, and the isolated seats' roles."""
-    from agents.remote.isolated import parse_isolation, split_name
-
-    said = agent.pop("isolate", None)
-    try:
-        every = parse_isolation(data.get("isolate", "none"), "isolate")
-        one = parse_isolation(said, "agent.isolate")
-        split = [split_name(n) for n in opponents]
-        ref, ref_iso = split_name(reference) if reference is not None else (None, False)
-    except ValueError as exc:
-        raise CommandError(str(exc)) from None
-    if every and said is not None and not one:
-        raise CommandError(f"agent.isolate={said} contradicts isolate=process (every "
-                           "in-process agent in a child process): drop one of them")
-    roles = []
-    if one or (every and agent.get("name") != "remote"):
-        roles.append("agent")
-    if ref is not None and (ref_iso or every):
-        roles.append("reference")
-    roles += [f"opponent{i + 1}" for i, (n, iso) in enumerate(split)
-              if iso or (every and n != "remote")]
-    return [n for n, _ in split], ref, roles
 
 
 def check_world(cfg: TrialConfig) -> None:
@@ -554,22 +413,6 @@ def hide_secrets(cmd: Command) -> None:
     cmd.overrides = [o for o in cmd.overrides if not is_secret(o)]
 
 
-def _restore_secrets(data: dict[str, Any]) -> None:
-    import json
-
-    try:
-        given = json.loads(os.environ.get(SECRETS_ENV) or "{}")
-    except ValueError:
-        return
-    if not isinstance(given, dict):
-        return
-    agent, remote = data.get("agent"), data.get("remote")
-    if "agent.token" in given and isinstance(agent, dict) and not agent.get("token"):
-        agent["token"] = given["agent.token"]
-    if "remote.tokens" in given and isinstance(remote, dict) and not remote.get("tokens"):
-        remote["tokens"] = given["remote.tokens"]
-
-
 def _named(key: str, value: Any) -> str:
     """A folder option that names a folder: an empty one would write into the current
     directory."""
@@ -599,9 +442,25 @@ def sweep_dir_for(overrides: list[str]) -> Path:
     folder of the same command in the old `trial.X` spelling, if only that one exists)."""
     from evaluation.harness.trial_spelling import legacy, modern
 
-    keep = [o for o in modern(overrides)[0] if not o.lstrip("+").startswith(NOT_IDENTITY)]
+    keep = [o for o in modern(overrides)[0] if not o.lstrip("+").startswith(not_naming())]
     new, old = (_sweep_named(words) for words in (keep, legacy(keep)))
     return old if old != new and old.exists() and not new.exists() else new
+
+
+def out_spelled(argv: list[str]) -> list[str]:
+    """`out=DIR`, the folder option every command takes, as Hydra's `hydra.run.dir=DIR`
+    (with --multirun: `hydra.sweep.dir=DIR`); CommandError when it is empty or the
+    folder is also named the other way."""
+    words = [a for a in argv if a.lstrip("+").split("=", 1)[0] == "out"]
+    if not words:
+        return list(argv)
+    key = "hydra.sweep.dir" if any(a in MULTIRUN_FLAGS for a in argv) else "hydra.run.dir"
+    value = words[-1].split("=", 1)[1] if "=" in words[-1] else ""
+    if len(words) > 1 or _given(argv, key):
+        raise CommandError(f"out= names the folder {key}= names: give one of them, once")
+    if not value.strip():
+        raise CommandError("out is empty: name a folder, e.g. out=outputs/my-trial")
+    return [f"{key}={value}" if a in words else a for a in argv]
 
 
 def check_command(argv: list[str]) -> Command:
@@ -610,7 +469,7 @@ def check_command(argv: list[str]) -> Command:
 
     from evaluation.harness.trial_spelling import modern
 
-    cmd = split_argv(modern(argv)[0])
+    cmd = split_argv(out_spelled(modern(argv)[0]))
     if cmd.info:
         return cmd
     for arg in cmd.overrides:
