@@ -124,7 +124,8 @@ def gym_card(speed: dict[str, Any] | None) -> str:
         "## Rewards", "", COMMON_REWARD.format(shapings=", ".join(f"`{s}`" for s in SHAPINGS)),
         "",
         "## Starting state", "",
-        "The rules' start (1,500 each on Go in the standard game); `reset` plays the "
+        f"The rules' start ({standard_schema().bank.starting_cash:,} each on Go in the "
+        "standard game); `reset` plays the "
         "opponents' decisions up to the learner's first.", "",
         "## Episode end", "",
         "**Termination:** the game ends: all but one player bankrupt, or the rules' turn "
