@@ -37,6 +37,11 @@ class NoveltyChange:
 
 @dataclass(frozen=True)
 class NoveltyReport:
+    """What an agent tells the harness after a game: whether it believes a novelty is
+    in force, how sure it is (0..1), the changes it characterised, and (optional) its
+    detector's statistics, kept with the game's record so another decision rule can be
+    scored offline.
+    """
     detected: bool = False
     confidence: float = 0.0
     changes: tuple[NoveltyChange, ...] = field(default_factory=tuple)
@@ -49,6 +54,7 @@ class NoveltyReport:
             raise ValueError(f"confidence must be in [0, 1], got {self.confidence}")
 
     def to_json(self) -> dict[str, Any]:
+        """The report as the JSON the trial records (and the remote protocol sends)."""
         return {
             "detected": self.detected,
             "confidence": self.confidence,
@@ -62,7 +68,12 @@ NO_NOVELTY = NoveltyReport()
 
 @runtime_checkable
 class AgentProtocol(Protocol):
-    def act(self, observation: Observation) -> Action: ...
+    """The whole of what the harness needs of an agent: `act`. (Subclass `Agent` for
+    the optional hooks with defaults.)
+    """
+
+    def act(self, observation: Observation) -> Action:
+        """The action for this decision; see `Agent.act`."""
 
 
 class Agent:
@@ -81,27 +92,58 @@ class Agent:
         self.seat = -1
 
     def seed(self, seed: int) -> None:
+        """Set the seed of `self.rng` for the next game (the harness calls it before
+        `begin_game`, so a randomising agent replays the same games).
+        """
         # Seeding a Mersenne Twister costs microseconds per game; agents that never
         # draw (baseline, fixed policies) should not pay it, so it happens on first use.
         self._rng_seed = seed
 
     @property
     def rng(self) -> random.Random:
+        """The agent's own `random.Random`, seeded by the game (on first use: seeding
+        costs time)."""
         if self._rng_seed is not None:
             self._rng.seed(self._rng_seed)
             self._rng_seed = None
         return self._rng
 
     def begin_game(self, seat: int, observation: Observation) -> None:
+        """Called once before each game with the agent's seat and a first observation."""
         self.seat = seat
 
     def act(self, observation: Observation) -> Action:  # pragma: no cover - abstract
+        """The action for this decision: one of `observation.legal_actions()`.
+
+        The observation is all the agent is told (its phase, the state, the events
+        since its last decision, the public rules); an illegal or failing answer
+        costs a counted fault and the phase's default action, never the game.
+
+        Examples:
+            An agent that buys whatever it can and otherwise takes the first
+            legal action, playing a whole game:
+
+            >>> import openmono
+            >>> from openmono.actions import Buy
+            >>> class Buyer(Agent):
+            ...     def act(self, observation):
+            ...         legal = observation.legal_actions()
+            ...         return next((a for a in legal if isinstance(a, Buy)), legal[0])
+            >>> result = openmono.play_game(openmono.standard_schema(),
+            ...                             [Buyer() for _ in range(4)], seed=1)
+            >>> result.winner in range(4)
+            True
+        """
         raise NotImplementedError
 
     def end_game(self, result: Any) -> None:
+        """Called once after each game with its `openmono.play.GameResult`."""
         pass
 
     def novelty_report(self) -> NoveltyReport:
+        """What the agent believes about a novelty, read by the harness after every game.
+        The default reports none; a detecting agent returns a `NoveltyReport`.
+        """
         return NO_NOVELTY
 
     def novelty_announced(self) -> None:
@@ -149,6 +191,7 @@ class PhaseAgent(Agent):
                                    for phase in PHASES})
 
     def dispatch(self, obs: Observation) -> Action:
+        """Answer with the method `phase_methods` names for the observation's phase."""
         return self._answer_of[obs.phase](self, obs)
 
     act = dispatch  # (one call per decision, not two: most agents' act only dispatches)

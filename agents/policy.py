@@ -121,6 +121,9 @@ class PolicyAgent(Agent):
         self.mask = np.zeros(E.ACTION_DIM, dtype=np.int8)
 
     def act(self, obs: Any) -> Any:
+        """The policy's action for the decisions the encoding can express; the encoding's
+        fallback answers the rest (as in training, so a policy plays what it learnt).
+        """
         auto = auto_action(obs, self.enc, self.mask, self.skip_forced)
         if auto is not None:
             return auto

@@ -161,7 +161,7 @@ def tables(rules: PublicRules) -> RuleTables:
 
 
 def ownership(rules: PublicRules, owner: tuple[int, ...], players: int) -> Ownership:
-    """(counts[seat][group] = members owned, holdings[seat] = properties owned).
+    """(`counts[seat][group]` = members owned, `holdings[seat]` = properties owned).
 
     Cached per rules for the last owner tuple asked about, by identity: the engine
     replaces the tuple on every change, so the agents at one table share the work, and

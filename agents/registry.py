@@ -19,6 +19,7 @@ GROUP = "openmono.agents"
 
 
 class UnknownAgentError(ValueError):
+    """An agent name that is neither registered nor a `module.path:ClassName`."""
     pass
 
 
@@ -54,6 +55,7 @@ AGENTS["policy"] = _policy
 
 
 def available_agents() -> list[str]:
+    """The registered agent names (entry points of `openmono.agents`), sorted."""
     return sorted(AGENTS)
 
 
@@ -85,6 +87,7 @@ def resolve(name: str) -> Callable[..., Any]:
 
 
 def is_agent(name: str) -> bool:
+    """Whether `name` names an agent (registered, or an importable `module.path:ClassName`)."""
     try:
         resolve(name)
         return True

@@ -42,6 +42,7 @@ INVALID_ACTIONS = ("penalty", "raise")
 
 
 def observation_space() -> spaces.Dict:
+    """Every player's observation space: the 240-float state and the action mask."""
     return spaces.Dict({
         "observation": spaces.Box(-E.CASH_CLIP, E.CASH_CLIP, (E.STATE_DIM,), np.float32),
         "action_mask": spaces.Box(0, 1, (E.ACTION_DIM,), np.int8),
@@ -50,6 +51,7 @@ def observation_space() -> spaces.Dict:
 
 def check_settings(invalid_action: str, terminal_c: float, invalid_penalty: float,
                    render_mode: str | None, modes: list[str], reward: str = "paper") -> None:
+    """Refuse a bad environment option with a one-line ValueError naming the valid ones."""
     if reward not in SHAPINGS:
         raise ValueError(f"reward must be one of {', '.join(SHAPINGS)}, got {reward!r}")
     if invalid_action not in INVALID_ACTIONS:
@@ -95,9 +97,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.table: Table | None = None
 
     def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation space of `agent` (the same for every player)."""
         return self._obs_space
 
     def action_space(self, agent: str) -> spaces.Discrete:
+        """The action space of `agent`: `Discrete(2922)`."""
         return self._act_space
 
     # -- episodes ---------------------------------------------------------------------
@@ -167,6 +171,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     # -- the AEC API ------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """`agent`'s state at its last decision, and the mask (all zero when it is not deciding)."""
         table = self.table
         deciding = (table is not None and not table.over and not self.terminations.get(agent)
                     and agent == self.possible_agents[table.agent_at(table.seat)])
@@ -174,6 +179,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 "action_mask": table.mask.copy() if deciding else self._zero_mask.copy()}
 
     def step(self, action: Any) -> None:
+        """Play the selected agent's action (None for a finished agent) and move to the
+        next decision."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -194,6 +201,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.render()
 
     def render(self) -> str | None:
+        """The text board (`ansi`: returned; `human`: printed)."""
         if self.render_mode is None:
             import warnings
             warnings.warn("render() called without a render_mode; use render_mode='ansi'")
@@ -210,6 +218,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return text
 
     def close(self) -> None:
+        """Drop the game in progress."""
         self.table = None
 
 
@@ -226,13 +235,16 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     @property
     def agents(self) -> list[str]:
+        """The live agents (an error before `reset`)."""
         return self._ready("agents").agents
 
     @property
     def agent_selection(self) -> str:
+        """The agent to act next (an error before `reset`)."""
         return self._ready("agent_selection").agent_selection
 
     def last(self, observe: bool = True) -> tuple:
+        """The selected agent's (observation, reward, terminated, truncated, info)."""
         return self._ready("agent_selection").last(observe)
 
 

@@ -112,6 +112,7 @@ class Episodes:
 
     @property
     def novelty_active(self) -> bool:
+        """Whether the episode in progress is played under the novelty."""
         return self.plan is not None and self.episode >= self.plan.at_episode
 
     def world(self) -> tuple[GameSchema, Hooks, GameSchema | None]:

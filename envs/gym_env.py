@@ -128,6 +128,9 @@ class MonopolyEnv(gym.Env):
         return info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learner's action and the others' decisions up to the learner's next
+        decision or the game's end: (observation, reward, terminated, truncated, info).
+        """
         table = self.table
         if table is None:
             raise ValueError("call reset() before step()")
@@ -157,6 +160,7 @@ class MonopolyEnv(gym.Env):
         return self._observation(), float(reward), table.over, False, self._info(not legal)
 
     def render(self) -> str | None:
+        """The text board (`ansi`: returned; `human`: printed)."""
         table = self.table
         if table is None or self.render_mode is None:
             return None

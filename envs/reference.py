@@ -79,6 +79,7 @@ def _imports() -> Any:
 
 
 def run(cfg: dict[str, Any]) -> dict[str, Any]:
+    """Train and evaluate the sb3-contrib PPO on `openmono/Monopoly-v0`; returns the summary."""
     MaskablePPO, BaseCallback = _imports()
     from envs.gym_env import MonopolyEnv
 
@@ -149,6 +150,7 @@ def run(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """`python -m envs.reference`: prints the summary as JSON."""
     try:
         cfg = parse(sys.argv[1:] if argv is None else argv)
         print(json.dumps(run(cfg)))

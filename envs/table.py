@@ -67,12 +67,15 @@ class Table:
     # -- reading ---------------------------------------------------------------------
     @property
     def over(self) -> bool:
+        """Whether the game has ended."""
         return self.result is not None
 
     def agent_at(self, seat: int) -> int:
+        """The agent index (0 = the learner) at `seat`."""
         return self.seats[seat]
 
     def seat_of(self, agent_index: int) -> int:
+        """The seat of agent index `agent_index` in this game."""
         return self.seats.index(agent_index)
 
     def encode(self) -> np.ndarray:

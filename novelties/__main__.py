@@ -2,6 +2,11 @@
 
     python -m novelties list [measured=FILE] [--json]
     python -m novelties show NAME [difficulty=hard] [PARAM=VALUE ...] [--json]
+    python -m novelties cards [out=DIR] [check=true] [measured=FILE]
+
+`cards` writes the built-in plugins' cards (`novelties.cards`; default
+docs/cards/novelties/, run from the repository's root); `check=true` writes nothing and
+exits 1 naming the cards that are not current.
 
 Values are read as JSON when they parse (3, 1.5, true, ["red","green"]), as a list for
 `[a,b]` or `a,b`, else as a string. Bad input exits with status 2 and a short message.
@@ -15,7 +20,10 @@ from typing import Any, Sequence
 
 USAGE = ("usage: python -m novelties list [measured=FILE] [--json]\n"
          "       python -m novelties show NAME [difficulty=easy|medium|hard] "
-         "[PARAM=VALUE ...] [--json]")
+         "[PARAM=VALUE ...] [--json]\n"
+         "       python -m novelties cards [out=DIR] [check=true] [measured=FILE]")
+CARDS_NOTE = ("each built-in novelty's card: {path} (what it changes, presets, measured "
+              "figures, which observability hides it)")
 
 
 def parse_value(text: str) -> Any:
@@ -118,11 +126,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmd, rest = args[0], args[1:]
     try:
         if cmd == "list":
+            from novelties.cards import builtin, card_path
+
             rows = _with_measured(describe(), _measured_file(rest))
+            ours = set(builtin())
+            rows = [{**r, "card": card_path(r["name"]) if r["name"] in ours else None}
+                    for r in rows]
             print(json.dumps(rows, indent=2) if as_json else _table(rows))
+            if not as_json:
+                print(CARDS_NOTE.format(path=card_path("NAME")))
             for name, why in sorted(BROKEN.items()):
                 print(f"warning: novelty {name!r} could not be loaded: {why}", file=sys.stderr)
             return 0
+        if cmd == "cards":
+            return _cards(rest)
         if cmd == "show":
             if not rest:
                 raise NoveltyError("show needs a novelty name; list them with: "
@@ -151,6 +168,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     except NoveltyError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+
+
+def _cards(rest: list[str]) -> int:
+    """`cards`: write the built-in plugins' cards, or (check=true) list stale ones."""
+    from pathlib import Path
+
+    from novelties import cards
+    from novelties.base import NoveltyError
+
+    opts = dict(item.partition("=")[::2] for item in rest)
+    unknown = sorted(set(opts) - {"out", "check", "measured"})
+    if unknown or any(not v for v in opts.values()):
+        raise NoveltyError(f"cards takes out=DIR, check=true|false and measured=FILE "
+                           f"(got {' '.join(rest)})")
+    if opts.get("check", "false") not in ("true", "false"):
+        raise NoveltyError("check must be true or false")
+    data = _measured_file([f"measured={opts['measured']}"]) if "measured" in opts else None
+    out = Path(opts.get("out", cards.CARDS_DIR))
+    if opts.get("check") == "true":
+        bad = cards.stale(out, data)
+        for name in bad:
+            print(f"not current: {out / name}")
+        if bad:
+            print(f"run: {cards.COMMAND}" + (f" out={out}" if "out" in opts else ""))
+        return 1 if bad else 0
+    changed = cards.write(out, data)
+    print(f"{len(changed)} card(s) written in {out}" + (": " + ", ".join(changed)
+                                                      if changed else " (all current)"))
+    return 0
 
 
 def _show(prepared: Any) -> None:

@@ -96,10 +96,40 @@ class Novelty:
     presets: ClassVar[dict[str, dict[str, Any]]] = {}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
+        """The world after the novelty: a new schema, or an `Applied` with rule hooks.
+
+        `schema` is the world before (frozen: build changed copies with `replace`),
+        `params` the validated `Params` of the preset (with any overrides). Keep it
+        pure: the same inputs give the same schema, so trials can re-apply it.
+
+        Examples:
+            The Go salary becomes a parameter:
+
+            >>> import openmono
+            >>> from novelties.base import Novelty, NoveltyParams, replace
+            >>> class GoPay(NoveltyParams):
+            ...     salary: int = 400
+            >>> class RicherGo(Novelty):
+            ...     name, category = "richer_go", "attribute"
+            ...     description = "The Go salary changes; hard: by little"
+            ...     Params = GoPay
+            ...     presets = {"easy": {"salary": 400}, "medium": {"salary": 300},
+            ...                "hard": {"salary": 250}}
+            ...     def apply(self, schema, params):
+            ...         return replace(schema, bank=replace(schema.bank, go_salary=params.salary))
+            >>> plugin = RicherGo()
+            >>> plugin.run_apply(openmono.standard_schema(), plugin.make_params("hard")
+            ...                  ).schema.bank.go_salary
+            250
+
+            A rule no schema holds is a hook: return `Applied(schema, hooks=Hooks(...),
+            declared=(HookChange(...),))` (see `openmono.hooks.Hooks`).
+        """
         raise NotImplementedError
 
     @classmethod
     def difficulties(cls) -> list[str]:
+        """The presets this plugin has, in the order easy, medium, hard."""
         return [d for d in DIFFICULTIES if d in cls.presets]
 
     def make_params(self, difficulty: str = "medium",

@@ -31,6 +31,10 @@ _FIELD_OF = {"square": "squares", "board": "squares", "group": "groups", "bank":
 
 @dataclass(frozen=True)
 class Change:
+    """One ground-truth change: `entity` and `attribute` (the naming in the module
+    docstring), the values before and after, whether an agent can read it off its
+    observation, and the plugin's note.
+    """
     entity: str
     attribute: str
     old: Any
@@ -39,10 +43,12 @@ class Change:
     description: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        """The change as a JSON-ready dict (what trials record)."""
         return asdict(self)
 
     # Mapping protocol, so `dict(change)` works like `change.to_json()`.
     def keys(self) -> list[str]:
+        """The field names, so `dict(change)` works like `change.to_json()`."""
         return [f.name for f in fields(self)]
 
     def __getitem__(self, key: str) -> Any:
@@ -53,6 +59,9 @@ class Change:
 
 
 def default_visible(entity: str, overrides: Mapping[str, bool] | None = None) -> bool:
+    """Whether a change to `entity` can be read off an observation: the plugin's
+    longest matching override, else shown unless it lives in a hidden schema field.
+    """
     if overrides:
         best = max((p for p in overrides if entity.startswith(p)), key=len, default=None)
         if best is not None:

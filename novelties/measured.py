@@ -110,6 +110,8 @@ def _harder(a: float, b: float) -> bool:
 
 
 def detect_text(cell: Mapping[str, Any]) -> str:
+    """A cell's median game of detection as the list prints it (`~` analytic, `>N`
+    never in N games)."""
     g = cell.get("detectability_games_median")
     if g is None:
         return f">{cell.get('games', '?')}" if cell.get("method") == "coupled" else "never"
@@ -117,6 +119,7 @@ def detect_text(cell: Mapping[str, Any]) -> str:
 
 
 def impact_text(cell: Mapping[str, Any], what: str) -> str:
+    """A cell's measured change (`length` in turns, `winrate` in points) with its 95% interval."""
     m, (lo, hi) = cell[f"impact_{what}"], cell[f"impact_{what}_ci"]
     k = 100 if what == "winrate" else 1  # percentage points
     return f"{_signed(k * m)} [{_signed(k * lo)},{_signed(k * hi)}]"

@@ -34,6 +34,7 @@ OBSERVABILITY = ("announced", "effects")
 
 
 def check_observability(value: Any) -> str:
+    """`value` when it is an observability level, else a `NoveltyError` naming the levels."""
     if value not in OBSERVABILITY:
         raise NoveltyError(f"unknown novelty.observability {value!r}; "
                            f"choose one of: {', '.join(OBSERVABILITY)}")

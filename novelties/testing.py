@@ -27,6 +27,8 @@ from novelties.inject import InjectionReport, check_state, inject_mid_game
 
 @dataclass
 class Checked:
+    """A game played by `check_plugin`: the game, its result, the problems found and
+    the injection report."""
     game: Game
     result: GameResult
     problems: list[str] = field(default_factory=list)

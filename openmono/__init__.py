@@ -2,23 +2,25 @@
 
 A game between four agents that buy whatever they can afford:
 
->>> import openmono
->>> class Buyer:
-...     def act(self, obs):
-...         legal = obs.legal_actions()
-...         return next((a for a in legal if a.kind == "buy"), legal[0])
->>> result = openmono.play_game(openmono.standard_schema(), [Buyer() for _ in range(4)], seed=7)
->>> result.end_reason in ("bankruptcy", "turn_limit"), 0 <= result.winner < 4
-(True, True)
+Examples:
+    >>> import openmono
+    >>> class Buyer:
+    ...     def act(self, obs):
+    ...         legal = obs.legal_actions()
+    ...         return next((a for a in legal if a.kind == "buy"), legal[0])
+    >>> result = openmono.play_game(openmono.standard_schema(), [Buyer() for _ in range(4)], seed=7)
+    >>> result.end_reason in ("bankruptcy", "turn_limit"), 0 <= result.winner < 4
+    (True, True)
 
-The schema is data: change it, and the game changes with it.
+    The schema is data: change it, and the game changes with it.
 
->>> schema = openmono.standard_schema()
->>> schema.bank.go_salary, len(schema.squares)
-(200, 40)
->>> richer = schema.model_copy(update={"bank": schema.bank.model_copy(update={"go_salary": 400})})
->>> openmono.compile_rules(richer).bank.go_salary
-400
+    >>> schema = openmono.standard_schema()
+    >>> schema.bank.go_salary, len(schema.squares)
+    (200, 40)
+    >>> bank = schema.bank.model_copy(update={"go_salary": 400})
+    >>> richer = schema.model_copy(update={"bank": bank})
+    >>> openmono.compile_rules(richer).bank.go_salary
+    400
 """
 
 from importlib.metadata import PackageNotFoundError, version

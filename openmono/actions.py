@@ -23,9 +23,13 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Action:
+    """Base of every action: a frozen value with a stable `kind` (its name in logs and
+    in the remote protocol). Agents return one of `Observation.legal_actions()`.
+    """
     kind: ClassVar[str] = "action"
 
     def to_json(self) -> dict[str, Any]:
+        """The action as JSON: its `kind` and its fields."""
         # (Not `asdict`: it deep-copies, and remote agents get every legal action as JSON.)
         out: dict[str, Any] = {"kind": self.kind}
         for name in _field_names(type(self)):
@@ -56,6 +60,7 @@ class Conclude(Action):
     kind: ClassVar[str] = "conclude"
 
     def to_json(self) -> dict[str, Any]:
+        """The action as JSON; a standing order adds `until_cash` and `watch`."""
         if self.until_cash is None:
             return {"kind": self.kind}
         return {"kind": self.kind, "until_cash": self.until_cash, "watch": self.watch}
@@ -67,6 +72,7 @@ STANDING_WATCH = ("mine", "board", "cash")
 
 @dataclass(frozen=True, slots=True)
 class Buy(Action):
+    """Buy the property landed on at its price."""
     kind: ClassVar[str] = "buy"
 
 
@@ -79,6 +85,7 @@ class Decline(Action):
 
 @dataclass(frozen=True, slots=True)
 class Bid(Action):
+    """Bid `amount` in the auction in progress."""
     amount: int
     kind: ClassVar[str] = "bid"
 
@@ -92,11 +99,13 @@ class DropOut(Action):
 
 @dataclass(frozen=True, slots=True)
 class PayJailFine(Action):
+    """Pay the fine to leave jail before rolling."""
     kind: ClassVar[str] = "pay_jail_fine"
 
 
 @dataclass(frozen=True, slots=True)
 class UseJailCard(Action):
+    """Use a get-out-of-jail card."""
     kind: ClassVar[str] = "use_jail_card"
 
 
@@ -118,12 +127,14 @@ class SellBuilding(Action):
 
 @dataclass(frozen=True, slots=True)
 class Mortgage(Action):
+    """Mortgage `square` (the bank pays its mortgage value)."""
     square: int
     kind: ClassVar[str] = "mortgage"
 
 
 @dataclass(frozen=True, slots=True)
 class Unmortgage(Action):
+    """Lift the mortgage on `square` (its mortgage value plus interest)."""
     square: int
     kind: ClassVar[str] = "unmortgage"
 
@@ -150,6 +161,7 @@ class OfferTrade(Action):
     kind: ClassVar[str] = "offer_trade"
 
     def terms(self) -> TradeTerms:
+        """The offer as the immutable `TradeTerms` the engine executes and agents see."""
         return TradeTerms(self.to, tuple(self.give), tuple(self.get), self.give_cash,
                           self.get_cash, self.give_jail_cards, self.get_jail_cards)
 
@@ -171,19 +183,23 @@ class TradeTerms(NamedTuple):
     kind = "offer_trade"
 
     def to_json(self) -> dict[str, Any]:
+        """The terms as JSON (kind `trade`)."""
         return {"kind": self.kind, **self._asdict()}
 
     def as_offer(self) -> OfferTrade:
+        """The `OfferTrade` action with these terms."""
         return OfferTrade(*self)
 
 
 @dataclass(frozen=True, slots=True)
 class AcceptTrade(Action):
+    """Accept the trade offered to you."""
     kind: ClassVar[str] = "accept_trade"
 
 
 @dataclass(frozen=True, slots=True)
 class RejectTrade(Action):
+    """Reject the trade offered to you."""
     kind: ClassVar[str] = "reject_trade"
 
 

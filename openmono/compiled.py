@@ -8,6 +8,7 @@ and is shared between the engine and every observation.
 from __future__ import annotations
 
 import math
+import random
 from bisect import bisect_right
 from itertools import accumulate
 
@@ -167,7 +168,7 @@ class Rules:
                     else (lambda j, i=i: (j - i - 1) % n)) for i in range(n)
             )
 
-    def roll(self, rng) -> tuple[int, ...]:
+    def roll(self, rng: random.Random) -> tuple[int, ...]:
         """Roll every die with a `random.Random` stream."""
         out = []
         r = rng.random
@@ -196,7 +197,7 @@ def _fair_pair(f0: tuple[int, ...], f1: tuple[int, ...]):
     """The common case, two fair dice, without the general loop (same random draws)."""
     n0, n1 = len(f0), len(f1)
 
-    def roll(rng) -> tuple[int, ...]:
+    def roll(rng: random.Random) -> tuple[int, ...]:
         r = rng.random
         return (f0[int(r() * n0)], f1[int(r() * n1)])
 

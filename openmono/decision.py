@@ -4,11 +4,12 @@ The game yields `(seat, Decision)` at every decision; the observation copies the
 decision's context fields (`openmono.observation.CONTEXT_FIELDS`), held in that order
 in `Decision.context` (checked against the fields read by name at import).
 
->>> d = Decision("bid", square=3, high_bid=40)
->>> dict(zip(CONTEXT_FIELDS, d.context))["high_bid"]
-40
->>> d.count_offer(); dict(zip(CONTEXT_FIELDS, d.context))["offers_made"]
-1
+Examples:
+    >>> d = Decision("bid", square=3, high_bid=40)
+    >>> dict(zip(CONTEXT_FIELDS, d.context))["high_bid"]
+    40
+    >>> d.count_offer(); dict(zip(CONTEXT_FIELDS, d.context))["offers_made"]
+    1
 """
 
 from __future__ import annotations

@@ -256,11 +256,13 @@ class Game(Money, Holdings, Trading, Moves):
             orders[seat] = StandingOrder(until, UNCHANGING, 0)
 
     def legal_actions(self, seat: int, d: Decision) -> list[A.Action]:
+        """The legal actions of `seat` at decision `d` (engine-side, by the true rules)."""
         return legal.legal_actions(self.rules, self.state, seat, d)
 
     # --- the decision point -----------------------------------------------------------
     @property
     def stats(self) -> dict[str, int]:
+        """Counts of the game so far: trades, auctions, faults and decisions."""
         return {"trades": self.trades, "auctions": self.auctions, "faults": self.faults,
                 "decisions": self.decisions}
 

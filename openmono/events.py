@@ -14,12 +14,14 @@ BANK = -1
 
 
 class DiceRolled(NamedTuple):
+    """A seat threw the dice (the faces, in order)."""
     seat: int
     dice: tuple[int, ...]
     kind = "dice_rolled"  # a class attribute, not a field: cheap to build
 
 
 class Moved(NamedTuple):
+    """A seat's token moved from `start` to `end` (by the dice, a card or to jail)."""
     seat: int
     start: int
     end: int
@@ -39,6 +41,7 @@ class Payment(NamedTuple):
 
 
 class CardDrawn(NamedTuple):
+    """A seat drew card number `card` of `deck`; `text` is what it says."""
     seat: int
     deck: str
     card: int
@@ -57,6 +60,7 @@ class PropertyTransferred(NamedTuple):
 
 
 class BuildingChanged(NamedTuple):
+    """A street's buildings changed: its new `level` (houses; `max_houses + 1` is a hotel)."""
     seat: int
     square: int
     level: int  # the new level: 0..max_houses, max_houses + 1 = hotel
@@ -65,6 +69,7 @@ class BuildingChanged(NamedTuple):
 
 
 class MortgageChanged(NamedTuple):
+    """A property was mortgaged or lifted."""
     seat: int
     square: int
     mortgaged: bool
@@ -72,11 +77,13 @@ class MortgageChanged(NamedTuple):
 
 
 class AuctionStarted(NamedTuple):
+    """A property declined by the player who landed on it goes to auction."""
     square: int
     kind = "auction_started"  # a class attribute, not a field: cheap to build
 
 
 class AuctionEnded(NamedTuple):
+    """An auction's result: the winner (`BANK` when unsold) and the price."""
     square: int
     winner: int  # BANK when unsold
     price: int
@@ -84,6 +91,7 @@ class AuctionEnded(NamedTuple):
 
 
 class BidMade(NamedTuple):
+    """A bid in an auction."""
     seat: int
     square: int
     amount: int
@@ -91,12 +99,14 @@ class BidMade(NamedTuple):
 
 
 class TradeOffered(NamedTuple):
+    """A trade offer (`TradeTerms`) from `from_seat`."""
     offer: Any  # the OfferTrade action
     from_seat: int
     kind = "trade_offered"  # a class attribute, not a field: cheap to build
 
 
 class TradeAnswered(NamedTuple):
+    """A trade offer's answer."""
     offer: Any
     from_seat: int
     accepted: bool
@@ -104,6 +114,7 @@ class TradeAnswered(NamedTuple):
 
 
 class JailCardMoved(NamedTuple):
+    """A get-out-of-jail card changed hands (`to_seat` is `BANK` when it goes back to its deck)."""
     seat: int
     to_seat: int  # BANK when returned to its deck
     deck: str
@@ -111,24 +122,30 @@ class JailCardMoved(NamedTuple):
 
 
 class Jailed(NamedTuple):
+    """A seat was sent to jail, and why."""
     seat: int
     reason: str  # "go_to_jail", "card", "doubles"
     kind = "jailed"  # a class attribute, not a field: cheap to build
 
 
 class Released(NamedTuple):
+    """A seat left jail, and how."""
     seat: int
     how: str  # "fine", "card", "doubles", "forced_fine"
     kind = "released"  # a class attribute, not a field: cheap to build
 
 
 class Bankrupt(NamedTuple):
+    """A seat went bankrupt to `creditor` (a seat, or `BANK`)."""
     seat: int
     creditor: int
     kind = "bankrupt"  # a class attribute, not a field: cheap to build
 
 
 class Fault(NamedTuple):
+    """A seat's action was refused (illegal, too slow, or its agent failed): the phase's
+    default action was played instead. `reason` says why.
+    """
     seat: int
     phase: str
     reason: str
@@ -136,12 +153,15 @@ class Fault(NamedTuple):
 
 
 class TurnStarted(NamedTuple):
+    """A seat's turn began (`turn` counts turns from 0)."""
     seat: int
     turn: int
     kind = "turn_started"  # a class attribute, not a field: cheap to build
 
 
 class GameOver(NamedTuple):
+    """The game ended: the winner, how (`bankruptcy`, `turn_limit` or a plugin's rule)
+    and after how many turns."""
     winner: int
     reason: str  # "bankruptcy" or "turn_limit"
     turns: int
@@ -149,6 +169,7 @@ class GameOver(NamedTuple):
 
 
 def event_to_json(event: NamedTuple) -> dict[str, Any]:
+    """An event as a JSON-ready dict with its `kind` (what logs and remote agents read)."""
     out = {"kind": getattr(event, "kind", type(event).__name__)}
     out.update(event._asdict())
     for key, value in out.items():

@@ -6,18 +6,19 @@ phase), move and land players, emit events and keep per-game plugin state. Nothi
 of the engine is reachable through it, so a plugin cannot depend on engine internals
 (`tests/test_layers.py` also fails on any private engine attribute used in `novelties/`).
 
->>> import openmono
->>> from openmono.engine import Game
->>> game = Game(openmono.standard_schema(), players=4, seed=3)
->>> api = game.api
->>> api.state.cash
-(1500, 1500, 1500, 1500)
->>> api.pay(0, 100, "bonus")
->>> api.state.cash[0], api.turn_events()[-1].reason
-(1600, 'bonus')
->>> api.plugin_state("pot", lambda: [0])[0] += 5
->>> api.plugin_state("pot", list)
-[5]
+Examples:
+    >>> import openmono
+    >>> from openmono.engine import Game
+    >>> game = Game(openmono.standard_schema(), players=4, seed=3)
+    >>> api = game.api
+    >>> api.state.cash
+    (1500, 1500, 1500, 1500)
+    >>> api.pay(0, 100, "bonus")
+    >>> api.state.cash[0], api.turn_events()[-1].reason
+    (1600, 'bonus')
+    >>> api.plugin_state("pot", lambda: [0])[0] += 5
+    >>> api.plugin_state("pot", list)
+    [5]
 """
 
 from __future__ import annotations
@@ -43,14 +44,18 @@ class PluginHost(Protocol):
     shown: GameSchema | None
 
     def charge(self, payer: int, payee: int, amount: int, reason: str,
-               sq: int = -1) -> Generator[Any, Any, bool]: ...
+               sq: int = -1) -> Generator[Any, Any, bool]:
+        """See `GameAPI.charge`."""
 
-    def pay_from_bank(self, seat: int, amount: int, reason: str, sq: int = -1) -> None: ...
+    def pay_from_bank(self, seat: int, amount: int, reason: str, sq: int = -1) -> None:
+        """See `GameAPI.pay`."""
 
     def move_to(self, p: int, target: int,
-                collect_go: bool = True) -> Generator[Any, Any, None]: ...
+                collect_go: bool = True) -> Generator[Any, Any, None]:
+        """See `GameAPI.move_to`."""
 
-    def land(self, p: int, sq: int, dice_total: int = 0) -> Generator[Any, Any, None]: ...
+    def land(self, p: int, sq: int, dice_total: int = 0) -> Generator[Any, Any, None]:
+        """See `GameAPI.land`."""
 
 
 class StateView:
@@ -63,10 +68,12 @@ class StateView:
 
     @property
     def players(self) -> int:
+        """How many seats the game has."""
         return self._state.players
 
     @property
     def turn(self) -> int:
+        """The turn in progress (from 0)."""
         return self._state.turn
 
     @property
@@ -76,18 +83,22 @@ class StateView:
 
     @property
     def cash(self) -> tuple[int, ...]:
+        """Cash per seat."""
         return tuple(self._state.cash)
 
     @property
     def position(self) -> tuple[int, ...]:
+        """Board index per seat."""
         return tuple(self._state.position)
 
     @property
     def in_jail(self) -> tuple[bool, ...]:
+        """Whether each seat is in jail."""
         return tuple(self._state.in_jail)
 
     @property
     def jail_turns(self) -> tuple[int, ...]:
+        """Turns each seat has spent in jail so far."""
         return tuple(self._state.jail_turns)
 
     @property
@@ -97,26 +108,32 @@ class StateView:
 
     @property
     def active(self) -> tuple[bool, ...]:
+        """Whether each seat is still playing (not bankrupt)."""
         return tuple(self._state.active)
 
     @property
     def owner(self) -> tuple[int, ...]:
+        """Owner per square (a seat, or -1 for the bank / unownable)."""
         return tuple(self._state.owner)
 
     @property
     def level(self) -> tuple[int, ...]:
+        """Buildings per square (houses; `max_houses + 1` is a hotel)."""
         return tuple(self._state.level)
 
     @property
     def mortgaged(self) -> tuple[bool, ...]:
+        """Whether each square is mortgaged."""
         return tuple(self._state.mortgaged)
 
     @property
     def houses_left(self) -> int:
+        """Houses left in the bank."""
         return self._state.houses_left
 
     @property
     def hotels_left(self) -> int:
+        """Hotels left in the bank."""
         return self._state.hotels_left
 
 
@@ -143,14 +160,17 @@ class GameAPI:
 
     @property
     def state(self) -> StateView:
+        """A read-only view of the state (tuples)."""
         return self._view
 
     @property
     def players(self) -> int:
+        """How many seats the game has."""
         return self._game.players
 
     @property
     def seed(self) -> int:
+        """The game's seed (for a plugin's own random stream)."""
         return self._game.seed
 
     def net_worth(self, seat: int) -> int:

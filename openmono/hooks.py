@@ -28,6 +28,41 @@ Fn = Optional[Callable[..., Any]]
 
 @dataclass(frozen=True)
 class Hooks:
+    """The rule hooks a novelty installs, one field per hook (None: the standard rule).
+
+    The module docstring lists each hook's signature. A hook that acts on the game
+    receives a `GameAPI` as `game`; one that charges or moves a seat does it with
+    `yield from` (the hook is then a generator).
+
+    Examples:
+        Go pays a bonus of 100 to whoever lands on it, and rents double:
+
+        >>> import openmono
+        >>> def go_bonus(game, seat, square):
+        ...     if square == 0:
+        ...         game.pay(seat, 100, "go_bonus", square)
+        ...     return False  # the standard landing effect too
+        >>> hooks = Hooks(landing=go_bonus,
+        ...               rent=lambda game, payer, square, amount: 2 * amount)
+        >>> hooks.installed()
+        ['landing', 'rent']
+        >>> class First:
+        ...     def act(self, observation):
+        ...         return observation.legal_actions()[0]
+        >>> schema = openmono.standard_schema()
+        >>> game = openmono.Game(schema, 4, seed=5, hooks=hooks)
+        >>> _ = openmono.play_game(schema, [First() for _ in range(4)], seed=5, game=game)
+        >>> bonuses = [e for e in game.events if e.kind == "payment" and e.reason == "go_bonus"]
+        >>> len(bonuses) > 0 and all(e.amount == 100 for e in bonuses)
+        True
+
+        Hooks of several plugins chain with `combine`:
+
+        >>> both = hooks.combine(Hooks(rent=lambda game, payer, square, amount: amount + 10))
+        >>> both.rent(None, 0, 1, 6)
+        22
+    """
+
     dice_roll: Fn = None
     landing: Fn = None
     passing_go: Fn = None
@@ -39,6 +74,7 @@ class Hooks:
     game_over: Fn = None
 
     def installed(self) -> list[str]:
+        """The names of the hooks set, in field order."""
         return [f.name for f in fields(self) if getattr(self, f.name) is not None]
 
     def combine(self, later: Hooks) -> Hooks:

@@ -21,10 +21,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import fields
+from typing import Protocol
 
 from openmono import actions as A
 from openmono.compiled import Rules
-from openmono.state import sale_value
+from openmono.state import View, sale_value
+
+
+class Context(Protocol):
+    """The decision a legality check is asked in: a `Decision` (engine-side) or an
+    `Observation` (an agent's)."""
+
+    phase: str
+    square: int
+    high_bid: int
+    offers_made: int
+
 
 MANAGE_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll"))
 RAISE_CASH_PHASES = frozenset(("pre_roll", "out_of_turn", "post_roll", "debt", "buy"))
@@ -54,18 +66,19 @@ DEFAULT_ACTION = {
 }
 
 
-def jail_card_count(view, seat: int) -> int:
+def jail_card_count(view: View, seat: int) -> int:
+    """How many get-out-of-jail cards `seat` holds (a count or a tuple of decks)."""
     c = view.jail_cards[seat]
     return c if isinstance(c, int) else len(c)
 
 
-def _own_group_levels(rules: Rules, view, seat: int, group: int) -> list[int]:
+def _own_group_levels(rules: Rules, view: View, seat: int, group: int) -> list[int]:
     owner = view.owner
     level = view.level
     return [level[m] for m in rules.group_members[group] if owner[m] == seat]
 
 
-def _group_has_buildings(rules: Rules, view, seat: int, group: int) -> bool:
+def _group_has_buildings(rules: Rules, view: View, seat: int, group: int) -> bool:
     if group < 0:
         return False
     owner = view.owner
@@ -137,14 +150,15 @@ def buildable_streets(rules: Rules, owner: Sequence[int], level: Sequence[int],
     """The streets of group `g` on which `build_blocked` finds nothing, in group order,
     from one pass over the group (agents list their build candidates with it).
 
-    >>> import openmono
-    >>> from openmono.compiled import compile_rules
-    >>> rules = compile_rules(openmono.standard_schema())
-    >>> owner = [-1] * rules.n; level = [0] * rules.n; mortgaged = [False] * rules.n
-    >>> for sq in (1, 3): owner[sq] = 0
-    >>> level[1] = 1
-    >>> buildable_streets(rules, owner, level, mortgaged, 0, rules.group_of[1])
-    [3]
+    Examples:
+        >>> import openmono
+        >>> from openmono.compiled import compile_rules
+        >>> rules = compile_rules(openmono.standard_schema())
+        >>> owner = [-1] * rules.n; level = [0] * rules.n; mortgaged = [False] * rules.n
+        >>> for sq in (1, 3): owner[sq] = 0
+        >>> level[1] = 1
+        >>> buildable_streets(rules, owner, level, mortgaged, 0, rules.group_of[1])
+        [3]
     """
     if g < 0 or not rules.group_buildable[g]:
         return []
@@ -167,7 +181,8 @@ def buildable_streets(rules: Rules, owner: Sequence[int], level: Sequence[int],
     return out
 
 
-def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
+def check_build(rules: Rules, view: View, seat: int, sq: int) -> str | None:
+    """Why `seat` may not build on `sq` now (None when it may)."""
     problem = build_blocked(rules, view.owner, view.level, view.mortgaged, seat, sq)
     if problem is not None:
         return problem
@@ -184,7 +199,8 @@ def check_build(rules: Rules, view, seat: int, sq: int) -> str | None:
     return None
 
 
-def check_sell_building(rules: Rules, view, seat: int, sq: int) -> str | None:
+def check_sell_building(rules: Rules, view: View, seat: int, sq: int) -> str | None:
+    """Why `seat` may not sell a building on `sq` now (None when it may)."""
     if not (0 <= sq < rules.n) or not rules.is_street[sq]:
         return "not a street"
     if view.owner[sq] != seat:
@@ -207,7 +223,8 @@ def check_sell_building(rules: Rules, view, seat: int, sq: int) -> str | None:
     return None
 
 
-def check_mortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
+def check_mortgage(rules: Rules, view: View, seat: int, sq: int) -> str | None:
+    """Why `seat` may not mortgage `sq` now (None when it may)."""
     if not (0 <= sq < rules.n) or not rules.is_property[sq]:
         return "not a property"
     if view.owner[sq] != seat:
@@ -226,7 +243,8 @@ def check_mortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
     return None
 
 
-def check_unmortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
+def check_unmortgage(rules: Rules, view: View, seat: int, sq: int) -> str | None:
+    """Why `seat` may not lift the mortgage on `sq` now (None when it may)."""
     if not (0 <= sq < rules.n) or not rules.is_property[sq]:
         return "not a property"
     if view.owner[sq] != seat:
@@ -238,7 +256,8 @@ def check_unmortgage(rules: Rules, view, seat: int, sq: int) -> str | None:
     return None
 
 
-def check_sell_property(rules: Rules, view, seat: int, sq: int) -> str | None:
+def check_sell_property(rules: Rules, view: View, seat: int, sq: int) -> str | None:
+    """Why `seat` may not sell `sq` back to the bank now (None when it may)."""
     if rules.property_refund is None:
         return "the rules do not let the bank buy property"
     if not (0 <= sq < rules.n) or not rules.is_property[sq]:
@@ -254,7 +273,7 @@ def check_sell_property(rules: Rules, view, seat: int, sq: int) -> str | None:
     return None
 
 
-def _check_tradeable(rules: Rules, view, seat: int, squares: tuple[int, ...]) -> str | None:
+def _check_tradeable(rules: Rules, view: View, seat: int, squares: tuple[int, ...]) -> str | None:
     if len(set(squares)) != len(squares):
         return "a property is listed twice"
     for sq in squares:
@@ -269,7 +288,7 @@ def _check_tradeable(rules: Rules, view, seat: int, squares: tuple[int, ...]) ->
     return None
 
 
-def check_offer(rules: Rules, view, seat: int, offer: A.OfferTrade) -> str | None:
+def check_offer(rules: Rules, view: View, seat: int, offer: A.OfferTrade) -> str | None:
     """Whether `seat` may make this offer now (the receiver's cash is checked on accept)."""
     to = offer.to
     if not isinstance(to, int) or not (0 <= to < len(view.cash)) or to == seat:
@@ -298,13 +317,14 @@ def check_offer(rules: Rules, view, seat: int, offer: A.OfferTrade) -> str | Non
     return reason
 
 
-def trade_fees(rules: Rules, view, squares: tuple[int, ...]) -> int:
+def trade_fees(rules: Rules, view: View, squares: tuple[int, ...]) -> int:
     """Interest the receiver of mortgaged properties pays the bank at once."""
     mortgaged = view.mortgaged
     return sum(rules.transfer_fee[sq] for sq in squares if mortgaged[sq])
 
 
-def check_accept(rules: Rules, view, seat: int, offerer: int, offer: A.OfferTrade) -> str | None:
+def check_accept(rules: Rules, view: View, seat: int, offerer: int,
+                 offer: A.OfferTrade) -> str | None:
     """Whether the trade can still execute when `seat` (the receiver) accepts it."""
     reason = check_offer(rules, view, offerer, offer)
     if reason:
@@ -314,7 +334,7 @@ def check_accept(rules: Rules, view, seat: int, offerer: int, offer: A.OfferTrad
     return None
 
 
-def check(rules: Rules, view, seat: int, ctx, action) -> str | None:
+def check(rules: Rules, view: View, seat: int, ctx: Context, action: A.Action) -> str | None:
     """None when `action` is legal for `seat` in the decision `ctx`; else why not."""
     phase = ctx.phase
     t = type(action)
@@ -394,7 +414,7 @@ def fresh(action: A.Action) -> A.Action:
     return type(action)(*[getattr(action, f.name) for f in fields(action)])
 
 
-def legal_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
+def legal_actions(rules: Rules, view: View, seat: int, ctx: Context) -> list[A.Action]:
     """Every legal parameter-free action, plus the minimum bid in an auction.
 
     The actions are new objects: an agent that writes into one changes nobody else's.
@@ -443,7 +463,7 @@ _BUILD, _UNMORTGAGE, _SELL_BUILDING, _MORTGAGE, _SELL_PROPERTY = map(_square_act
 _new = object.__new__
 
 
-def _property_actions(rules: Rules, view, seat: int, manage: bool, out: list) -> None:
+def _property_actions(rules: Rules, view: View, seat: int, manage: bool, out: list) -> None:
     """Append, per property `seat` owns in board order: Build and Unmortgage (when
     `manage`), SellBuilding, Mortgage, SellProperty, each exactly when its `check_*`
     accepts it.
@@ -514,7 +534,7 @@ def _make(kind: tuple, sq: int) -> A.Action:
     return a
 
 
-def plugin_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
+def plugin_actions(rules: Rules, view: View, seat: int, ctx: Context) -> list[A.Action]:
     """The parameter-free plugin actions legal now (engine-side: runs plugin code)."""
     phase = ctx.phase
     out: list[A.Action] = []
@@ -530,7 +550,7 @@ def plugin_actions(rules: Rules, view, seat: int, ctx) -> list[A.Action]:
     return out
 
 
-def can_offer_trade(rules: Rules, view, seat: int, ctx) -> bool:
+def can_offer_trade(rules: Rules, view: View, seat: int, ctx: Context) -> bool:
     """Whether an offer may be made now (its terms are `check_offer`'s): the phase is one
     of the rules' `trade_phases` and this phase's offers are not used up."""
     return (ctx.phase in rules.bank.trade_phases

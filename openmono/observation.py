@@ -15,19 +15,20 @@ legality (a building condition, a new action kind) is answered engine-side for e
 decision and carried as data (`refused`, `plugin_actions`), never as the plugin's code;
 a refusal names no hidden parameter.
 
->>> import openmono
->>> from openmono.engine import Game
->>> game = Game(openmono.standard_schema(), players=4, seed=1)
->>> seat, decision = next(game.run())
->>> obs = game.observe(seat, decision)
->>> obs.phase, obs.cash
-('pre_roll', (1500, 1500, 1500, 1500))
->>> [a.kind for a in obs.legal_actions()]
-['conclude']
->>> obs.rules.bank.jail_fine = 1  # doctest: +IGNORE_EXCEPTION_DETAIL
-Traceback (most recent call last):
-...
-AttributeError: can't set attribute
+Examples:
+    >>> import openmono
+    >>> from openmono.engine import Game
+    >>> game = Game(openmono.standard_schema(), players=4, seed=1)
+    >>> seat, decision = next(game.run())
+    >>> obs = game.observe(seat, decision)
+    >>> obs.phase, obs.cash
+    ('pre_roll', (1500, 1500, 1500, 1500))
+    >>> [a.kind for a in obs.legal_actions()]
+    ['conclude']
+    >>> obs.rules.bank.jail_fine = 1  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ...
+    AttributeError: can't set attribute
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ def freeze(value: Any) -> Any:
 
 # The bank rules as agents see them: a NamedTuple with the fields of `BankRules`.
 PublicBank = NamedTuple("PublicBank", [(name, Any) for name in BankRules.model_fields])
+PublicBank.__doc__ = ("The bank rules (`openmono.schema.BankRules`), one field each, as "
+                      "agents see them.")
 
 
 class PublicRules(NamedTuple):
@@ -137,6 +140,12 @@ def public_rules(rules: Rules) -> PublicRules:
 
 
 class Observation(NamedTuple):
+    """Everything an agent is shown at one decision: a sealed value (immutable plain
+    data all the way down). Fields: the public rules, who decides and in which phase,
+    the per-player and per-square state as tuples indexed by seat and square, the events
+    since the seat's last decision, and the decision's context (square, high bid,
+    amount owed, offer, ...). `legal_actions()` lists what the seat may do.
+    """
     rules: PublicRules
     seat: int  # who decides
     phase: str  # pre_roll, out_of_turn, post_roll, buy, bid, trade_response, debt
@@ -176,6 +185,7 @@ class Observation(NamedTuple):
         return out
 
     def is_legal(self, action: Any) -> bool:
+        """Whether `action` is legal now (`why_illegal` says why not)."""
         return self.why_illegal(action) is None
 
     def why_illegal(self, action: Any) -> str | None:
@@ -192,10 +202,12 @@ class Observation(NamedTuple):
 
     @property
     def can_offer_trade(self) -> bool:
+        """Whether the seat may offer a trade in this phase."""
         return legal.can_offer_trade(self.rules, self, self.seat, self)
 
     @property
     def my_cash(self) -> int:
+        """The deciding seat's cash."""
         return self.cash[self.seat]
 
     def to_json(self, with_rules: bool = True) -> dict[str, Any]:

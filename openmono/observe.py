@@ -7,13 +7,14 @@ named in `openmono.observation` and checked against the Observation when it is
 imported. What a plugin adds to legality is worked out here, engine-side, and carried
 as data; a novelty's observation transform (`Hooks.observation`) comes last.
 
->>> import openmono
->>> from openmono.engine import Game
->>> game = Game(openmono.standard_schema(), players=4, seed=1)
->>> seat, decision = next(game.run())
->>> obs = observe(game, seat, decision)
->>> obs.phase, obs.cash, obs.square
-('pre_roll', (1500, 1500, 1500, 1500), -1)
+Examples:
+    >>> import openmono
+    >>> from openmono.engine import Game
+    >>> game = Game(openmono.standard_schema(), players=4, seed=1)
+    >>> seat, decision = next(game.run())
+    >>> obs = observe(game, seat, decision)
+    >>> obs.phase, obs.cash, obs.square
+    ('pre_roll', (1500, 1500, 1500, 1500), -1)
 """
 
 from __future__ import annotations

@@ -42,6 +42,7 @@ class GameResult:
     agent_faults: list[int] = field(default_factory=list)  # per agent index
 
     def to_json(self) -> dict[str, Any]:
+        """The result as a JSON-ready dict (what a trial records per game)."""
         return asdict(self)
 
 

@@ -41,51 +41,62 @@ class ConcludeAction(_Model):
 
 
 class BuyAction(_Model):
+    """`buy` on the wire."""
     kind: Literal["buy"]
 
 
 class DeclineAction(_Model):
+    """`decline` on the wire."""
     kind: Literal["decline"]
 
 
 class BidAction(_Model):
+    """`bid` on the wire."""
     kind: Literal["bid"]
     amount: int
 
 
 class DropOutAction(_Model):
+    """`drop_out` on the wire."""
     kind: Literal["drop_out"]
 
 
 class PayJailFineAction(_Model):
+    """`pay_jail_fine` on the wire."""
     kind: Literal["pay_jail_fine"]
 
 
 class UseJailCardAction(_Model):
+    """`use_jail_card` on the wire."""
     kind: Literal["use_jail_card"]
 
 
 class BuildAction(_Model):
+    """`build` on the wire."""
     kind: Literal["build"]
     square: int
 
 
 class SellBuildingAction(_Model):
+    """`sell_building` on the wire."""
     kind: Literal["sell_building"]
     square: int
 
 
 class MortgageAction(_Model):
+    """`mortgage` on the wire."""
     kind: Literal["mortgage"]
     square: int
 
 
 class UnmortgageAction(_Model):
+    """`unmortgage` on the wire."""
     kind: Literal["unmortgage"]
     square: int
 
 
 class SellPropertyAction(_Model):
+    """`sell_property` on the wire."""
     kind: Literal["sell_property"]
     square: int
 
@@ -103,10 +114,12 @@ class OfferTradeAction(_Model):
 
 
 class AcceptTradeAction(_Model):
+    """`accept_trade` on the wire."""
     kind: Literal["accept_trade"]
 
 
 class RejectTradeAction(_Model):
+    """`reject_trade` on the wire."""
     kind: Literal["reject_trade"]
 
 
@@ -159,6 +172,7 @@ class ActionAnswer(_Model):
 
 
 class ChangeModel(_Model):
+    """One characterised change in a novelty report (`agents.base.NoveltyChange`)."""
     entity: str
     attribute: str
     new_value: Any = None
@@ -166,6 +180,7 @@ class ChangeModel(_Model):
 
 
 class ReportModel(_Model):
+    """A novelty report on the wire (`agents.base.NoveltyReport`)."""
     detected: bool = False
     confidence: float = Field(0.0, ge=0.0, le=1.0)
     changes: list[ChangeModel] = []
@@ -173,6 +188,7 @@ class ReportModel(_Model):
 
 
 class ReportAnswer(_Model):
+    """A remote agent's answer to a report request."""
     type: Literal["report"]
     id: int
     report: ReportModel
@@ -183,6 +199,7 @@ ClientMessage = Annotated[Union[Hello, ActionAnswer, ReportAnswer], Field(discri
 
 # --- server -> client -----------------------------------------------------------------------
 class Welcome(_Model):
+    """The harness's first message: the protocol version and the longest line it reads."""
     type: Literal["welcome"] = "welcome"
     version: int = PROTOCOL_VERSION
     max_line: int = DEFAULT_MAX_LINE
@@ -226,6 +243,7 @@ class Decide(_Model):
 
 
 class GameEnd(_Model):
+    """A finished game's result as the remote agent is told it."""
     winner_seat: int
     end_reason: str
     turns: int
@@ -235,6 +253,7 @@ class GameEnd(_Model):
 
 
 class EndGame(_Model):
+    """The harness tells a remote agent that a game ended, with its result and the seat's faults."""
     type: Literal["end_game"] = "end_game"
     game: int
     result: GameEnd
@@ -254,6 +273,7 @@ class NoveltyAnnounced(_Model):
 
 
 class Bye(_Model):
+    """The last message of a session, and why it ends."""
     type: Literal["bye"] = "bye"
     reason: str = "done"
 
@@ -278,6 +298,7 @@ def encode(message: BaseModel) -> bytes:
 
 
 def version_problem(version: Any) -> str | None:
+    """Why a peer's protocol version cannot be spoken (None when it can)."""
     if version != PROTOCOL_VERSION:
         return (f"protocol version {version!r} is not supported: this harness speaks "
                 f"version {PROTOCOL_VERSION} (docs/protocol.md)")
@@ -297,10 +318,12 @@ def json_schema() -> dict[str, Any]:
 
 
 def schema_text() -> str:
+    """The JSON Schema of every message, as the text shipped in `openmono/data`."""
     return json.dumps(json_schema(), indent=1, sort_keys=True) + "\n"
 
 
 def shipped_schema_text() -> str:
+    """The JSON Schema shipped with the package (a test checks it equals `schema_text()`)."""
     from importlib import resources
 
     return resources.files("openmono.data").joinpath(SCHEMA_FILE).read_text()

@@ -72,10 +72,12 @@ class Square(_Frozen):
 
     @property
     def mortgage_value(self) -> int:
+        """What the bank lends on this property: `mortgage`, or half the price when unset."""
         return self.price // 2 if self.mortgage is None else self.mortgage
 
     @property
     def is_property(self) -> bool:
+        """Whether it can be owned (a street, railroad, utility or a plugin's ownable kind)."""
         return self.kind in PROPERTY_KINDS
 
 
@@ -180,6 +182,7 @@ class Card(_Frozen):
 
 
 class Deck(_Frozen):
+    """A named deck of cards (Chance, Community Chest, or a plugin's), in its printed order."""
     name: str
     cards: tuple[Card, ...]
 
@@ -423,19 +426,23 @@ class GameSchema(_Frozen):
 
     # --- convenience -------------------------------------------------------------
     def index_of(self, name: str) -> int:
+        """The board index of the square named `name` (KeyError when there is none)."""
         for i, sq in enumerate(self.squares):
             if sq.name == name:
                 return i
         raise KeyError(f"no square named {name!r}")
 
     def group_members(self, group: str) -> list[int]:
+        """The board indices of the squares in `group`, in board order."""
         return [i for i, sq in enumerate(self.squares) if sq.group == group]
 
     def to_json(self, **kwargs: Any) -> str:
+        """The schema as JSON text (pydantic's `model_dump_json` options apply)."""
         return self.model_dump_json(**kwargs)
 
     @classmethod
     def from_json(cls, text: str) -> GameSchema:
+        """A schema read from JSON text, validated."""
         return cls.model_validate_json(text)
 
     def public_dict(self) -> dict[str, Any]:

@@ -7,13 +7,14 @@ engine object, a callable (function, method, closure, class), an RNG. The test s
 runs it on every observation of games under every plugin; a plugin author can run it on
 what an observation transform returns.
 
->>> from types import MappingProxyType
->>> unsealed((1, "a", frozenset({2}), MappingProxyType({"k": (3.0, None)})))
-[]
->>> unsealed({"x": [1]}, "obs")
-['obs: dict is mutable or not plain data']
->>> unsealed((1, len), "obs")
-['obs[1]: builtin_function_or_method is callable']
+Examples:
+    >>> from types import MappingProxyType
+    >>> unsealed((1, "a", frozenset({2}), MappingProxyType({"k": (3.0, None)})))
+    []
+    >>> unsealed({"x": [1]}, "obs")
+    ['obs: dict is mutable or not plain data']
+    >>> unsealed((1, len), "obs")
+    ['obs[1]: builtin_function_or_method is callable']
 """
 
 from __future__ import annotations

@@ -43,8 +43,9 @@ def game_seed(series: int, game: int) -> int:
     `SeedSequence([series, game])`'s first word, so series 0, 1, 2 ... are independent
     streams and a resumed series replays its games exactly.
 
-    >>> game_seed(0, 0) == game_seed(0, 0) != game_seed(1, 0)
-    True
+    Examples:
+        >>> game_seed(0, 0) == game_seed(0, 0) != game_seed(1, 0)
+        True
     """
     return seed_sequence_words((series, game), 1)[0]
 
@@ -59,8 +60,9 @@ def training_seed(seed: int, game: int) -> int:
     tournaments name their engine seeds directly: `seed=200000 games=1000` plays seeds
     200,000 to 200,999).
 
-    >>> training_seed(2, 17)
-    2000017
+    Examples:
+        >>> training_seed(2, 17)
+        2000017
     """
     return seed * TRAINING_BLOCK + game
 

@@ -8,15 +8,16 @@ for `watch="mine"`, `GameState.board_version[0]` for `watch="board"`), so it lap
 itself when a watched property changes; `watch="cash"` watches `UNCHANGING`, which
 never changes (only the cash limit, or a rule change, ends the order).
 
->>> versions = [0, 0]
->>> order = StandingOrder(until_cash=500, versions=versions, index=1)
->>> order.holds(499), order.holds(500)
-(True, False)
->>> versions[1] += 1  # a watched property changed
->>> order.holds(0)
-False
->>> LASTING.holds(10 ** 9)
-True
+Examples:
+    >>> versions = [0, 0]
+    >>> order = StandingOrder(until_cash=500, versions=versions, index=1)
+    >>> order.holds(499), order.holds(500)
+    (True, False)
+    >>> versions[1] += 1  # a watched property changed
+    >>> order.holds(0)
+    False
+    >>> LASTING.holds(10 ** 9)
+    True
 """
 
 from __future__ import annotations

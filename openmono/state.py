@@ -21,20 +21,21 @@ Code outside `openmono/` never writes a field (`tests/test_state_writes.py`); te
 that set up a position by hand call `touch()` (or the game's
 `invalidate_observations()`) afterwards.
 
->>> import openmono
->>> from openmono.compiled import compile_rules
->>> st = GameState(compile_rules(openmono.standard_schema()), 2)
->>> st.pay(0, 1, 200); st.cash
-[1300, 1700]
->>> st.players_view()[:2]
-((1300, 1700), (0, 0))
->>> st.move(1, 5); st.shown_players is None, st.players_view()[1]
-(True, (0, 5))
+Examples:
+    >>> import openmono
+    >>> from openmono.compiled import compile_rules
+    >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+    >>> st.pay(0, 1, 200); st.cash
+    [1300, 1700]
+    >>> st.players_view()[:2]
+    ((1300, 1700), (0, 0))
+    >>> st.move(1, 5); st.shown_players is None, st.players_view()[1]
+    (True, (0, 5))
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, Sequence
 
 from openmono.compiled import Rules
 
@@ -42,7 +43,29 @@ NOBODY = -1
 BANK = -1  # = openmono.events.BANK: a payer or payee that is the bank
 
 
+class View(Protocol):
+    """What the legality and worth rules read of a game: a `GameState` (engine-side)
+    or an `Observation` (an agent's), which both have these fields; tuples indexed by
+    seat (cash, in_jail, jail_cards, active) or by square (owner, level, mortgaged)."""
+
+    cash: Sequence[int]
+    owner: Sequence[int]
+    level: Sequence[int]
+    mortgaged: Sequence[bool]
+    houses_left: int
+    hotels_left: int
+    bank_cash: int | None
+    in_jail: Sequence[bool]
+    jail_cards: Sequence[Any]
+    active: Sequence[bool]
+
+
 class GameState:
+    """The mutable state of one game: cash, positions, jail, owners, buildings,
+    mortgages, decks, bank stock. Engine-side only: every write goes through one of its
+    methods, which keep its caches and versions (agents see an `Observation`, plugins a
+    `GameAPI` view).
+    """
     __slots__ = (
         "players", "cash", "position", "in_jail", "jail_turns", "jail_cards", "active",
         "owner", "level", "mortgaged", "houses_left", "hotels_left", "decks",
@@ -82,11 +105,12 @@ class GameState:
     def copy(self) -> GameState:
         """A copy to play ahead on (per-square tuples shared: they are never mutated).
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> twin = st.copy(); twin.pay(0, 1, 100); st.cash, twin.cash
-        ([1500, 1500], [1400, 1600])
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> twin = st.copy(); twin.pay(0, 1, 100); st.cash, twin.cash
+            ([1500, 1500], [1400, 1600])
         """
         new = GameState.__new__(GameState)
         new.players = self.players
@@ -117,12 +141,13 @@ class GameState:
         """Declare that fields were written by hand (a test, a repair): every cached
         view is rebuilt and every watched version moves.
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> view = st.players_view()
-        >>> st.cash[0] = 7; st.touch(); st.players_view()[0]
-        (7, 1500)
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> view = st.players_view()
+            >>> st.cash[0] = 7; st.touch(); st.players_view()[0]
+            (7, 1500)
         """
         self.shown_players = self._shown_rare = None
         self.board_version[0] += 1
@@ -148,11 +173,12 @@ class GameState:
         """Move `amount` from `payer` to `payee` (seats or BANK; the bank's reserve, if
         it keeps one, moves too). Checks nothing: the engine's rules come first.
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.pay(BANK, 0, 200); st.pay(1, BANK, 100); st.cash
-        [1700, 1400]
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.pay(BANK, 0, 200); st.pay(1, BANK, 100); st.cash
+            [1700, 1400]
         """
         self.shown_players = None
         cash = self.cash
@@ -168,11 +194,12 @@ class GameState:
     def set_cash(self, seat: int, amount: int) -> None:
         """Set a seat's cash outright (a bankrupt seat's negative cash written off).
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.set_cash(1, -40); st.set_cash(1, 0); st.cash
-        [1500, 0]
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.set_cash(1, -40); st.set_cash(1, 0); st.cash
+            [1500, 0]
         """
         self.shown_players = None
         self.cash[seat] = amount
@@ -181,11 +208,12 @@ class GameState:
     def move(self, seat: int, square: int) -> None:
         """Put `seat` on `square` (no Go salary, no landing: the engine's rules).
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.move(0, 39); st.position, st.players_view()[1]
-        ([39, 0], (39, 0))
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.move(0, 39); st.position, st.players_view()[1]
+            ([39, 0], (39, 0))
         """
         self.shown_players = None
         self.position[seat] = square
@@ -193,13 +221,14 @@ class GameState:
     def jail(self, seat: int, square: int) -> None:
         """Send `seat` to jail on `square`; its doubles streak ends.
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.jail(1, 10); st.in_jail, st.position
-        ([False, True], [0, 10])
-        >>> st.wait_in_jail(1); st.release(1); st.in_jail, st.jail_turns
-        ([False, False], [0, 0])
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.jail(1, 10); st.in_jail, st.position
+            ([False, True], [0, 10])
+            >>> st.wait_in_jail(1); st.release(1); st.in_jail, st.jail_turns
+            ([False, False], [0, 0])
         """
         self.shown_players = self._shown_rare = None
         self.position[seat] = square
@@ -221,11 +250,12 @@ class GameState:
     def retire(self, seat: int) -> None:
         """`seat` goes bankrupt: it leaves the game (and jail).
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.jail(1, 10); st.retire(1); st.active, st.in_jail
-        ([True, False], [False, False])
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.jail(1, 10); st.retire(1); st.active, st.in_jail
+            ([True, False], [False, False])
         """
         self.shown_players = self._shown_rare = None
         self.active[seat] = False
@@ -235,23 +265,26 @@ class GameState:
     def draw(self, deck: int, at: int = 0) -> int:
         """Take the card at `at` (0: the top) out of `deck`; returns its index.
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> card = st.draw(0); st.put_back(0, card); st.decks[0][-1] == card
-        True
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> card = st.draw(0); st.put_back(0, card); st.decks[0][-1] == card
+            True
         """
         return self.decks[deck].pop(at)
 
     def shuffle(self, deck: int, rng: Any) -> None:
         """Shuffle `deck` in place with `rng` (a `random.Random`).
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> import random
-        >>> st.shuffle(0, random.Random(3)); sorted(st.decks[0]) == list(range(len(st.decks[0])))
-        True
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> import random
+            >>> st.shuffle(0, random.Random(3))
+            >>> sorted(st.decks[0]) == list(range(len(st.decks[0])))
+            True
         """
         rng.shuffle(self.decks[deck])
 
@@ -262,13 +295,14 @@ class GameState:
     def hold_jail_card(self, seat: int, card: tuple[int, int]) -> None:
         """`seat` keeps a get-out-of-jail card, `(deck, card index)`.
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.hold_jail_card(0, (1, 4)); st.jail_cards, st.players_view()[4]
-        ([[(1, 4)], []], (1, 0))
-        >>> st.give_up_jail_card(0), st.jail_cards
-        ((1, 4), [[], []])
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.hold_jail_card(0, (1, 4)); st.jail_cards, st.players_view()[4]
+            ([[(1, 4)], []], (1, 0))
+            >>> st.give_up_jail_card(0), st.jail_cards
+            ((1, 4), [[], []])
         """
         self.shown_players = self._shown_rare = None
         self.jail_cards[seat].append(card)
@@ -282,11 +316,12 @@ class GameState:
                       jail_cards: list[list[tuple[int, int]]]) -> None:
         """New deck orders and held cards (a novelty changed the decks).
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.replace_decks([[2, 0, 1]], [[(0, 3)], []]); st.decks, st.jail_cards
-        ([[2, 0, 1]], [[(0, 3)], []])
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.replace_decks([[2, 0, 1]], [[(0, 3)], []]); st.decks, st.jail_cards
+            ([[2, 0, 1]], [[(0, 3)], []])
         """
         self.shown_players = self._shown_rare = None
         self.decks[:] = decks
@@ -297,11 +332,12 @@ class GameState:
     def begin_turn(self) -> int:
         """The next turn starts (no doubles yet); returns its number.
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.begin_turn(), st.count_double(), st.begin_turn(), st.doubles
-        (1, 1, 2, 0)
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.begin_turn(), st.count_double(), st.begin_turn(), st.doubles
+            (1, 1, 2, 0)
         """
         self.turn += 1
         self.doubles = 0
@@ -315,11 +351,12 @@ class GameState:
     def pass_to(self, seat: int) -> None:
         """The turn passes to `seat`.
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.pass_to(1); st.current
-        1
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.pass_to(1); st.current
+            1
         """
         self.current = seat
 
@@ -327,11 +364,12 @@ class GameState:
     def set_stock(self, houses_left: int, hotels_left: int) -> None:
         """What the bank has left of each building.
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.set_stock(30, 11); st.houses_left, st.hotels_left
-        (30, 11)
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.set_stock(30, 11); st.houses_left, st.hotels_left
+            (30, 11)
         """
         self.houses_left = houses_left
         self.hotels_left = hotels_left
@@ -340,11 +378,12 @@ class GameState:
                   mortgaged: tuple[bool, ...]) -> None:
         """Every square at once (a novelty changed the board).
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.set_board((NOBODY,) * 3, (0,) * 3, (False,) * 3); len(st.owner)
-        3
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.set_board((NOBODY,) * 3, (0,) * 3, (False,) * 3); len(st.owner)
+            3
         """
         self.owner, self.level, self.mortgaged = tuple(owner), tuple(level), tuple(mortgaged)
         self.board_version[0] += 1
@@ -355,11 +394,12 @@ class GameState:
     def set_owner(self, square: int, seat: int) -> None:
         """`seat` (or NOBODY) now owns `square`.
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.set_owner(1, 0); st.owner[1], st.holdings_version, st.board_version
-        (0, [1, 0], [1])
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.set_owner(1, 0); st.owner[1], st.holdings_version, st.board_version
+            (0, [1, 0], [1])
         """
         o = list(self.owner)
         before = o[square]
@@ -372,6 +412,7 @@ class GameState:
             self.holdings_version[seat] += 1
 
     def set_level(self, square: int, level: int) -> None:
+        """Set the buildings on `square` (a level; the caller keeps the bank's stock)."""
         lv = list(self.level)
         lv[square] = level
         self.level = tuple(lv)
@@ -380,6 +421,7 @@ class GameState:
             self.holdings_version[self.owner[square]] += 1
 
     def set_mortgaged(self, square: int, flag: bool) -> None:
+        """Mark `square` mortgaged or lifted."""
         m = list(self.mortgaged)
         m[square] = flag
         self.mortgaged = tuple(m)
@@ -390,17 +432,18 @@ class GameState:
     def snapshot(self) -> dict:
         """A JSON-ready dict of the whole state (for logs, replays and tests).
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.set_owner(1, 0); st.set_level(1, 3); st.level[1], st.holdings_version
-        (3, [2, 0])
+        Examples:
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.set_owner(1, 0); st.set_level(1, 3); st.level[1], st.holdings_version
+            (3, [2, 0])
 
-        >>> import openmono
-        >>> from openmono.compiled import compile_rules
-        >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
-        >>> st.set_owner(5, 1); st.set_mortgaged(5, True); st.mortgaged[5], st.board_version
-        (True, [2])
+            >>> import openmono
+            >>> from openmono.compiled import compile_rules
+            >>> st = GameState(compile_rules(openmono.standard_schema()), 2)
+            >>> st.set_owner(5, 1); st.set_mortgaged(5, True); st.mortgaged[5], st.board_version
+            (True, [2])
         """
         return {
             "cash": list(self.cash),
@@ -434,6 +477,8 @@ def has_monopoly(rules: Rules, owner: tuple[int, ...], seat: int, group: int) ->
 
 
 def owned_in_group(rules: Rules, owner: tuple[int, ...], seat: int, group: int) -> int:
+    """How many members of `group` `seat` owns (engine-side; agents have
+    `agents.policy_helpers.owned_in`)."""
     count = 0
     for m in rules.group_members[group]:
         if owner[m] == seat:
@@ -441,7 +486,7 @@ def owned_in_group(rules: Rules, owner: tuple[int, ...], seat: int, group: int) 
     return count
 
 
-def net_worth(rules: Rules, view, seat: int) -> int:
+def net_worth(rules: Rules, view: View, seat: int) -> int:
     """Cash + properties at price (mortgaged: price minus mortgage) + buildings at cost.
 
     Used for the turn-limit winner; `view` is a GameState or an Observation.
@@ -460,7 +505,7 @@ def net_worth(rules: Rules, view, seat: int) -> int:
     return total
 
 
-def sale_value(rules: Rules, view, sq: int) -> int:
+def sale_value(rules: Rules, view: View, sq: int) -> int:
     """What the bank pays for property `sq` (`BankRules.property_sellback`); a mortgaged
     one (`mortgaged_sellback`) brings its refund minus the cost of lifting the mortgage,
     never less than nothing (GNOME's foreclosure)."""

@@ -35,6 +35,7 @@ def _tuples(value: Any) -> Any:
 
 
 def terms_from_json(data: dict[str, Any]) -> A.TradeTerms:
+    """`TradeTerms` read back from their JSON."""
     return A.TradeTerms(**{k: _tuples(v) for k, v in data.items() if k != "kind"})
 
 
@@ -93,6 +94,7 @@ class RulesCache:
         self._rules: PublicRules | None = None
 
     def get(self, public: dict[str, Any], deck_names: list[str] | None) -> PublicRules:
+        """The `PublicRules` of these public rules, rebuilt only when they change."""
         key = (public, deck_names)
         if self._rules is None or key != self._key:
             self._rules = rules_from_public(public, deck_names)

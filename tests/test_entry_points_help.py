@@ -23,7 +23,7 @@ HYDRA = {"evaluation.trial": ["agent", "novelty", "games"],
          "agents.drl.train": ["algo", "games", "out: null"],
          "agents.drl.imitate": ["teacher", "games", "out: null"]}
 # Commands without an options model: words their help must show.
-WORDS = {"novelties": ["list", "show", "difficulty"],
+WORDS = {"novelties": ["list", "show", "difficulty", "cards"],
          "agents.remote": ["serve", "check"],
          "openmono.protocol": ["schema"]}
 

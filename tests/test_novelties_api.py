@@ -27,13 +27,16 @@ STD = openmono.standard_schema()
 def test_catalogue_counts_as_listed_by_the_cli(capsys) -> None:
     assert main(["list", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    # The rows of `describe()`, each with the measured columns (tests/test_difficulty.py).
-    assert [{k: v for k, v in r.items() if k != "measured"} for r in rows] == describe()
+    # The rows of `describe()`, each with the measured columns (tests/test_difficulty.py)
+    # and its card's path (tests/test_novelty_cards.py).
+    assert [{k: v for k, v in r.items() if k not in ("measured", "card")}
+            for r in rows] == describe()
     assert len(rows) >= 45
     for category in ("class", "attribute", "representation"):
         assert sum(r["category"] == category for r in rows) >= 15, category
     for r in rows:
-        assert set(r) == {"name", "category", "difficulties", "description", "measured"}
+        assert set(r) == {"name", "category", "difficulties", "description", "measured",
+                          "card"}
         assert r["difficulties"] == ["easy", "medium", "hard"]
         assert "hard" in r["description"], f"{r['name']}: say what makes hard hard"
     must = {"rent_hike", "property_prices", "house_costs", "tax_amounts", "go_salary",

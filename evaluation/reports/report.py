@@ -67,6 +67,8 @@ def print_summary(summary: dict[str, Any], out_dir: str) -> None:
 
 
 def write_report(out_dir: str, summary: dict[str, Any], plots: bool = True) -> None:
+    """Write a finished trial's `report.md` and `report.html` (and, with `plots`, its
+    figures) into `out_dir`, from its `games.jsonl` and `summary`."""
     out = Path(out_dir)
     records = read_records(out / GAMES_FILE)
     lines = [

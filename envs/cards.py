@@ -1,0 +1,247 @@
+"""Environment cards in the Farama layout, rendered from the environments themselves and a
+measured speed file, never written by hand.
+
+    python -m envs.cards speed=true   # measure: a short random-action loop per environment,
+                                      # written to docs/data/cards/env_speed.json
+    python -m envs.cards              # (re)write docs/cards/envs/*.md from the code and that file
+    python -m envs.cards check=true   # exit 1 naming the cards that are not current
+
+The spaces, agents, arguments and their defaults, reward options and render modes are
+read off the environment objects, so a card cannot describe an environment that no
+longer exists: `tests/test_env_cards.py` fails when a committed card differs from this
+rendering.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import platform
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from openmono_cli import Options, read_options
+
+CARDS_DIR = Path("docs") / "cards" / "envs"
+SPEED_FILE = Path("docs") / "data" / "cards" / "env_speed.json"
+COMMAND = "python -m envs.cards"
+SPEED_STEPS, SPEED_SEED = 20000, 0  # whole episodes are played until this many steps
+
+
+def measure_speed(steps: int = SPEED_STEPS, seed: int = SPEED_SEED) -> dict[str, Any]:
+    """Steps per second of both environments with random legal actions (`envs.bench`),
+    with the machine they ran on."""
+    from envs.bench import bench_aec, bench_gym
+
+    runs = {"aec": bench_aec(steps, seed), "gym": bench_gym(steps, seed, "baseline")}
+    for r in runs.values():
+        r["steps_per_second"] = round(r["steps"] / r["seconds"], 1)
+        r["seconds_per_episode"] = round(r["seconds"] / r["episodes"], 3)
+    return {"command": f"{COMMAND} speed=true", "steps": steps, "seed": seed, "runs": runs,
+            "machine": {"cpus": os.cpu_count(),
+                        "load_average_1min": round(os.getloadavg()[0], 1),
+                        "python": platform.python_version(), "system": platform.system()}}
+
+
+def _arguments(cls: Any) -> list[str]:
+    rows = ["| argument | default |", "|---|---|"]
+    for p in list(inspect.signature(cls.__init__).parameters.values())[1:]:
+        default = "" if p.default is inspect.Parameter.empty else repr(p.default)
+        rows.append(f"| `{p.name}` | `{default}` |")
+    return rows
+
+
+def _speed(speed: dict[str, Any] | None, key: str) -> list[str]:
+    if not speed:
+        return [f"Not measured: run `{COMMAND} speed=true`."]
+    r, m = speed["runs"][key], speed["machine"]
+    who = ("every player acting" if key == "aec"
+           else "the learner acting, three `baseline` opponents")
+    return [f"{round(r['steps_per_second']):,} steps/s, {r['seconds_per_episode']} s per episode: "
+            f"{r['steps']:,} steps ({r['episodes']} episodes) with uniformly random legal "
+            f"actions, {who}, seed {speed['seed']}, one process on a {m['cpus']}-CPU "
+            f"{m['system']} machine (load average {m['load_average_1min']} while it ran), "
+            f"Python {m['python']}. Command: `{speed['command']}` (the loop of "
+            f"`python -m envs.bench env={key} steps={speed['steps']} seed={speed['seed']}`; "
+            "more figures: [Speed](../../results/speed.md)).", ]
+
+
+COMMON_REWARD = (
+    "`reward=\"paper\"` (default): each time a player is asked again, the hybrid-DRL "
+    "paper's eq. 4 (its net worth over the other active players') for its previous move; "
+    "`reward=\"delta\"`: the change of its share of the table's net worth since its "
+    "previous decision, plus 1 (won) or 0 minus its last share at the end. At the end "
+    "`+terminal_c` for the winner and `-terminal_c` for the others. An action outside the "
+    "mask adds `invalid_penalty` (and plays the phase's default action; "
+    "`invalid_action=\"raise\"` raises instead). Reward options: {shapings}. "
+    "[Details](../../env.md#what-a-learner-sees-and-does).")
+
+SEEDING = (
+    "`reset(seed=S)` starts a trial at episode 0; each `reset()` without a seed plays the "
+    "next episode. Episode *e* is game *e* of `python -m evaluation.trial seed=S` (same "
+    "game seed `openmono.seeding.game_seed(S, e)`, same seat shuffle, same dice), so a "
+    "run can be compared game by game. Novelties are reset options (`novelty`, "
+    "`difficulty`, `params`, `at_episode`, `observability`, `then`): "
+    "[Episodes, seeds and novelties](../../env.md#episodes-seeds-and-novelties).")
+
+
+def gym_card(speed: dict[str, Any] | None) -> str:
+    """The card of `openmono/Monopoly-v0`."""
+    from agents.drl.reward import SHAPINGS
+    from envs import ENV_ID
+    from envs.gym_env import MonopolyEnv
+    from openmono.schema import standard_schema
+
+    env = MonopolyEnv()
+    limit = standard_schema().bank.turn_limit
+    lines = [
+        f"# `{ENV_ID}` (Gymnasium)", "",
+        f"*Generated by `{COMMAND}` from `envs.gym_env.MonopolyEnv`; do not edit.*", "",
+        "| | |", "|---|---|",
+        f"| Action space | `{env.action_space}` |",
+        f"| Observation space | `{env.observation_space}` |",
+        "| Action mask | `info[\"action_mask\"]`, `env.unwrapped.action_masks()` |",
+        f"| Import | `import envs; gymnasium.make(\"{ENV_ID}\")` |",
+        f"| Render modes | {', '.join(env.metadata['render_modes'])} |", "",
+        "## Description", "",
+        "One learner plays Monopoly (the official US rules, or `rules=\"gnome\"` or a "
+        "`GameSchema`) against 1 to 3 agents (`opponents`: built-in agent names or "
+        "objects with `act`), its seat shuffled per episode as in a trial. A novelty can "
+        "be injected from any episode on.", "",
+        "## Observation space", "",
+        "The hybrid-DRL paper's 240-float state of the learner's seat (positions, cash, "
+        "jail, cards; the 28 properties' owners, mortgages, monopolies, buildings; seats "
+        "relative to the learner): `agents/drl/encoding.py`, [docs](../../drl.md).", "",
+        "## Action space", "",
+        f"An index in `{env.action_space}`: trade offers, building, selling buildings, "
+        "mortgaging, skip, conclude, jail card, jail fine, accept, buy; the mask marks the "
+        "legal ones. The learner is asked only where the encoding can express the "
+        "decision; its other decisions are answered by the encoding's fallback policy.", "",
+        "## Rewards", "", COMMON_REWARD.format(shapings=", ".join(f"`{s}`" for s in SHAPINGS)),
+        "",
+        "## Starting state", "",
+        f"The rules' start ({standard_schema().bank.starting_cash:,} each on Go in the "
+        "standard game); `reset` plays the "
+        "opponents' decisions up to the learner's first.", "",
+        "## Episode end", "",
+        "**Termination:** the game ends: all but one player bankrupt, or the rules' turn "
+        f"limit ({limit:,} turns in the standard game; the richest player wins), or a "
+        "plugin's end-of-game rule. After the learner's bankruptcy the others play the game "
+        "out inside that `step`.", "",
+        "**Truncation:** never (`truncated` is always False): the turn limit is a rule of "
+        "the game, with a winner, so it is a termination. Add "
+        "`gymnasium.wrappers.TimeLimit` for a step budget of your own.", "",
+        "## Seeding", "", SEEDING, "",
+        "## Arguments", "", *_arguments(MonopolyEnv), "",
+        "`info[\"novelty\"]` (whether the episode is under the novelty) only with "
+        "`novelty_flag=True`.", "",
+        "## Speed", "", *_speed(speed, "gym"), "",
+        "## Version history", "",
+        "- v0: first release.", ""]
+    return "\n".join(lines)
+
+
+def aec_card(speed: dict[str, Any] | None) -> str:
+    """The card of the PettingZoo AEC environment."""
+    from agents.drl.reward import SHAPINGS
+    from envs.aec import raw_env
+
+    env = raw_env()
+    agent = env.possible_agents[0]
+    lines = [
+        "# `openmono_v0` (PettingZoo AEC)", "",
+        f"*Generated by `{COMMAND}` from `envs.aec.raw_env`; do not edit.*", "",
+        "| | |", "|---|---|",
+        "| Import | `from envs.aec import env` |",
+        "| Actions | Discrete |",
+        f"| Parallel API | {'yes' if env.metadata['is_parallelizable'] else 'no'} |",
+        "| Manual control | no |",
+        f"| Agents | `agents = {env.possible_agents}` |",
+        f"| Agents count | {len(env.possible_agents)} (`players=2..4`) |",
+        f"| Action shape | `{env.action_space(agent).shape or '(1,)'}` |",
+        f"| Action values | `{env.action_space(agent)}` |",
+        f"| Observation shape | `{env.observation_space(agent)['observation'].shape}`, "
+        f"mask `{env.observation_space(agent)['action_mask'].shape}` |",
+        f"| Observation values | `{env.observation_space(agent)}` |",
+        f"| Render modes | {', '.join(env.metadata['render_modes'])} |", "",
+        "## Description", "",
+        "Two to four learners at one Monopoly table, one decision at a time "
+        "(`agent_iter()`); `env()` wraps `raw_env` in PettingZoo's order enforcing. No "
+        "parallel API: one seat decides at a time and each decision depends on the last "
+        "([why](../../env.md#the-aec-environment-a-random-policy-loop)).", "",
+        "## Observation space", "",
+        "A dict: `observation`, the hybrid-DRL paper's 240-float state of the observing "
+        "player at its last decision, and `action_mask` (all zero when it is not its "
+        "turn).", "",
+        "## Action space", "",
+        f"An index in `{env.action_space(agent)}` (see the Gymnasium card); `None` for a "
+        "finished agent.", "",
+        "## Rewards", "", COMMON_REWARD.format(shapings=", ".join(f"`{s}`" for s in SHAPINGS)),
+        " A player who goes bankrupt gets `-terminal_c` at once and is terminated.", "",
+        "## Episode end", "",
+        "**Termination:** per agent at its bankruptcy; for all at the game's end "
+        "(one player left, the rules' turn limit, or a plugin's end-of-game rule).", "",
+        "**Truncation:** never (`truncations` stay False; the turn limit is a rule of the "
+        "game, with a winner).", "",
+        "## Seeding", "", SEEDING, "",
+        "## Arguments", "", *_arguments(raw_env), "",
+        "## Speed", "", *_speed(speed, "aec"), "",
+        "## Version history", "",
+        "- v0: first release.", ""]
+    return "\n".join(lines)
+
+
+def render_all(speed: dict[str, Any] | None) -> dict[str, str]:
+    """File name -> text of both cards."""
+    return {"monopoly-v0.md": gym_card(speed), "aec.md": aec_card(speed)}
+
+
+def read_speed(path: Path = SPEED_FILE) -> dict[str, Any] | None:
+    """The measured speed file (None when it was never measured)."""
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def stale(out: Path = CARDS_DIR, speed_file: Path = SPEED_FILE) -> list[str]:
+    """The card files in `out` that are missing or differ from the rendering."""
+    pages = render_all(read_speed(speed_file))
+    return sorted(f for f, t in pages.items()
+                  if not (out / f).exists() or (out / f).read_text(encoding="utf-8") != t)
+
+
+class CardsOptions(Options):
+    """The environment cards: measure the speed, write the cards, or check them."""
+
+    speed: bool = Field(False, description="measure the speed again first "
+                        f"({SPEED_STEPS} steps per environment, into {SPEED_FILE})")
+    check: bool = Field(False, description="write nothing; exit 1 naming the cards that "
+                        "are not current")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m envs.cards [speed=true] [check=true]`."""
+    args = read_options(CardsOptions, argv, COMMAND)
+    if isinstance(args, int):
+        return args
+    if args.check:
+        bad = stale()
+        for f in bad:
+            print(f"not current: {CARDS_DIR / f} (run: {COMMAND})")
+        return 1 if bad else 0
+    if args.speed:
+        SPEED_FILE.parent.mkdir(parents=True, exist_ok=True)
+        SPEED_FILE.write_text(json.dumps(measure_speed(), indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {SPEED_FILE}")
+    CARDS_DIR.mkdir(parents=True, exist_ok=True)
+    pages = render_all(read_speed())
+    for f, text in pages.items():
+        (CARDS_DIR / f).write_text(text, encoding="utf-8")
+    print(f"wrote {CARDS_DIR}/: {', '.join(pages)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
