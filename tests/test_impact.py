@@ -233,6 +233,26 @@ def test_a_screen_does_not_overwrite_a_larger_measurement(tmp_path: Path):
     assert json.loads(data_file.read_text())["plugins"]["rent_hike"]["easy"]["ignorance"] == band
 
 
+def test_a_record_of_a_preset_since_changed_is_not_written(tmp_path: Path):
+    """A record names the parameters its preset had; once the preset changes, the old
+    record is stale and is neither written into the measured file nor shown."""
+    from evaluation.sweeps.impact_screen import (RECORDS, ScreenOptions, page_table,
+                                                  read_records, screen, write_measured)
+    from novelties.measured import DATA_FILE
+
+    opts = ScreenOptions(novelties=["rent_hike"], presets=["easy"], games=2, trial_games=1,
+                         out=str(tmp_path))
+    assert screen(opts) == 1
+    (record,) = read_records(tmp_path / RECORDS)
+    assert record["preset"] == {"factor": 1.5, "groups": "all", "printed": True}
+    record["preset"] = {**record["preset"], "factor": 9.0}  # as if the preset had changed
+    (tmp_path / RECORDS).write_text(json.dumps(record) + "\n")
+    data_file = tmp_path / "measured.json"
+    data_file.write_text(DATA_FILE.read_text())
+    assert write_measured(opts, data_file) == 0
+    assert page_table(read_records(tmp_path / RECORDS))["rows"] == []
+
+
 def test_a_preset_bites_only_when_measured_large_and_clear_of_ten_points():
     from novelties.measured import bites, cost_text
 
@@ -287,21 +307,25 @@ def test_a_sweep_names_what_the_opponents_are_shown():
 
 
 def test_the_page_table_sorts_by_cost_and_flags_what_bites():
+    from evaluation.sweeps.impact import preset_params
     from evaluation.sweeps.impact_screen import page_table
 
-    def rec(name, cost, lo, games=1000):
-        return {"novelty": name, "difficulty": "easy", "oracle": 0.9, "blind": 0.9 - cost,
-                "adaptive": 0.9, "cost": cost, "cost_ci": [lo, cost + 0.03],
-                "recovered": 1.0, "recovered_ci": [0.9, 1.0], "games": games}
+    def rec(name, cost, lo, games=1000, difficulty="easy"):
+        preset = preset_params(ImpactOptions(novelty=name, difficulty=difficulty))
+        return {"novelty": name, "difficulty": difficulty, "oracle": 0.9,
+                "blind": 0.9 - cost, "adaptive": 0.9, "cost": cost,
+                "cost_ci": [lo, cost + 0.03], "recovered": 1.0, "recovered_ci": [0.9, 1.0],
+                "games": games, "preset": preset}
 
-    table = page_table([rec("small", 0.05, 0.01), rec("big", 0.20, 0.16),
-                        rec("big_few", 0.30, 0.2, games=100), rec("small", 0.12, 0.11),
-                        rec("rent_collapse", 0.10, 0.05), rec("hotel_upkeep", 0.01, -0.01)])
-    # by category (class, attribute, representation; then names the catalogue lacks),
-    # then the largest cost first
+    table = page_table([rec("group_split", 0.05, 0.01), rec("group_merge", 0.20, 0.16),
+                        rec("board_shuffle", 0.30, 0.2, games=100),
+                        rec("group_split", 0.12, 0.11), rec("rent_collapse", 0.10, 0.05),
+                        rec("hotel_upkeep", 0.01, -0.01)])
+    # by category (class, attribute, representation), then the largest cost first
     assert [r[:2] for r in table["rows"]] == [
-        ["class", "`hotel_upkeep`"], ["attribute", "`rent_collapse`"], ["–", "`big_few`"],
-        ["–", "`big`"], ["–", "`small`"]]
+        ["class", "`hotel_upkeep`"], ["attribute", "`rent_collapse`"],
+        ["representation", "`board_shuffle`"], ["representation", "`group_merge`"],
+        ["representation", "`group_split`"]]
     assert [r[-1] for r in table["rows"]][2:] == ["no", "yes", "no"]  # few games; bites; low
     assert table["rows"][4][6] == "+12 (+11 to +15)"  # the newest record of a preset
 
@@ -332,8 +356,12 @@ def test_games_before_the_novelty_are_played_and_not_counted(monkeypatch):
 def test_old_screen_records_count_as_without_games_before(tmp_path: Path):
     from evaluation.sweeps.impact_screen import ScreenOptions, _matches
 
+    from evaluation.sweeps.impact import preset_params
+
     opts = ScreenOptions(games=2)
     old = {k: getattr(opts, k) for k in ("games", "seed", "agent", "observability",
                                          "opponents_view", "trial_games", "rules")}
+    old.update(novelty="rent_hike", difficulty="easy",
+               preset=preset_params(ImpactOptions(novelty="rent_hike", difficulty="easy")))
     assert _matches(old, opts)
     assert not _matches(old, opts.model_copy(update={"before": 5}))

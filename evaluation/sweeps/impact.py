@@ -28,7 +28,8 @@ evidence of the world before it, as in a trial whose novelty arrives mid-way.
 Prints one JSON line: `oracle`, `blind`, `adaptive` (win rates), `*_worth` (mean final
 net worth), `cost`, `cost_ci`, `recovered`, `recovered_ci` (null while the cost's
 interval holds 0: a share of nothing), `same_games` (the share of games the three
-versions ended alike: same winner and length), `games`, and the settings.
+versions ended alike: same winner and length), `games`, the settings, and `preset`
+(the novelty's parameters as played).
 """
 
 from __future__ import annotations
@@ -188,6 +189,14 @@ def cost_of_ignorance(oracle: Sequence[int], blind: Sequence[int], adaptive: Seq
     return out
 
 
+def preset_params(opts: ImpactOptions) -> dict[str, Any]:
+    """The novelty's parameters as played: its preset with `params` on top (a record
+    keeps them, so that one made before the preset changed is known to be stale)."""
+    from novelties.registry import load_novelty
+
+    return load_novelty(opts.novelty, opts.difficulty, opts.params)[1].model_dump(mode="json")
+
+
 def measure(opts: ImpactOptions) -> dict[str, Any]:
     """The impact record of one novelty preset (the command's JSON line)."""
     _world(opts)  # bad input fails here, before any game
@@ -204,7 +213,7 @@ def measure(opts: ImpactOptions) -> dict[str, Any]:
     record["same_games"] = round(sum(len(set(e)) == 1 for e in ends) / len(ends), 4)
     record.update({
         "games": opts.games, "novelty": opts.novelty, "difficulty": opts.difficulty,
-        "params": opts.params or None, "agent": opts.agent,
+        "params": opts.params or None, "preset": preset_params(opts), "agent": opts.agent,
         "agent_params": opts.agent_params or None, "opponents": opts.opponents,
         "observability": opts.observability, "opponents_view": opts.opponents_view,
         "rules": opts.rules, "trial_games": opts.trial_games, "seed": opts.seed,

@@ -60,8 +60,24 @@ def _settings(opts: ScreenOptions) -> dict[str, Any]:
 
 
 def _matches(record: dict[str, Any], opts: ScreenOptions) -> bool:
-    """Whether a record ran with the command's settings."""
-    return all(record.get(k, OMITTED.get(k)) == v for k, v in _settings(opts).items())
+    """Whether a record ran with the command's settings and today's preset."""
+    return current(record) and all(
+        record.get(k, OMITTED.get(k)) == v for k, v in _settings(opts).items())
+
+
+def current(record: dict[str, Any]) -> bool:
+    """Whether a record played its preset as the catalogue has it today (one without
+    the parameters it played, from before records kept them, cannot say: stale)."""
+    from evaluation.sweeps.impact import preset_params
+
+    if "preset" not in record:
+        return False
+    opts = ImpactOptions(novelty=record["novelty"], difficulty=record["difficulty"],
+                         params=record.get("params") or {})
+    try:
+        return preset_params(opts) == record["preset"]
+    except Exception:  # noqa: BLE001 - a novelty or preset gone from the catalogue
+        return False
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
@@ -180,14 +196,15 @@ def _category(name: str) -> str:
 
 
 def page_table(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """The newest record of each (novelty, preset), by category and then largest cost
-    first, as the results page shows it: win rates, the cost with its interval, the
+    """The newest record of each (novelty, preset) that played today's preset, by
+    category and then largest cost first, as the results page shows it: win rates, the cost with its interval, the
     share recovered and whether the preset bites (`novelties.measured.bites`)."""
     from novelties.measured import bites
 
     newest: dict[tuple[str, str], dict[str, Any]] = {}
     for r in records:
-        newest[(r["novelty"], r["difficulty"])] = r
+        if current(r):
+            newest[(r["novelty"], r["difficulty"])] = r
     order = {c: i for i, c in enumerate(CATEGORIES)}
     keyed = [(_category(r["novelty"]), r) for r in newest.values()]
     keyed.sort(key=lambda cr: (order.get(cr[0], len(order)), -cr[1]["cost"]))
