@@ -147,7 +147,8 @@ def record_trial(novelty: str | None, difficulty: str, observability: str = "ann
     """Play a short trial as `evaluation.harness.runner` does (the planner, adapting, against three
     `baseline`; the novelty from game `inject`), recording the planner's detector."""
     from evaluation.harness.novelty_setup import prepare_novelty
-    from evaluation.harness.runner import _safe_report, game_seed
+    from evaluation.harness.novelty_reports import _safe_report
+    from openmono.seeding import game_seed
     from agents.registry import make_agent
     from openmono.hooks import NO_HOOKS
     from openmono.play import play_game

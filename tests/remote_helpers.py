@@ -11,7 +11,8 @@ from typing import Any, Callable
 
 from openmono.protocol import PROTOCOL_VERSION
 
-from evaluation.harness.runner import TrialConfig, run_trial
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig
 
 
 def free_port() -> int:

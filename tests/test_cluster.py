@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 
 from evaluation.trials.ray_trials import HomeFolder, play_streaming
-from evaluation.harness.runner import TrialConfig, run_trial
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig
 from evaluation.trials.sweep_guard import descendants
-from evaluation.trials.trial_args import _compose
+from evaluation.trials.trial_keys import _compose
 
 ROOT = Path(__file__).resolve().parents[1]
 HAS_RAY = importlib.util.find_spec("ray") is not None

@@ -194,21 +194,21 @@ def test_drl_agents_get_their_own_detector_described_and_a_warning_for_short_tri
     import argparse
 
     from agents.drl.surprise import CALIBRATION_GAMES
-    from evaluation.sweeps import detection_sweep as ds
+    from evaluation.sweeps import detection_report
 
-    assert "agents/drl/surprise.py" in ds.detector_text("hybrid_ppo")
-    assert "agents/planner/detection/" in ds.detector_text("planner")
-    assert "agents/planner/detection/" in ds.detector_text("detect_baseline")
+    assert "agents/drl/surprise.py" in detection_report.detector_text("hybrid_ppo")
+    assert "agents/planner/detection/" in detection_report.detector_text("planner")
+    assert "agents/planner/detection/" in detection_report.detector_text("detect_baseline")
 
     def args(agent: str, games: int, lo: float) -> argparse.Namespace:
         return argparse.Namespace(agent=agent, games=games, window=(lo, 0.6))
 
-    assert ds.short_for_detector(args("hybrid_ddqn", 20, 0.3))
-    assert not ds.short_for_detector(args("hybrid_ddqn", 100, 0.3))
-    assert not ds.short_for_detector(args("planner", 20, 0.3))
+    assert detection_report.short_for_detector(args("hybrid_ddqn", 20, 0.3))
+    assert not detection_report.short_for_detector(args("hybrid_ddqn", 100, 0.3))
+    assert not detection_report.short_for_detector(args("planner", 20, 0.3))
     edge = CALIBRATION_GAMES / 0.5
-    assert not ds.short_for_detector(args("ppo", int(edge), 0.5))
-    assert ds.short_for_detector(args("ppo", int(edge) - 2, 0.5))
+    assert not detection_report.short_for_detector(args("ppo", int(edge), 0.5))
+    assert detection_report.short_for_detector(args("ppo", int(edge) - 2, 0.5))
 
 
 def test_saved_trials_take_the_preset_name_their_parameters_have_now():
@@ -233,17 +233,17 @@ def test_the_hardest_cells_are_the_last_band_and_the_never_seen():
 
 
 def test_a_sweep_over_chosen_cells_runs_each_cell_per_cell_times():
-    from evaluation.sweeps import detection_sweep as ds
+    from evaluation.sweeps import detection_plan
 
-    cells = ds.chosen_cells(["cash_cap:hard", "late_rent:hard", "cash_cap:hard"])
+    cells = detection_plan.chosen_cells(["cash_cap:hard", "late_rent:hard", "cash_cap:hard"])
     assert cells == [("cash_cap", "hard"), ("late_rent", "hard")]  # once each
-    specs = ds.plan(2, 1, 500, 100, (0.3, 0.6), "planner", "effects", cells=cells)
+    specs = detection_plan.plan(2, 1, 500, 100, (0.3, 0.6), "planner", "effects", cells=cells)
     assert [(s["novelty"], s["difficulty"]) for s in specs[:4]] == [
         ("late_rent", "hard"), ("late_rent", "hard"), ("cash_cap", "hard"), ("cash_cap", "hard")]
     assert [s["category"] for s in specs] == ["class", "class", "attribute", "attribute",
                                               "control"]
     assert [s["seed"] for s in specs] == list(range(500, 505))
-    hardest = ds.chosen_cells(["hardest"])
+    hardest = detection_plan.chosen_cells(["hardest"])
     assert hardest and set(hardest) == set(db.hardest_cells())
 
 
@@ -261,33 +261,33 @@ def test_a_bad_cell_is_one_line_naming_the_choices(tmp_path: Path, capsys, item,
 
 
 def test_a_sweep_labels_a_trial_with_the_preset_it_played(tmp_path: Path, monkeypatch):
-    from evaluation.sweeps import detection_sweep as ds
+    from evaluation.sweeps import detection_trials
     from novelties.registry import available_novelties
 
     spec = {"agent": "random", "category": "attribute", "difficulty": "hard",
             "novelty": "rent_hike", "seed": 7, "games": 3, "window": (0.3, 0.6),
             "observability": "effects"}
-    played = ds.run_one(spec, str(tmp_path))["novelty_params"]
+    played = detection_trials.run_one(spec, str(tmp_path))["novelty_params"]
     plugin = available_novelties()["rent_hike"]
     monkeypatch.setattr(plugin, "presets", {**plugin.presets, "hard": {"factor": 9.0}})
-    where, _ = ds.trial_for(spec, str(tmp_path))
+    where, _ = detection_trials.trial_for(spec, str(tmp_path))
     summary = json.loads((where / "summary.json").read_text())
-    assert ds.finish(spec, summary, where, 0.0)["novelty_params"] == played  # not factor 9
+    assert detection_trials.finish(spec, summary, where, 0.0)["novelty_params"] == played  # not factor 9
     assert played["factor"] != 9.0
 
 
 def test_a_finished_trial_is_read_not_replayed_when_a_sweep_resumes(tmp_path: Path,
                                                                     monkeypatch):
-    from evaluation.sweeps import detection_sweep as ds
+    from evaluation.sweeps import detection_trials
 
     spec = {"agent": "random", "category": "attribute", "difficulty": "hard",
             "novelty": "rent_hike", "seed": 3, "games": 3, "window": (0.3, 0.6)}
-    first = ds.run_one(spec, str(tmp_path))
+    first = detection_trials.run_one(spec, str(tmp_path))
 
     def replay(*_a, **_k):
         raise AssertionError("a finished trial was played again")
 
-    monkeypatch.setattr(ds, "run_trial", replay)
-    again = ds.run_one(spec, str(tmp_path))
+    monkeypatch.setattr(detection_trials, "run_trial", replay)
+    again = detection_trials.run_one(spec, str(tmp_path))
     assert again["nda"] == first["nda"] and again["games"] == 3
     assert again["novelty_params"] == first["novelty_params"]

@@ -240,7 +240,7 @@ def test_a_pickled_detector_goes_on_as_the_original():
     import pickle
 
     from detector_trace import outputs
-    from evaluation.harness.runner import _StatePickler
+    from evaluation.harness.snapshot import _StatePickler
 
     trace = record_trial("rent_hike", "medium", "effects", games=2, inject=0, seed=5)
     det = NoveltyDetector(trace["prior"])

@@ -10,8 +10,9 @@ import pytest
 
 import openmono
 from evaluation.measures import dice_sprt
-from evaluation.sweeps.difficulty import (Standard, first_difference, geometric_median, main,
-                                          measure_cell)
+from evaluation.sweeps.difficulty import main
+from evaluation.sweeps.difficulty_cells import measure_cell
+from evaluation.sweeps.difficulty_games import Standard, first_difference, geometric_median
 from novelties.__main__ import main as novelties_main
 from novelties.measured import NOT_MEASURED, order_verdict
 from novelties.registry import available_novelties
@@ -167,7 +168,7 @@ def test_novelties_list_shows_measured_columns_for_the_whole_catalogue(capsys):
 
 
 def test_the_docs_table_is_written_once_and_replaced_in_place(tmp_path, standard):
-    from evaluation.sweeps.difficulty import TABLE_BEGIN, write_docs
+    from evaluation.sweeps.difficulty_table import TABLE_BEGIN, write_docs
 
     cells = {d: measure_cell("go_salary", d, standard) for d in ("easy", "medium", "hard")}
     data = {"settings": {"games": 3, "seed": 0}, "plugins": {"go_salary": cells},

@@ -190,7 +190,9 @@ def test_the_report_carries_the_statistics_and_the_wire_accepts_them() -> None:
 
 def test_every_game_record_keeps_the_detector_statistics(tmp_path) -> None:
     """So a new decision rule can be scored offline on old trials."""
-    from evaluation.harness.runner import GAMES_FILE, TrialConfig, read_records, run_trial
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig
+    from evaluation.harness.trial_folder import GAMES_FILE, read_records
 
     run_trial(TrialConfig(agent="hybrid_ddqn", opponents=["fp_a", "fp_b", "fp_c"],
                           reference=None, progress=False, games=3, seed=1), tmp_path)

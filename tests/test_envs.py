@@ -23,7 +23,10 @@ from env_policies import hashed, outside  # noqa: E402
 from envs.aec import env, raw_env  # noqa: E402
 from envs.gym_env import MonopolyEnv  # noqa: E402
 from evaluation.harness.novelty_setup import prepare_novelty  # noqa: E402
-from evaluation.harness.runner import TrialConfig, game_seed, read_records, run_trial  # noqa: E402
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig
+from evaluation.harness.trial_folder import read_records
+from openmono.seeding import game_seed  # noqa: E402
 from openmono import Game, play_game, standard_schema  # noqa: E402
 from openmono.events import Fault  # noqa: E402
 from openmono.hooks import NO_HOOKS  # noqa: E402

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.harness import runner
-from evaluation.harness.runner import TrialConfig, run_trial
+from evaluation.harness import snapshot, trial_folder
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig
 from evaluation.store.seal import KEY_ENV, seal, snapshot_key
 
 KEY = "k" * 40
@@ -33,17 +34,17 @@ class _Planted:
 def _forge(out: Path, games: int, agents: object) -> None:
     """What the hostile agent does: a pickle sealed with the user's key, bound to the
     trial and a recorded game count."""
-    head = runner._snapshot_binding(out, games)
+    head = snapshot._snapshot_binding(out, games)
     assert head is not None
     body = pickle.dumps({"games": games, "agents": agents})
-    (out / runner.STATE_FILE).write_bytes(seal(head + body, snapshot_key()))
+    (out / trial_folder.STATE_FILE).write_bytes(seal(head + body, snapshot_key()))
 
 
 def _cut_to(out: Path, games: int) -> None:
-    path = out / runner.GAMES_FILE
+    path = out / trial_folder.GAMES_FILE
     lines = path.read_bytes().splitlines(keepends=True)
     path.write_bytes(b"".join(lines[:games]))
-    (out / runner.SUMMARY_FILE).unlink()
+    (out / trial_folder.SUMMARY_FILE).unlink()
 
 
 def test_a_trial_with_an_isolated_seat_never_loads_a_snapshot(tmp_path: Path, monkeypatch,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import openmono
-from evaluation.reports import replay
+from evaluation.reports import replay, replay_page
 from openmono.schema import GameSchema
 
 
@@ -52,7 +52,7 @@ def test_a_crafted_log_runs_no_script_in_the_replay() -> None:
               "schema": schema}
     before = json.loads(openmono.standard_schema().to_json())
     before["groups"][0]["color"] = "#000" + PAYLOAD
-    page = replay.render(header, [], None, {"title": "t", "notes": []}, before)
+    page = replay_page.render(header, [], None, {"title": "t", "notes": []}, before)
     _no_script_injected(page)
 
 
@@ -99,13 +99,14 @@ def _tree(root: Path) -> dict[str, bytes | None]:
 
 def test_fresh_keeps_other_sweeps_and_stray_marks(tmp_path: Path) -> None:
     from evaluation.sweeps import detection_sweep
+    from evaluation.sweeps import detection_folders
 
     root = tmp_path / "detection_sweep"
     other = root / "passive"  # another agent's sweep, under this one's out=
     assert detection_sweep.main([*SWEEP, "agent=passive", f"out={other}"]) == 0
     stray = root / "precious"
     stray.mkdir()
-    (stray / detection_sweep.MARK).touch()  # a stray mark is no licence to delete
+    (stray / detection_folders.MARK).touch()  # a stray mark is no licence to delete
     (stray / "data.csv").write_text("1,2\n")
     kept = {**{f"passive/{k}": v for k, v in _tree(other).items()},
             **{f"precious/{k}": v for k, v in _tree(stray).items()}}
@@ -271,7 +272,8 @@ VERIFIED = dict(agent="random", opponents=["random"] * 3, reference="random", pr
 
 @pytest.fixture(scope="module")
 def verified_trial(tmp_path_factory) -> Path:
-    from evaluation.harness.runner import TrialConfig, run_trial
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig
 
     run = tmp_path_factory.mktemp("verified") / "run"
     run_trial(TrialConfig(**VERIFIED), run)
@@ -299,7 +301,8 @@ def _forged(value):
 
 
 def _summary_fields() -> list[str]:
-    from evaluation.harness.runner import TrialConfig, run_trial
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -343,7 +346,8 @@ def test_a_folder_of_the_older_chain_still_resumes_and_verifies(verified_trial: 
     until issue 52): resumed in its own format, and verify says it is the older one."""
     from evaluation.store import records
     from evaluation.reports import verify
-    from evaluation.harness.runner import TrialConfig, run_trial
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig
 
     run = _copy(verified_trial, tmp_path)
     head, lines = records.CHAIN_START, []
@@ -407,7 +411,8 @@ def test_verify_without_the_trials_novelty_says_it_cannot_check(tmp_path: Path) 
     """The measures depend on the novelty's ground truth: without its plugin `verify`
     says so in one line (exit 2) rather than vouching for the summary."""
     from evaluation.reports import verify
-    from evaluation.harness.runner import TrialConfig, run_trial
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig
     from novelties.testing import temporary_plugins
 
     with temporary_plugins(tmp_path / "plugins", {"plainpkg": _PLAIN_SRC},

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from evaluation.reports.report import summary_rows
-from evaluation.harness.runner import GAMES_FILE, TrialConfig, read_records, run_trial
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig
+from evaluation.harness.trial_folder import GAMES_FILE, read_records
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

@@ -15,7 +15,8 @@ import openmono
 from agents.base import Agent
 from evaluation.sweeps import impact
 from evaluation.sweeps.impact import ImpactOptions, cost_of_ignorance, play_version
-from evaluation.harness.runner import TrialConfig, TrialError, run_trial
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig, TrialError
 from novelties import apply_novelty
 from novelties.observability import shown_schema
 from openmono import actions as A
@@ -269,16 +270,16 @@ def test_a_preset_bites_only_when_measured_large_and_clear_of_ten_points():
 
 def test_a_sweep_selects_the_biting_band(monkeypatch):
     from evaluation.measures import detection_bands
-    from evaluation.sweeps import detection_sweep
+    from evaluation.sweeps import detection_plan
 
     big = {"ignorance": {"cost": 0.3, "cost_ci": [0.2, 0.4], "games": 1000}}
     small = {"ignorance": {"cost": 0.02, "cost_ci": [-0.01, 0.05], "games": 1000}}
     cells = {("group_reassign", "easy"): big, ("rent_hike", "easy"): small}
     monkeypatch.setattr(detection_bands, "load_cells", lambda path=None: cells)
-    assert detection_sweep.chosen_cells(["bites"]) == [("group_reassign", "easy")]
+    assert detection_plan.chosen_cells(["bites"]) == [("group_reassign", "easy")]
     monkeypatch.setattr(detection_bands, "load_cells", lambda path=None: {})
     with pytest.raises(ValueError, match="no cell chosen"):
-        detection_sweep.chosen_cells(["bites"])
+        detection_plan.chosen_cells(["bites"])
 
 
 @pytest.mark.parametrize("view", ["informed", "shown"])
@@ -293,17 +294,17 @@ def test_verify_recomputes_what_the_opponents_were_shown(tmp_path: Path, view):
 def test_a_sweep_names_what_the_opponents_are_shown():
     """New sweeps under effects inform the opponents (or not, by option); a spec or a
     saved sweep from before the option played with them shown the old rules."""
-    from evaluation.sweeps import detection_sweep as ds
+    from evaluation.sweeps import detection_plan, detection_report, detection_trials
 
-    specs = ds.plan(1, 0, 0, 4, (0.3, 0.6), "planner", "effects")
+    specs = detection_plan.plan(1, 0, 0, 4, (0.3, 0.6), "planner", "effects")
     assert {s["opponents_view"] for s in specs} == {"informed"}
-    specs = ds.plan(1, 0, 0, 4, (0.3, 0.6), "planner", "effects", opponents_view="shown")
-    assert ds.trial_for(specs[0], "out")[1].opponents_view == "shown"
+    specs = detection_plan.plan(1, 0, 0, 4, (0.3, 0.6), "planner", "effects", opponents_view="shown")
+    assert detection_trials.trial_for(specs[0], "out")[1].opponents_view == "shown"
     old = {k: v for k, v in specs[0].items() if k != "opponents_view"}
-    assert ds.trial_for(old, "out")[1].opponents_view == "shown"
-    assert "opponents_view" not in ds.plan(1, 0, 0, 4, (0.3, 0.6), "planner")[0]
+    assert detection_trials.trial_for(old, "out")[1].opponents_view == "shown"
+    assert "opponents_view" not in detection_plan.plan(1, 0, 0, 4, (0.3, 0.6), "planner")[0]
     saved = {"args": {"observability": "effects"}, "trials": []}
-    assert ds.saved_args(saved).opponents_view == "shown"
+    assert detection_report.saved_args(saved).opponents_view == "shown"
 
 
 def test_the_page_table_sorts_by_cost_and_flags_what_bites():

@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaluation.harness.runner import TrialConfig, TrialError, run_trial
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig, TrialError
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -132,7 +133,8 @@ def test_a_resumed_isolated_trial_replays_into_the_same_games(tmp_path, no_orpha
      "agent=isolate_agents:Unbuildable cannot be built: RuntimeError: no weights here"),
 ])
 def test_bad_isolation_options_are_one_line(tmp_path, argv, expected):
-    from evaluation.trials.trial_args import CommandError, check_command
+    from evaluation.trials.composed import CommandError
+    from evaluation.trials.trial_args import check_command
 
     with pytest.raises(CommandError) as err:
         check_command([*argv, f"hydra.run.dir={tmp_path / 'run'}"])

@@ -487,7 +487,7 @@ def test_properties_of_one_trial(t):
 
 def test_ground_truth_in_the_plugins_vocabulary_is_matched_by_value() -> None:
     """Plugins' ground truth names the new value `new`; agents report `new_value`."""
-    from evaluation.measures.metrics import change_matches
+    from evaluation.measures.characterization import change_matches
 
     truth = {"entity": "bank", "attribute": "go_salary", "old": 200, "new": 100, "visible": True}
     assert change_matches({"entity": "bank", "attribute": "go_salary", "new_value": 100}, truth)

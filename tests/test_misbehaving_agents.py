@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from evaluation.harness.runner import TrialConfig, run_trial
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig
 
 FAST = dict(opponents=["random"] * 3, reference="random", progress=False)
 
@@ -101,7 +102,7 @@ def test_isolated_children_are_limited_and_take_their_children_with_them(
 
 @pytest.mark.parametrize("value", [0, -1, 1.5, True, "lots"])
 def test_isolate_limits_are_checked(value: Any) -> None:
-    from evaluation.harness.runner import TrialError
+    from evaluation.harness.trial_config import TrialError
 
     with pytest.raises(TrialError, match="isolate_memory must be a positive integer"):
         TrialConfig(agent="random", isolate_memory=value, **FAST).validate()

@@ -9,11 +9,14 @@ import importlib.util
 import io
 import subprocess
 import sys
+import types
 from pathlib import Path
 from types import MappingProxyType
 
+import pytest
+
 from agents.random_agent import RandomAgent
-from evaluation.store.moved import MOVED, new_home
+from evaluation.store.moved import MOVED, MOVED_NAMES, home_of, new_home
 
 ROOT = Path(__file__).resolve().parents[1]
 # Modules that stay at the top of evaluation/ and are no forwarders.
@@ -53,7 +56,7 @@ def test_every_old_path_names_a_module_that_is_there() -> None:
 
 
 class KeepsAView(RandomAgent):
-    """Holds a read-only mapping, which a snapshot pickles through the runner's
+    """Holds a read-only mapping, which a snapshot pickles through the snapshot's
     `_read_only` (as the planner's does)."""
 
     def __init__(self) -> None:
@@ -64,31 +67,41 @@ class KeepsAView(RandomAgent):
         self.view = MappingProxyType({"games": self.view["games"] + 1})
 
 
-def test_a_snapshot_pickled_under_the_old_paths_still_resumes(tmp_path, monkeypatch) -> None:
-    import evaluation.harness.runner as runner
-    from evaluation.harness.runner import GAMES_FILE, STATE_FILE, TrialConfig, run_trial
+@pytest.mark.parametrize("old_home", ["evaluation.runner", "evaluation.harness.runner"])
+def test_a_snapshot_pickled_under_the_old_paths_still_resumes(tmp_path, monkeypatch,
+                                                               old_home) -> None:
+    """Pickled before `evaluation/` had sub-packages (`evaluation.runner`), or before the
+    runner was split (`evaluation.harness.runner`): `_read_only` lives in `snapshot` now."""
+    import evaluation.harness.game_loop as game_loop
+    import evaluation.harness.snapshot as snapshot
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig
+    from evaluation.harness.trial_folder import GAMES_FILE, STATE_FILE
     from evaluation.store.seal import KEY_ENV, unseal
 
     key = "k" * 32
     monkeypatch.setenv(KEY_ENV, key)
-    monkeypatch.setattr(runner, "SAVE_RATIO", 0)  # a snapshot after every game
+    monkeypatch.setattr(game_loop, "SAVE_RATIO", 0)  # a snapshot after every game
     cfg = dict(agent="test_moved_modules:KeepsAView", opponents=["random"] * 3,
                reference=None, keep_logs="none", seed=3, progress=False)
     out = tmp_path / "run"
     assert not (ROOT / "evaluation" / "runner.py").exists()
+    assert not hasattr(importlib.import_module("evaluation.harness.runner"), "_read_only")
     with monkeypatch.context() as old:  # pickled as before the move
-        old.setitem(sys.modules, "evaluation.runner", runner)
-        old.setattr(runner._read_only, "__module__", "evaluation.runner")
+        then = types.ModuleType(old_home)
+        then._read_only = snapshot._read_only
+        old.setitem(sys.modules, old_home, then)
+        old.setattr(snapshot._read_only, "__module__", old_home)
         run_trial(TrialConfig(games=3, **cfg), out)
     body = unseal((out / STATE_FILE).read_bytes(), key.encode())
-    assert b"evaluation.runner" in body and b"evaluation.harness.runner" not in body
-    loaded = runner._load_agents(out, 3)
+    assert old_home.encode() in body and b"evaluation.harness.snapshot" not in body
+    loaded = snapshot._load_agents(out, 3)
     assert loaded is not None, "the old snapshot was not read"
     taken, agents = loaded
     assert taken == 3 and agents[0].view == {"games": 3}
     with monkeypatch.context() as unmapped:  # (without the old paths it could not be read)
-        unmapped.setattr(runner, "new_home", lambda module: module)
-        assert runner._load_agents(out, 3) is None
+        unmapped.setattr(snapshot, "home_of", lambda module, name: module)
+        assert snapshot._load_agents(out, 3) is None
     (out / "summary.json").unlink()  # as if killed before its summary: resumed from it
     run_trial(TrialConfig(games=3, **cfg), out)
     fresh = tmp_path / "fresh"
@@ -97,10 +110,16 @@ def test_a_snapshot_pickled_under_the_old_paths_still_resumes(tmp_path, monkeypa
     assert (out / "summary.json").exists()
 
 
-def test_a_detection_sweeps_agent_is_found_under_its_old_path() -> None:
-    from evaluation.harness.runner import _Unpickler
-    from evaluation.sweeps.detection_sweep import DetectingAgent
+def test_every_moved_name_is_in_its_new_home() -> None:
+    for (old, name), new in MOVED_NAMES.items():
+        assert hasattr(importlib.import_module(new), name), f"{new}.{name}"
+        assert not hasattr(importlib.import_module(old), name), f"{old}.{name} is still there"
+        assert home_of(old, name) == new
 
-    found = _Unpickler(io.BytesIO(b"")).find_class("evaluation.detection_sweep",
-                                                    "DetectingAgent")
-    assert found is DetectingAgent
+
+def test_a_detection_sweeps_agent_is_found_under_its_old_path() -> None:
+    from evaluation.harness.snapshot import _Unpickler
+    from evaluation.sweeps.detecting_agent import DetectingAgent
+
+    for old in ("evaluation.detection_sweep", "evaluation.sweeps.detection_sweep"):
+        assert _Unpickler(io.BytesIO(b"")).find_class(old, "DetectingAgent") is DetectingAgent

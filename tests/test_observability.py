@@ -147,7 +147,8 @@ def test_a_logged_effects_game_replays_with_its_shown_rules():
 
 
 def test_a_trial_runs_under_effects_and_refuses_a_bad_level(tmp_path):
-    from evaluation.harness.runner import TrialConfig, TrialError, run_trial
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig, TrialError
 
     cfg = TrialConfig(agent="baseline", novelty="go_salary", difficulty="easy",
                       observability="effects", games=3, inject_at=1, progress=False)

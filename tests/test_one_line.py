@@ -116,7 +116,8 @@ def test_compare_on_a_malformed_summary(tmp_path: Path, capsys, text: str | byte
 
 @pytest.mark.parametrize("out", ["out=", "out= "])
 def test_compare_with_an_empty_out(tmp_path: Path, monkeypatch, capsys, out: str) -> None:
-    from evaluation.harness.runner import TrialConfig, run_trial
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig
 
     run = tmp_path / "run"
     run_trial(TrialConfig(agent="random", opponents=["random"] * 3, reference="random",

@@ -17,7 +17,7 @@ from agents.fixed_policy_plus import FPPlusA, FPPlusC
 from agents.planner import beliefs as B
 from agents.planner.detect import NoveltyDetector
 from agents.random_agent import RandomAgent
-from evaluation.measures.metrics import change_matches
+from evaluation.measures.characterization import change_matches
 from novelties.ground_truth import diff_schemas
 from novelties.registry import apply_novelty, available_novelties
 from openmono.engine import Game
@@ -368,7 +368,7 @@ EFFECTS_CASES = [
 @pytest.mark.parametrize("name, difficulty, games", EFFECTS_CASES,
                          ids=[f"{c[0]}-{c[1]}" for c in EFFECTS_CASES])
 def test_under_effects_the_report_names_a_true_change(name, difficulty, games):
-    from evaluation.measures.metrics import names_a_true_change
+    from evaluation.measures.characterization import names_a_true_change
 
     prepared = apply_novelty(name, openmono.standard_schema(), difficulty=difficulty)
     w = Watched()

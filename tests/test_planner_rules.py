@@ -7,7 +7,9 @@ import pytest
 
 import openmono
 from agents.registry import make_agent
-from evaluation.harness.runner import TrialConfig, read_records, run_trial
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig
+from evaluation.harness.trial_folder import read_records
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.harness.runner import (GAMES_FILE, PluginError, TrialConfig, TrialError,
-                                       read_records, run_trial)
+from evaluation.harness.plugin_errors import PluginError
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig, TrialError
+from evaluation.harness.trial_folder import GAMES_FILE, read_records
 from novelties.testing import temporary_plugins
 
 FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
@@ -18,7 +20,8 @@ FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",
 
 
 def test_a_huge_trial_asks_for_allow_huge() -> None:
-    from evaluation.trials.trial_args import CommandError, check_command
+    from evaluation.trials.composed import CommandError
+    from evaluation.trials.trial_args import check_command
 
     with pytest.raises(CommandError, match=r"allow_huge=true") as info:
         check_command([*FAST, "games=200000"])
@@ -181,7 +184,8 @@ def test_turn_limit_games_are_counted_in_summary_and_report(tmp_path: Path, plug
 
 @pytest.mark.parametrize("value", ["-1", "0", "abc", "true"])
 def test_a_bad_hook_budget_is_one_line(value: str) -> None:
-    from evaluation.trials.trial_args import CommandError, check_command
+    from evaluation.trials.composed import CommandError
+    from evaluation.trials.trial_args import check_command
 
     with pytest.raises(CommandError, match="hook_budget"):
         check_command([*FAST, f"hook_budget={value}"])

@@ -160,7 +160,8 @@ def test_connection_flood_and_half_open_connections(tmp_path: Path) -> None:
 def test_no_client_is_a_one_line_error(tmp_path: Path) -> None:
     import pytest
 
-    from evaluation.harness.runner import TrialError, run_trial
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialError
 
     port = free_port()
     with pytest.raises(TrialError, match="no client connected"):

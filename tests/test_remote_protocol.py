@@ -16,7 +16,7 @@ from openmono.protocol import PROTOCOL_VERSION, schema_text, shipped_schema_text
 
 from agents.registry import make_agent
 from agents.remote import serve
-from evaluation.harness.runner import TrialConfig
+from evaluation.harness.trial_config import TrialConfig
 from remote_helpers import RawClient, free_port, run_with, trial_cfg
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,7 +99,7 @@ def test_a_client_sees_no_hidden_information(tmp_path: Path) -> None:
     assert not found & hidden, found & hidden
     text = b"".join(seen)
     assert b"dice_weights" not in text
-    from evaluation.harness.runner import game_seed
+    from openmono.seeding import game_seed
     assert str(game_seed(cfg.seed, 0)).encode() not in text  # the game seed stays home
 
 
@@ -166,7 +166,7 @@ def test_the_node_client_plays_ten_games_without_a_fault(tmp_path: Path) -> None
 
 def test_bench_tournament_and_detection_sweep_seat_remote_agents(tmp_path: Path) -> None:
     from evaluation.games import bench
-    from evaluation.sweeps import detection_sweep
+    from evaluation.sweeps import detection_trials
     from evaluation.games import tournament
     from openmono_cli import parse
 
@@ -185,7 +185,7 @@ def test_bench_tournament_and_detection_sweep_seat_remote_agents(tmp_path: Path)
     spec = {"agent": "remote", "agent_params": {"port": port, "token": "k"}, "novelty": None,
             "category": "control", "difficulty": None, "games": 2, "seed": 0,
             "window": [0.3, 0.6]}
-    result, _ = _with_client(lambda: detection_sweep.run_one(spec, str(tmp_path)), [client])
+    result, _ = _with_client(lambda: detection_trials.run_one(spec, str(tmp_path)), [client])
     assert result["games"] == 2 and result["agent_params"]["token"] == "***"
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from agents.registry import make_agent
 from agents.remote import serve
-from evaluation.harness.runner import TrialConfig, run_trial
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig
 from remote_helpers import free_port, run_with
 
 

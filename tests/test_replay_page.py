@@ -15,8 +15,9 @@ from test_html_report import CHROMIUM, _Cells, browser_dom
 import openmono
 from agents.baseline import BaselineAgent
 from agents.random_agent import RandomAgent
-from evaluation.reports import replay
-from evaluation.harness.runner import TrialConfig, TrialError, run_trial
+from evaluation.reports import replay, replay_board, replay_states
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig, TrialError
 from openmono.actions import action_from_json
 from openmono.engine import Game
 from openmono.play import AgentFault
@@ -72,8 +73,8 @@ def test_the_folded_states_are_the_engines_at_every_decision(novelty) -> None:
 
     schema = openmono.standard_schema() if novelty is None else world(novelty, "hard")[0]
     lines = _logged_game(schema, seed=11)
-    header, events, result = replay.read_log_lines(lines)
-    states = replay.fold(header, events)
+    header, events, result = replay_states.read_log_lines(lines)
+    states = replay_states.fold(header, events)
     seen, res = _engine_steps(lines)
     assert len(seen) > 100
     for k, cash, position in seen:
@@ -128,8 +129,8 @@ def test_bad_requests_get_one_line(tmp_path, capsys) -> None:
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (apt-get install chromium)")
 def test_chromium_shows_the_state_of_the_step_in_the_address(tmp_path) -> None:
     out = _trial(tmp_path)
-    header, events, _ = replay.read_log(replay.log_path(out, 4))
-    states = replay.fold(header, events)
+    header, events, _ = replay_states.read_log(replay.log_path(out, 4))
+    states = replay_states.fold(header, events)
     # a step where a payment changed someone's cash, and the one before it
     k = next(i for i in range(1, len(events)) if states["cash"][i] != states["cash"][i - 1])
     shown = {}
@@ -149,7 +150,7 @@ def test_chromium_shows_the_state_of_the_step_in_the_address(tmp_path) -> None:
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (apt-get install chromium)")
 def test_the_injection_games_replay_shows_the_board_before_and_after(tmp_path) -> None:
     out = _trial(tmp_path)  # board_shuffle hard, injected before game 4
-    header, _, _ = replay.read_log(replay.log_path(out, 4))
+    header, _, _ = replay_states.read_log(replay.log_path(out, 4))
     after = [s["name"] for s in header["schema"]["squares"]]
     before = [s.name for s in openmono.standard_schema().squares]
     assert after != before
@@ -188,15 +189,15 @@ def test_a_rent_hike_replay_outlines_the_squares_its_ground_truth_names(tmp_path
 def test_square_names_are_wrapped_whole_and_never_overflow(tmp_path) -> None:
     out = _rent_hike(tmp_path)
     page = (out / "replay-3.html").read_text()
-    header, _, _ = replay.read_log(replay.log_path(out, 3))
+    header, _, _ = replay_states.read_log(replay.log_path(out, 3))
     for i, sq in enumerate(header["schema"]["squares"]):
         g = re.search(rf'<g class="square[^"]*" id="sq{i}" .*?<g class="face now"(.*?)</g>',
                       page).group(1)
         lines = re.findall(r'<text class="t\d" ([^>]*)>([^<]*)</text>', g)
         assert " ".join(html.unescape(t) for _, t in lines) == sq["name"]  # nothing cut
         for attrs, text in lines:  # a long line is squeezed into the square
-            if len(text) > replay.LINE_CHARS:
-                assert f'textLength="{replay.TEXT_WIDTH}"' in attrs
+            if len(text) > replay_board.LINE_CHARS:
+                assert f'textLength="{replay_board.TEXT_WIDTH}"' in attrs
 
 
 def test_events_read_as_text_with_square_names() -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from agents.base import NoveltyReport
 from agents.random_agent import RandomAgent
 from evaluation.sweeps import rescore
-from evaluation.harness.runner import TrialConfig, run_trial
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig
 
 
 class Counting(RandomAgent):

@@ -17,7 +17,9 @@ from hypothesis import given, settings, strategies as st
 
 from evaluation.sweeps import detection_sweep
 from evaluation.store import records
-from evaluation.harness.runner import GAMES_FILE, SUMMARY_FILE, TrialConfig, TrialError, run_trial
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig, TrialError
+from evaluation.harness.trial_folder import GAMES_FILE, SUMMARY_FILE
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST = ["agent=random", "opponents=[random,random,random]", "reference=random",

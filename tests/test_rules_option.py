@@ -10,7 +10,8 @@ import pytest
 
 from evaluation.games import bench as B
 from evaluation.games import tournament as T
-from evaluation.harness.runner import TrialConfig, TrialError, run_trial
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig, TrialError
 
 
 def test_bench_and_tournament_play_the_gnome_rules(capsys):

@@ -19,12 +19,15 @@ from evaluation.games import bench
 from evaluation.games import check
 from evaluation.reports import compare
 from evaluation.sweeps import detection_sweep
+from evaluation.sweeps import detection_plan, detection_trials
 from evaluation.games import tournament
 from evaluation.trials import trial as trial_cli
-from evaluation.harness.runner import (GAMES_FILE, STATE_FILE, PluginError, TrialConfig,
-                                       read_records, run_trial)
+from evaluation.harness.plugin_errors import PluginError
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig
+from evaluation.harness.trial_folder import GAMES_FILE, STATE_FILE, read_records
 from evaluation.trials.sweep_guard import descendants
-from evaluation.trials.trial_args import sweep_dir_for
+from evaluation.trials.trial_command import sweep_dir_for
 from novelties.testing import temporary_plugins
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -255,15 +258,15 @@ def test_resume_restores_the_agents_and_plays_only_the_missing_games(tmp_path: P
 
     kill = _kill_after(3)
 
-    import evaluation.harness.runner as runner
+    import evaluation.harness.game_loop as game_loop
 
-    monkeypatch.setattr(runner, "SAVE_RATIO", 0)  # a snapshot after every game
+    monkeypatch.setattr(game_loop, "SAVE_RATIO", 0)  # a snapshot after every game
     with pytest.raises(Killed):
         run_trial(TrialConfig(**cfg), tmp_path / "cut", on_game=kill)
     assert (tmp_path / "cut" / STATE_FILE).exists()
     played = []
-    real = runner._play_one
-    monkeypatch.setattr(runner, "_play_one", lambda c, g, *a: played.append(g) or real(c, g, *a))
+    real = game_loop._play_one
+    monkeypatch.setattr(game_loop, "_play_one", lambda c, g, *a: played.append(g) or real(c, g, *a))
     capsys.readouterr()
     run_trial(TrialConfig(**cfg), tmp_path / "cut")
     assert "resuming: found 4 of 6 games" in capsys.readouterr().err
@@ -274,23 +277,23 @@ def test_resume_restores_the_agents_and_plays_only_the_missing_games(tmp_path: P
 
 def test_resume_from_an_older_snapshot_replays_only_the_games_after_it(
         tmp_path: Path, capsys, monkeypatch) -> None:
-    import evaluation.harness.runner as runner
+    import evaluation.harness.game_loop as game_loop
 
     cfg = dict(agent="random", opponents=["random"] * 3, reference="random",
                novelty="rent_hike", inject_at=2, games=7, seed=5, progress=False)
     run_trial(TrialConfig(**cfg), tmp_path / "full")
-    real_save = runner._save_agents
-    monkeypatch.setattr(runner, "_save_agents",
+    real_save = game_loop._save_agents
+    monkeypatch.setattr(game_loop, "_save_agents",
                         lambda out, games, agents: games == 2 and real_save(out, games, agents))
-    monkeypatch.setattr(runner, "SAVE_RATIO", 0)
+    monkeypatch.setattr(game_loop, "SAVE_RATIO", 0)
 
     kill = _kill_after(4)
 
     with pytest.raises(Killed):
         run_trial(TrialConfig(**cfg), tmp_path / "cut", on_game=kill)
     played = []
-    real = runner._play_one
-    monkeypatch.setattr(runner, "_play_one", lambda c, g, *a: played.append(g) or real(c, g, *a))
+    real = game_loop._play_one
+    monkeypatch.setattr(game_loop, "_play_one", lambda c, g, *a: played.append(g) or real(c, g, *a))
     capsys.readouterr()
     run_trial(TrialConfig(**cfg), tmp_path / "cut")
     assert "found 5 of 7 games" in capsys.readouterr().err
@@ -432,10 +435,10 @@ def test_check_runs_clean_and_writes_a_violation_with_its_command(tmp_path: Path
 def test_detection_sweep_plays_its_trials_under_the_rules_given(tmp_path: Path) -> None:
     """--rules gnome reaches every trial (and the planner's prior beliefs through the
     trial); a standard sweep's specs keep their old form so saved sweeps still resume."""
-    assert all("rules" not in s for s in detection_sweep.plan(1, 1, 0, 4, (0.3, 0.6), "random"))
-    specs = detection_sweep.plan(1, 1, 0, 4, (0.3, 0.6), "planner", rules="gnome")
+    assert all("rules" not in s for s in detection_plan.plan(1, 1, 0, 4, (0.3, 0.6), "random"))
+    specs = detection_plan.plan(1, 1, 0, 4, (0.3, 0.6), "planner", rules="gnome")
     assert {s["rules"] for s in specs} == {"gnome"}
-    assert detection_sweep.trial_for(specs[0], str(tmp_path))[1].rules == "gnome"
+    assert detection_trials.trial_for(specs[0], str(tmp_path))[1].rules == "gnome"
     out = tmp_path / "sweep"
     code = detection_sweep.main(["agent=random", "per_cell=0", "controls=1",
                                  "games=2", "workers=1", "rules=gnome",
@@ -484,7 +487,7 @@ def test_a_snapshot_not_written_here_is_never_unpickled(tmp_path: Path, capsys,
     opening someone's results folder cannot run their code."""
     import pickle
 
-    import evaluation.harness.runner as runner
+    import evaluation.harness.game_loop as game_loop
 
     cfg = dict(agent="random", opponents=["random"] * 3, reference="random",
                novelty="rent_hike", inject_at=2, games=5, seed=5, progress=False)
@@ -492,7 +495,7 @@ def test_a_snapshot_not_written_here_is_never_unpickled(tmp_path: Path, capsys,
 
     kill = _kill_after(2)
 
-    monkeypatch.setattr(runner, "SAVE_RATIO", 0)
+    monkeypatch.setattr(game_loop, "SAVE_RATIO", 0)
     with pytest.raises(Killed):
         run_trial(TrialConfig(**cfg), tmp_path / "cut", on_game=kill)
     marker = tmp_path / "ran"

@@ -41,10 +41,12 @@ def test_the_key_is_made_once_private_and_the_environment_wins(tmp_path: Path,
 
 def test_no_usable_key_means_nothing_is_sealed_and_a_trial_still_resumes(
         tmp_path: Path, monkeypatch) -> None:
-    import evaluation.harness.runner as runner
-    from evaluation.harness.runner import GAMES_FILE, STATE_FILE, TrialConfig, run_trial
+    import evaluation.harness.game_loop as game_loop
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig
+    from evaluation.harness.trial_folder import GAMES_FILE, STATE_FILE
 
-    monkeypatch.setattr(runner, "SAVE_RATIO", 0)  # a snapshot after every game, if sealable
+    monkeypatch.setattr(game_loop, "SAVE_RATIO", 0)  # a snapshot after every game, if sealable
     cfg = dict(agent="random", opponents=["random"] * 3, reference="random",
                games=3, seed=1, progress=False)
     monkeypatch.setenv(S.KEY_ENV, STRONG)
@@ -153,10 +155,12 @@ def test_an_empty_key_never_lets_a_forged_snapshot_run(tmp_path: Path, monkeypat
     trial stops in one line instead of trusting it."""
     import pickle
 
-    import evaluation.harness.runner as runner
-    from evaluation.harness.runner import STATE_FILE, TrialConfig, TrialError, run_trial
+    import evaluation.harness.game_loop as game_loop
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig, TrialError
+    from evaluation.harness.trial_folder import STATE_FILE
 
-    monkeypatch.setattr(runner, "SAVE_RATIO", 0)
+    monkeypatch.setattr(game_loop, "SAVE_RATIO", 0)
     cfg = dict(agent="random", opponents=["random"] * 3, reference="random", games=4, seed=2,
                progress=False)
     monkeypatch.setenv(S.KEY_ENV, STRONG)
@@ -177,11 +181,13 @@ def test_a_snapshot_from_another_trial_is_ignored_with_a_warning(tmp_path: Path,
                                                                  monkeypatch) -> None:
     import shutil
 
-    import evaluation.harness.runner as runner
-    from evaluation.harness.runner import GAMES_FILE, STATE_FILE, TrialConfig, run_trial
+    import evaluation.harness.game_loop as game_loop
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig
+    from evaluation.harness.trial_folder import GAMES_FILE, STATE_FILE
 
     monkeypatch.setenv(S.KEY_ENV, STRONG)
-    monkeypatch.setattr(runner, "SAVE_RATIO", 0)
+    monkeypatch.setattr(game_loop, "SAVE_RATIO", 0)
     mine = dict(agent="random", opponents=["random"] * 3, reference="random", games=5, seed=4,
                 progress=False)
     other = dict(mine, agent="baseline")  # the same user's trial with another agent
@@ -204,11 +210,13 @@ def test_a_snapshot_from_a_later_point_is_ignored_with_a_warning(tmp_path: Path,
     """The same trial's snapshot after game 5 is no use to a folder holding 3 games."""
     import shutil
 
-    import evaluation.harness.runner as runner
-    from evaluation.harness.runner import GAMES_FILE, STATE_FILE, TrialConfig, run_trial
+    import evaluation.harness.game_loop as game_loop
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig
+    from evaluation.harness.trial_folder import GAMES_FILE, STATE_FILE
 
     monkeypatch.setenv(S.KEY_ENV, STRONG)
-    monkeypatch.setattr(runner, "SAVE_RATIO", 0)
+    monkeypatch.setattr(game_loop, "SAVE_RATIO", 0)
     cfg = dict(agent="random", opponents=["random"] * 3, reference="random", games=6, seed=7,
                progress=False)
     with pytest.raises(_Stop):

@@ -95,7 +95,7 @@ def test_a_sweep_writes_no_token_either(tmp_path: Path) -> None:
 
 
 def test_the_detection_sweep_records_its_command_without_the_token() -> None:
-    from evaluation.sweeps.detection_sweep import _without_secrets
+    from evaluation.sweeps.detection_report import _without_secrets
 
     assert _without_secrets(["--agent", "remote", "--remote-token", SECRET, "--games", "3"]
                             ) == ["--agent", "remote", "--remote-token", "***", "--games", "3"]

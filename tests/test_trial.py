@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.harness.runner import (GAMES_FILE, TrialConfig, TrialError, game_seed,
-                                       injection_game, read_records, run_trial)
+from evaluation.harness.run_context import injection_game
+from evaluation.harness.runner import run_trial
+from evaluation.harness.trial_config import TrialConfig, TrialError
+from evaluation.harness.trial_folder import GAMES_FILE, read_records
+from openmono.seeding import game_seed
 
 FAST = dict(agent="random", opponents=["random"] * 3, reference="random", progress=False)
 
@@ -161,7 +164,8 @@ def test_composed_novelties_warn_when_order_matters(tmp_path: Path, capsys) -> N
 def test_agent_that_cannot_be_built_gets_one_short_line() -> None:
     """The builder's own message names the bad option; the whole option dict (dozens of
     defaults for the planner) must not bury it."""
-    from evaluation.trials.trial_args import CommandError, check_world
+    from evaluation.trials.composed import CommandError
+    from evaluation.trials.trial_checks import check_world
 
     cfg = _cfg(agent="hybrid_ppo", agent_params={"weights": None, "greedy": False,
                                                  "detector": "maybe"})

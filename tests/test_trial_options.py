@@ -14,8 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluation.harness import config_store, trial_config
-from evaluation.harness.runner import TrialConfig, _trial_identity
-from evaluation.trials import trial_args
+from evaluation.harness.trial_config import TrialConfig
+from evaluation.harness.trial_folder import _trial_identity
+from evaluation.trials import trial_args, trial_command, trial_keys
+from evaluation.trials.composed import CommandError
 from evaluation.trials.trial_help import trial_help
 
 OLD_TRIAL = Path(__file__).with_name("old_trial")  # written by the code of 9f3e7db
@@ -84,7 +86,7 @@ def test_the_hydra_config_is_the_one_of_before(tmp_path: Path, monkeypatch) -> N
     from omegaconf import OmegaConf
 
     monkeypatch.chdir(tmp_path)
-    composed = OmegaConf.to_container(trial_args._compose([], hydra_config=False))
+    composed = OmegaConf.to_container(trial_keys._compose([], hydra_config=False))
     assert composed.pop("agent")["name"] == "planner"
     assert composed == {
         "allow_huge": False, "decision_budget": 60.0, "detection": "system", "games": 100,
@@ -135,7 +137,7 @@ def dummy(request, monkeypatch) -> bool:
             7, "a dummy option for the test", identity=request.param))],
         bases=(trial_config.TrialConfig,))
     monkeypatch.setattr(trial_config, "TrialConfig", extended)
-    monkeypatch.setattr(trial_args, "_BASE_KEYS", {})
+    monkeypatch.setattr(trial_keys, "_BASE_KEYS", {})
     config_store._registered = None  # (stored afresh, and again after the test)
     yield request.param
     config_store._registered = None
@@ -147,7 +149,7 @@ def test_a_new_option_is_in_the_config_help_identity_and_hydra(dummy: bool, tmp_
 
     monkeypatch.chdir(tmp_path)
     assert "dummy_option=7" in trial_help()
-    composed = OmegaConf.to_container(trial_args._compose([], hydra_config=False))
+    composed = OmegaConf.to_container(trial_keys._compose([], hydra_config=False))
     assert composed["dummy_option"] == 7
     job = trial_args.check_command([*FAST, "games=2", "dummy_option=9"]).jobs[0]
     assert job.config.dummy_option == 9
@@ -155,8 +157,8 @@ def test_a_new_option_is_in_the_config_help_identity_and_hydra(dummy: bool, tmp_
     assert ("dummy_option" in _trial_identity(job.config)) is dummy
     assert ("dummy_option" in trial_config.not_identity()) is not dummy
     assert ("dummy_option" in config_store.exclude_keys()) is not dummy
-    assert any("dummy_option=9".startswith(w) for w in trial_args.not_naming()) is not dummy
-    with pytest.raises(trial_args.CommandError, match="dummy_option must be an integer"):
+    assert any("dummy_option=9".startswith(w) for w in trial_command.not_naming()) is not dummy
+    with pytest.raises(CommandError, match="dummy_option must be an integer"):
         trial_args.check_command([*FAST, "games=2", "dummy_option=abc"])
 
 
@@ -166,7 +168,7 @@ def test_the_identity_lists_agree() -> None:
     assert names == {"progress", "allow_huge", "hook_budget", "decision_budget",
                      "isolate_memory", "isolate_cpu", "keep_logs", "plots"}
     assert names <= set(config_store.exclude_keys())
-    assert {f"{n}=" for n in names} <= set(trial_args.not_naming())
+    assert {f"{n}=" for n in names} <= set(trial_command.not_naming())
     ident = _trial_identity(TrialConfig(agent="random"))
     assert not names & set(ident)
 
@@ -195,9 +197,9 @@ def test_out_names_the_run_folder(tmp_path: Path, monkeypatch) -> None:
     assert sweep.sweep_dir == Path("here/sweep")
     assert [j.out_dir.parent for j in sweep.jobs] == [Path("here/sweep")] * 2
     for bad, word in (("out=", "empty"), ("out= ", "empty")):
-        with pytest.raises(trial_args.CommandError, match=word):
+        with pytest.raises(CommandError, match=word):
             trial_args.check_command([*FAST, bad])
-    with pytest.raises(trial_args.CommandError, match="give one"):
+    with pytest.raises(CommandError, match="give one"):
         trial_args.check_command([*FAST, "out=a", "hydra.run.dir=b"])
     assert list(tmp_path.iterdir()) == []
 
@@ -246,7 +248,7 @@ def test_the_identity_is_the_games_options_and_reads_back(cfg: TrialConfig,
                                                           other: TrialConfig) -> None:
     """trial.json reads back into the same trial (`verify` and `compare` rebuild it so), and
     the options that do not change the games do not change it."""
-    from evaluation.harness.runner import config_of
+    from evaluation.harness.summary import config_of
 
     cfg.validate()
     ident = _trial_identity(cfg)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.trials.trial_args import check_command, sweep_dir_for
+from evaluation.trials.trial_args import check_command
+from evaluation.trials.trial_command import sweep_dir_for
 from evaluation.harness.trial_spelling import _items, legacy, modern, note, sweep_subdir
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -152,15 +152,7 @@ def _bench(cfg: BenchOptions, games: int, names: list[str], schema: Any, hooks: 
         "wins": wins,
         "python": platform.python_version(),
     }
-    seats = [a for a in agents if hasattr(a, "wire_seconds")]
-    if seats:
-        # Remote seats: decisions over the wire per second of waiting for them (the
-        # encoding, the round trip and the client's own thinking).
-        remote = sum(a.decisions for a in seats)
-        wire = sum(a.wire_seconds for a in seats)
-        out["remote_decisions"] = remote
-        out["remote_decisions_per_second"] = round(remote / wire, 1) if wire else None
-        out["remote_faults"] = sum(sum(a.game_faults.values()) for a in seats)
+    out.update(_remote_rates(agents))
     if cfg.engine_only:
         # The timing wrapper itself costs a little per decision; measure and remove it.
         engine = elapsed - clock[0] - decisions * _wrapper_overhead()
@@ -168,6 +160,19 @@ def _bench(cfg: BenchOptions, games: int, names: list[str], schema: Any, hooks: 
         out["engine_us_per_turn"] = round(engine / turns * 1e6, 2)
         out["engine_us_per_decision"] = round(engine / decisions * 1e6, 2)
     return out
+
+
+def _remote_rates(agents: list[Any]) -> dict[str, Any]:
+    """Remote seats: decisions over the wire per second of waiting for them (the
+    encoding, the round trip and the client's own thinking); nothing without one."""
+    seats = [a for a in agents if hasattr(a, "wire_seconds")]
+    if not seats:
+        return {}
+    remote = sum(a.decisions for a in seats)
+    wire = sum(a.wire_seconds for a in seats)
+    return {"remote_decisions": remote,
+            "remote_decisions_per_second": round(remote / wire, 1) if wire else None,
+            "remote_faults": sum(sum(a.game_faults.values()) for a in seats)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -76,12 +76,9 @@ def _summary(folder: Path) -> dict:
     return data
 
 
-def run(kills: int, games: int, seed: int, out: Path) -> int:
-    rng = random.Random(seed)
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    ref, folder = out / "ref", out / "run"
+def _play_reference(games: int, seed: int, ref: Path) -> tuple[list[bytes], float, float] | None:
+    """The uninterrupted run into `ref`: its lines, the seconds until its first line and
+    the seconds a game (None, and one error line, when it fails)."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(_command(games, seed, ref), env=_env(), stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
@@ -93,13 +90,26 @@ def run(kills: int, games: int, seed: int, out: Path) -> int:
     if proc.returncode != 0:
         print(f"error: the reference run failed: {proc.stderr.read().decode()[-500:]}",
               file=sys.stderr)
-        return 1
+        return None
     total = time.perf_counter() - t0
     reference = _lines(ref / "games.jsonl")
     startup = first or total
     per_game = max((total - startup) / max(games - 1, 1), 1e-3)
     print(f"reference: {games} games in {total:.1f} s (first line after {startup:.2f} s, "
           f"{per_game * 1000:.0f} ms a game)")
+    return reference, startup, per_game
+
+
+def run(kills: int, games: int, seed: int, out: Path) -> int:
+    rng = random.Random(seed)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    ref, folder = out / "ref", out / "run"
+    played = _play_reference(games, seed, ref)
+    if played is None:
+        return 1
+    reference, startup, per_game = played
     done = killed = damaged = lost = early = 0
     while killed < kills:
         before = _whole(folder / "games.jsonl")

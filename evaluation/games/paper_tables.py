@@ -41,7 +41,7 @@ from openmono_cli import (Options, UsageError, cli, fail, games_field, progress_
                           seed_field, workers_field)
 
 from evaluation.store.atomic import atomic_write
-from evaluation.measures.metrics import wilson_interval
+from evaluation.measures.intervals import wilson_interval
 
 FP = ["fp_a", "fp_b", "fp_c"]
 FP_PLUS = ["fp_plus_a", "fp_plus_b", "fp_plus_c"]

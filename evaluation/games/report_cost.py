@@ -30,7 +30,8 @@ class CostOptions(Options):
 def main(argv: list[str] | None = None) -> int:
     cfg = cli(CostOptions, argv, "python -m evaluation.report_cost")
     from evaluation.reports.report import write_report
-    from evaluation.harness.runner import TrialConfig, run_trial
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_config import TrialConfig
 
     root = Path(tempfile.mkdtemp(prefix="report_cost_"))
     try:

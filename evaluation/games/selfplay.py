@@ -20,7 +20,7 @@ from pydantic import Field
 from openmono_cli import Options, UsageError, cli, fail, games_field, out_field, seed_field
 from openmono.schema import RULE_SETS
 
-from evaluation.measures.metrics import wilson_interval
+from evaluation.measures.intervals import wilson_interval
 
 
 class SelfplayOptions(Options):

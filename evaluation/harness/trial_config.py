@@ -149,6 +149,14 @@ class TrialConfig:
     def validate(self) -> None:
         """The one check of a trial's configuration, whoever built it (the Hydra command,
         a sweep, the environments); TrialError names the option and what is valid."""
+        self._check_sizes()
+        self._check_choices()
+        self._check_seats()
+        self._check_games()
+        self._check_declared()
+
+    def _check_sizes(self) -> None:
+        """The number of games and the time budgets."""
         if not isinstance(self.games, int) or self.games <= 0:
             raise TrialError(f"games must be a positive integer, got {self.games!r}")
         if self.games > MAX_GAMES and not self.allow_huge:
@@ -160,6 +168,9 @@ class TrialConfig:
             if budget is not None and not _seconds(budget):
                 raise TrialError(f"{key} must be a positive number of seconds (at most "
                                  f"{MAX_SECONDS:g}; or null for none), got {budget!r}")
+
+    def _check_choices(self) -> None:
+        """The options that take one of a few words, and at least one opponent."""
         if self.rules not in RULE_SETS:
             raise TrialError(f"unknown rules {self.rules!r}; valid rules: {', '.join(RULE_SETS)}")
         if self.observability not in ("announced", "effects"):
@@ -172,6 +183,10 @@ class TrialConfig:
             raise TrialError(f"detection must be 'system' or 'given', got {self.detection!r}")
         if not self.opponents:
             raise TrialError("opponents must name at least one agent, e.g. [baseline,baseline]")
+
+    def _check_seats(self) -> None:
+        """Every seat names a known agent; remote seats have their own tokens; only
+        in-process seats are isolated, within sound budgets and limits."""
         names = [self.agent, *self.opponents] + ([self.reference] if self.reference else [])
         for name in names:
             try:
@@ -208,6 +223,10 @@ class TrialConfig:
             check_limit(self.isolate_cpu, "isolate_cpu")
         except ValueError as exc:
             raise TrialError(str(exc)) from None
+
+    def _check_games(self) -> None:
+        """Which logs are kept, and when the novelty arrives (the window made a pair of
+        floats, the hook budget a float)."""
         if self.keep_logs not in KEEP_LOGS:
             raise TrialError(f"keep_logs must be one of true, novelty, none (or all, "
                              f"false), got {self.keep_logs!r}")
@@ -226,6 +245,9 @@ class TrialConfig:
         if self.inject_at is not None and not (0 <= self.inject_at < self.games):
             raise TrialError(f"inject_at={self.inject_at} is outside the trial "
                              f"(games 0..{self.games - 1})")
+
+    def _check_declared(self) -> None:
+        """What no rule above looked at: each option's declared type."""
         for name, opt in declared():  # what no rule above looked at: its declared type
             value, hint = getattr(self, name), _hints(type(self))[name]
             if not _fits(value, hint):

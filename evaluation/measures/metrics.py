@@ -35,43 +35,29 @@ Conventions (chosen here; every "undefined" value is None, never inf or NaN):
   changed entity and attribute of the ground truth; values are not required).
 - Characterization is scored on the report after the last game of the trial (the
   agent's final, best-informed account); see `characterization_scores`.
+
+This module holds the measures of one trial; characterization (`characterization`),
+rates' intervals (`intervals`) and the pooling over trials (`pooled`) have their own.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from numbers import Real
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import numpy as np
-from scipy.optimize import linear_sum_assignment
+# The measures' one public face (docs/api.md): characterization and the pooled measures
+# over trials live in their own modules and are named here too.
+from evaluation.measures.characterization import (VALUE_ABS_TOL, VALUE_REL_TOL,  # noqa: F401
+                                                  _field, change_matches,
+                                                  characterization_scores,
+                                                  final_report_changes, names_a_true_change)
+from evaluation.measures.intervals import Z95, _rate, bootstrap_ci, wilson_interval  # noqa: F401
+from evaluation.measures.pooled import aggregate, pooled_nrp  # noqa: F401
 
 Record = Mapping[str, Any]
 
-# Relative tolerance for a reported numeric value to count as the ground-truth value.
-VALUE_REL_TOL = 0.1
-VALUE_ABS_TOL = 1e-9
-
 
 # ---------------------------------------------------------------------------- helpers
-
-
-def _field(obj: Any, name: str, default: Any = None) -> Any:
-    """Read `name` from a mapping or an object (dataclass changes, report objects)."""
-    if isinstance(obj, Mapping):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
-def _new_value(change: Any) -> Any:
-    """The changed-to value: agents report `new_value`; plugins' ground truth says `new`."""
-    value = _field(change, "new_value")
-    return _field(change, "new") if value is None else value
-
-
-def _rate(wins: int, games: int) -> float | None:
-    return wins / games if games else None
 
 
 def _check_records(records: Sequence[Record], injected_at: int | None) -> None:
@@ -216,89 +202,7 @@ def nrp(
     return post / ref
 
 
-# ------------------------------------------------------------------ characterization
-
-
-def _values_match(reported: Any, truth: Any, rel_tol: float, abs_tol: float) -> bool:
-    """Numbers within |r - t| <= rel_tol*|t| + abs_tol; sequences and mappings element
-    by element (same length / same keys); anything else (str, bool, None) by equality."""
-    if isinstance(truth, bool) or isinstance(reported, bool):
-        return type(truth) is type(reported) and truth == reported
-    if isinstance(truth, Real) and isinstance(reported, Real):
-        return abs(float(reported) - float(truth)) <= rel_tol * abs(float(truth)) + abs_tol
-    if isinstance(truth, Mapping) and isinstance(reported, Mapping):
-        return set(truth) == set(reported) and all(
-            _values_match(reported[k], truth[k], rel_tol, abs_tol) for k in truth
-        )
-    seq = (list, tuple)
-    if isinstance(truth, seq) and isinstance(reported, seq):
-        return len(truth) == len(reported) and all(
-            _values_match(r, t, rel_tol, abs_tol) for r, t in zip(reported, truth)
-        )
-    return reported == truth
-
-
-def change_matches(
-    reported: Any, truth: Any, rel_tol: float = VALUE_REL_TOL, abs_tol: float = VALUE_ABS_TOL
-) -> bool:
-    """A reported change matches a ground-truth change when entity and attribute are equal
-    (as strings) and, if the agent gave a `new_value` (not None), it matches the true new
-    value within the tolerance. Reporting only entity and attribute is a match."""
-    if str(_field(reported, "entity")) != str(_field(truth, "entity")):
-        return False
-    if str(_field(reported, "attribute")) != str(_field(truth, "attribute")):
-        return False
-    value = _new_value(reported)
-    return value is None or _values_match(value, _new_value(truth), rel_tol, abs_tol)
-
-
-def characterization_scores(
-    ground_truth: Sequence[Any] | None,
-    reported: Sequence[Any] | None,
-    *,
-    visible_only: bool = False,
-    rel_tol: float = VALUE_REL_TOL,
-    abs_tol: float = VALUE_ABS_TOL,
-) -> tuple[float | None, float | None]:
-    """(accuracy, precision) of a reported characterization against the ground truth.
-
-    Reported and true changes are paired one-to-one (a maximum matching over
-    `change_matches`, so a repeated report cannot be counted twice). accuracy =
-    matched / ground-truth changes (recall); precision = matched / reported changes.
-    Both are None when nothing was reported; accuracy is also None when there is no
-    ground truth (control trial). `visible_only` scores only changes agents can observe.
-    """
-    reported = list(reported or [])
-    if not reported:
-        return None, None
-    truth = [t for t in (ground_truth or []) if not visible_only or _field(t, "visible", True)]
-    if not truth:
-        return None, 0.0
-    fits = np.array(
-        [[change_matches(r, t, rel_tol, abs_tol) for t in truth] for r in reported], dtype=float
-    )
-    rows, cols = linear_sum_assignment(fits, maximize=True)
-    matched = int(fits[rows, cols].sum())
-    return matched / len(truth), matched / len(reported)
-
-
-def final_report_changes(records: Sequence[Record]) -> list[Any]:
-    """Changes listed in the report after the last game (empty if none)."""
-    if not records:
-        return []
-    report = records[-1].get("report")
-    return list(_field(report, "changes", None) or []) if report is not None else []
-
-
 # ---------------------------------------------------------------------- one trial
-
-
-def names_a_true_change(ground_truth: Sequence[Any] | None,
-                        reported: Sequence[Any] | None) -> bool:
-    """Whether some reported change names the entity and attribute of a true change."""
-    return any(change_matches({"entity": _field(r, "entity"), "attribute": _field(r, "attribute")},
-                              t)
-               for r in (reported or []) for t in (ground_truth or []))
 
 
 def summarize_trial(
@@ -338,151 +242,3 @@ def summarize_trial(
         "characterization_accuracy": accuracy,
         "characterization_precision": precision,
     }
-
-
-# ------------------------------------------------------------------- intervals
-
-
-Z95 = 1.959963984540054  # the normal quantile of 0.975, as scipy computes it
-
-
-def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """Wilson score interval for a binomial proportion; None when n == 0.
-
-    Preferred to the normal interval because it stays inside [0, 1] and is not
-    degenerate at 0 or n successes, which small trials hit often.
-    """
-    if n < 0 or not 0 <= successes <= max(n, 0):
-        raise ValueError(f"need 0 <= successes <= n, got {successes}/{n}")
-    if n == 0:
-        return None
-    # scipy's binomtest(k, n).proportion_ci(method="wilson") to 1e-9 (tests/test_metrics.py
-    # checks it); the closed form because importing scipy.stats would add a second, about
-    # a tenth, to the default trial, whose report needs only this interval.
-    p = successes / n
-    z2 = z * z
-    denom = 1.0 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    lo = 0.0 if successes == 0 else max(0.0, centre - half)
-    hi = 1.0 if successes == n else min(1.0, centre + half)
-    return lo, hi
-
-
-def bootstrap_ci(
-    values: Sequence[float],
-    stat: Callable[[np.ndarray], float] = np.mean,
-    n_boot: int = 2000,
-    seed: int = 0,
-    level: float = 0.95,
-) -> tuple[float, float] | None:
-    """Percentile bootstrap interval of `stat` (scipy.stats.bootstrap); deterministic
-    for a given seed.
-
-    None for no values; a single value gives a zero-width interval (scipy needs two).
-    `stat` takes an array and an `axis`, as numpy's reductions do.
-    """
-    data = np.asarray([float(v) for v in values], dtype=float)
-    if data.size == 0:
-        return None
-    if data.size == 1 or np.all(data == data[0]):
-        return float(data[0]), float(data[0])
-    from scipy.stats import bootstrap  # (importing scipy.stats costs a second: on first use)
-
-    ci = bootstrap((data,), stat, n_resamples=n_boot, confidence_level=level,
-                   method="percentile", rng=np.random.default_rng(seed),
-                   vectorized=True).confidence_interval
-    return float(ci.low), float(ci.high)
-
-
-# ------------------------------------------------------------------- over trials
-
-
-def _rate_entry(out: dict[str, Any], key: str, successes: int, n: int) -> None:
-    ci = wilson_interval(successes, n)
-    out[key] = _rate(successes, n)
-    out[f"{key}_lo"], out[f"{key}_hi"] = ci if ci else (None, None)
-    out[f"{key}_n"] = n
-
-
-def _mean_entry(out: dict[str, Any], key: str, values: list[float], seed: int) -> None:
-    ci = bootstrap_ci(values, seed=seed)
-    out[key] = float(np.mean(values)) if values else None
-    out[f"{key}_lo"], out[f"{key}_hi"] = ci if ci else (None, None)
-    out[f"{key}_n"] = len(values)
-
-
-def pooled_nrp(trials: Sequence[Mapping[str, Any]]) -> float | None:
-    """(sum post wins / sum post games) / (sum reference pre wins / sum reference pre
-    games); None when either rate is undefined or the reference won nothing."""
-    post_games = sum(t["post_games"] for t in trials)
-    ref_games = sum(t["ref_pre_games"] for t in trials)
-    ref_wins = sum(t["ref_pre_wins"] for t in trials)
-    if not post_games or not ref_games or not ref_wins:
-        return None
-    return (sum(t["post_wins"] for t in trials) / post_games) / (ref_wins / ref_games)
-
-
-def _pooled_nrp(out: dict[str, Any], summaries: Sequence[Mapping[str, Any]], seed: int,
-                n_boot: int = 2000) -> None:
-    """Pooled NRP over the novelty trials with a reference, a percentile bootstrap over
-    those trials (resamples whose reference won nothing are undefined and counted in
-    `nrp_boot_undefined`), and the per-trial mean with its undefined trials counted."""
-    trials = [s for s in summaries if s.get("ref_pre_games") is not None and s["nda"] is not None]
-    out["nrp"] = pooled_nrp(trials)
-    out["nrp_n"] = len(trials)
-    out["nrp_lo"] = out["nrp_hi"] = None
-    out["nrp_boot_undefined"] = 0
-    if trials and out["nrp"] is not None:
-        arr = np.array([[t["post_wins"], t["post_games"], t["ref_pre_wins"], t["ref_pre_games"]]
-                        for t in trials], dtype=float)
-        # By hand, not scipy.stats.bootstrap: a resample whose reference never won has no
-        # ratio, and scipy's percentiles would turn the whole interval into NaN.
-        idx = np.random.default_rng(seed).integers(0, len(trials), size=(n_boot, len(trials)))
-        sums = arr[idx].sum(axis=1)  # (n_boot, 4)
-        ok = (sums[:, 1] > 0) & (sums[:, 2] > 0) & (sums[:, 3] > 0)
-        ratios = (sums[ok, 0] / sums[ok, 1]) / (sums[ok, 2] / sums[ok, 3])
-        out["nrp_boot_undefined"] = int((~ok).sum())
-        if ratios.size:
-            lo, hi = np.percentile(ratios, [2.5, 97.5])
-            out["nrp_lo"], out["nrp_hi"] = float(lo), float(hi)
-    per_trial = [s["nrp"] for s in trials if s.get("nrp") is not None]
-    _mean_entry(out, "nrp_trial_mean", per_trial, seed)
-    out["nrp_trial_undefined"] = len(trials) - len(per_trial)
-
-
-def aggregate(summaries: Sequence[Mapping[str, Any]], seed: int = 0) -> dict[str, Any]:
-    """Pool per-trial summaries into rates with 95% intervals.
-
-    Each measure X gives keys X, X_lo, X_hi, X_n (the count it is over). NDA is over
-    novelty trials and the false-positive rate over all trials (Wilson intervals); PNWP
-    and post win rate are pooled over games (Wilson); NRP is pooled over the novelty
-    trials with a reference (`pooled_nrp`, bootstrap over trials); detection delay is a
-    mean over the detected trials (percentile bootstrap); characterization
-    accuracy and precision are plain means over trials where they are defined.
-    """
-    summaries = list(summaries)
-    out: dict[str, Any] = {
-        "trials": len(summaries),
-        "novelty_trials": sum(s["nda"] is not None for s in summaries),
-        "control_trials": sum(s["nda"] is None for s in summaries),
-    }
-    ndas = [int(s["nda"]) for s in summaries if s["nda"] is not None]
-    _rate_entry(out, "nda", sum(ndas), len(ndas))
-    chars = [int(s["nda_characterized"]) for s in summaries
-             if s.get("nda_characterized") is not None]
-    _rate_entry(out, "nda_characterized", sum(chars), len(chars))
-    false_pos = sum(int(s["false_positive_rate"]) for s in summaries)
-    _rate_entry(out, "false_positive_rate", false_pos, len(summaries))
-    for key, wins, games in (("pnwp", "pre_wins", "pre_games"),
-                             ("post_win_rate", "post_wins", "post_games")):
-        _rate_entry(out, key, sum(s[wins] for s in summaries), sum(s[games] for s in summaries))
-    _pooled_nrp(out, summaries, seed)
-    _mean_entry(out, "detection_delay",
-                [s["detection_delay"] for s in summaries if s.get("detection_delay") is not None],
-                seed)
-    for key in ("characterization_accuracy", "characterization_precision"):
-        vals = [s[key] for s in summaries if s.get(key) is not None]
-        out[key] = float(np.mean(vals)) if vals else None
-        out[f"{key}_n"] = len(vals)
-    return out

@@ -29,7 +29,7 @@ from pydantic import Field
 from openmono_cli import Options, out_field, read_options
 
 from evaluation.store.atomic import atomic_write, read_regular
-from evaluation.measures.metrics import aggregate
+from evaluation.measures.pooled import aggregate
 from evaluation.reports import vocabulary
 from evaluation.reports.trial_intervals import intervals
 

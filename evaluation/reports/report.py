@@ -9,7 +9,7 @@ from typing import Any
 from evaluation.reports import vocabulary
 from evaluation.reports.trial_intervals import intervals, rates
 from evaluation.store.atomic import atomic_write
-from evaluation.harness.runner import GAMES_FILE, read_records
+from evaluation.harness.trial_folder import GAMES_FILE, read_records
 
 # The rows of a trial's summary, in order (names, units and definitions: vocabulary).
 ROWS = ("games", "injected_at", "pnwp", "post_win_rate", "win_rate", "ref_pnwp", "nda",

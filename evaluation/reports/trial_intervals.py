@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from evaluation.measures.metrics import wilson_interval
+from evaluation.measures.intervals import wilson_interval
 
 Z975 = 2.241402727604947  # the normal quantile of 1 - 0.025 / 2: each rate at 97.5%
 

@@ -4,7 +4,7 @@ For every trial folder given (or found under a sweep folder) it checks `games.js
 against its digest chain (`evaluation.store.records`: game order, no gap or repeat, every
 record's digest from the trial's configuration, `trial.json`, on) and every field of
 `summary.json` against the same measures recomputed from the records and `trial.json`
-(`evaluation.harness.runner.expected_summary`; not the wall time nor remote servers' refusal
+(`evaluation.harness.summary.expected_summary`; not the wall time nor remote servers' refusal
 counts, which no record holds). A folder holding a link or a special file is refused
 without following or reading it. One line per trial:
 
@@ -32,8 +32,9 @@ from openmono_cli import Options, read_options
 from evaluation.store.atomic import read_regular
 from evaluation.store.folder_lock import unsafe_entry
 from evaluation.store.records import RecordsError, canonical, load
-from evaluation.harness.runner import (CONFIG_FILE, GAMES_FILE, NOT_FROM_RECORDS, SUMMARY_FILE,
-                                       TrialError, expected_summary)
+from evaluation.harness.summary import NOT_FROM_RECORDS, expected_summary
+from evaluation.harness.trial_config import TrialError
+from evaluation.harness.trial_folder import CONFIG_FILE, GAMES_FILE, SUMMARY_FILE
 
 OK, TAMPERED, BAD_INPUT = 0, 1, 2
 

@@ -4,7 +4,8 @@ dotted path.
 A pickle names each class and function by module: an agents' snapshot (`agents.pkl`)
 taken before `evaluation/` had sub-packages names `evaluation.runner._read_only`, and
 one of a detection sweep's trial `evaluation.detection_sweep.DetectingAgent`. Reading
-them through `new_home`, such a trial folder still resumes from its snapshot.
+them through `home_of`, such a trial folder still resumes from its snapshot (and so
+does one whose snapshot names a function in a module split later, `MOVED_NAMES`).
 """
 
 from __future__ import annotations
@@ -56,7 +57,22 @@ MOVED: dict[str, str] = {
 }
 
 
+# Functions and classes pickled under a module that was later split: (module as it is
+# now named, name) -> the module that holds the name now.
+MOVED_NAMES: dict[tuple[str, str], str] = {
+    ("evaluation.harness.runner", "_read_only"): "evaluation.harness.snapshot",
+    ("evaluation.sweeps.detection_sweep", "DetectingAgent"): "evaluation.sweeps.detecting_agent",
+}
+
+
 def new_home(module: str) -> str:
     """The module's path now: `evaluation.runner` -> `evaluation.harness.runner`; any
     other name as it is."""
     return MOVED.get(module, module)
+
+
+def home_of(module: str, name: str) -> str:
+    """Where the pickled `module.name` lives now: `evaluation.runner`, `_read_only` ->
+    `evaluation.harness.snapshot`; any other as it is."""
+    module = new_home(module)
+    return MOVED_NAMES.get((module, name), module)

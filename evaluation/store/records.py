@@ -142,45 +142,62 @@ def load(path: str | Path, identity: dict[str, Any] | None) -> Games:
     previous_raw = None
     for number, raw in enumerate(pieces[:-1], start=1):
         record = _parse(path, number, raw)
-        game, expected = record["game"], len(games.records)
-        if game != expected:
-            if raw == previous_raw:
-                games.repairs.append(f"dropped line {number}, an exact repeat of line "
-                                     f"{number - 1}")
-                continue
-            if game < expected:
-                raise RecordsError(f"{path} line {number} holds game {game} again (expected "
-                                   f"game {expected}) and differs from its first record: "
-                                   "two runs wrote into this folder, or it was edited")
-            raise RecordsError(f"{path} line {number} holds game {game}, expected game "
-                               f"{expected}: game {expected} is missing (lines removed or "
-                               "reordered)")
-        has = "digest" in record
-        if number == 1 and not has:
-            games.legacy = True
-        elif games.legacy and has:
-            raise RecordsError(f"{path} line {number} (game {game}) has a digest but the lines "
-                               "before it have none: lines were mixed in from elsewhere")
-        elif not games.legacy and not has:
-            raise RecordsError(f"{path} line {number} (game {game}) has no digest but the lines "
-                               "before it have: it was edited or mixed in from elsewhere")
-        if type(trial_seed) is int and record.get("seed") != game_seed(trial_seed, game):
-            raise RecordsError(f"{path} line {number} (game {game}) holds seed "
-                               f"{record.get('seed')!r}, not this trial's game {game} seed: "
-                               "the record came from another trial or was edited")
-        if has and games.start is not None:
-            if not games.records and record["digest"] == digest(CHAIN_START, record) and (
-                    record["digest"] != digest(games.start, record)):
-                games.start, games.older = CHAIN_START, True  # the older format's start
-            want = digest(games.before(expected), record)  # type: ignore[arg-type]
-            if record["digest"] != want:
-                what = ("the record or trial.json (the chain starts from it) was changed"
-                        if not games.records else "the record was changed")
-                raise RecordsError(
-                    f"{path} line {number} (game {game}): its digest does not match: "
-                    f"{what} after it was written; restore the file, or delete "
-                    "the folder to play the trial again")
+        if _repeated(games, path, number, record, raw == previous_raw):
+            continue
+        _check_line(games, path, number, record, trial_seed)
         games.records.append(record)
         games.lines.append(raw.decode("utf-8") + "\n")
         previous_raw = raw
     return games
+
+
+def _repeated(games: Games, path: Path, number: int, record: dict[str, Any],
+              same_as_previous: bool) -> bool:
+    """Whether line `number` is an exact repeat of the line before (dropped, and noted
+    as a repair); a record out of its place otherwise raises."""
+    game, expected = record["game"], len(games.records)
+    if game == expected:
+        return False
+    if same_as_previous:
+        games.repairs.append(f"dropped line {number}, an exact repeat of line "
+                             f"{number - 1}")
+        return True
+    if game < expected:
+        raise RecordsError(f"{path} line {number} holds game {game} again (expected "
+                           f"game {expected}) and differs from its first record: "
+                           "two runs wrote into this folder, or it was edited")
+    raise RecordsError(f"{path} line {number} holds game {game}, expected game "
+                       f"{expected}: game {expected} is missing (lines removed or "
+                       "reordered)")
+
+
+def _check_line(games: Games, path: Path, number: int, record: dict[str, Any],
+                trial_seed: Any) -> None:
+    """The record in its place: digests in every line or none, this trial's seed, and
+    its digest chained from the line before (or from trial.json)."""
+    game, expected = record["game"], len(games.records)
+    has = "digest" in record
+    if number == 1 and not has:
+        games.legacy = True
+    elif games.legacy and has:
+        raise RecordsError(f"{path} line {number} (game {game}) has a digest but the lines "
+                           "before it have none: lines were mixed in from elsewhere")
+    elif not games.legacy and not has:
+        raise RecordsError(f"{path} line {number} (game {game}) has no digest but the lines "
+                           "before it have: it was edited or mixed in from elsewhere")
+    if type(trial_seed) is int and record.get("seed") != game_seed(trial_seed, game):
+        raise RecordsError(f"{path} line {number} (game {game}) holds seed "
+                           f"{record.get('seed')!r}, not this trial's game {game} seed: "
+                           "the record came from another trial or was edited")
+    if has and games.start is not None:
+        if not games.records and record["digest"] == digest(CHAIN_START, record) and (
+                record["digest"] != digest(games.start, record)):
+            games.start, games.older = CHAIN_START, True  # the older format's start
+        want = digest(games.before(expected), record)  # type: ignore[arg-type]
+        if record["digest"] != want:
+            what = ("the record or trial.json (the chain starts from it) was changed"
+                    if not games.records else "the record was changed")
+            raise RecordsError(
+                f"{path} line {number} (game {game}): its digest does not match: "
+                f"{what} after it was written; restore the file, or delete "
+                "the folder to play the trial again")

@@ -15,7 +15,7 @@ it. Without a key that can be made at all nothing is sealed or trusted: trials s
 resume, by re-playing.
 
 What the seal binds is up to its caller: the runner seals the trial's configuration
-digest and the game count with the pickle (`evaluation.harness.runner`), so a snapshot of
+digest and the game count with the pickle (`evaluation.harness.snapshot`), so a snapshot of
 another trial, or of another point of this one, is not used either.
 """
 

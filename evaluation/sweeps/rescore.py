@@ -21,8 +21,8 @@ from typing import Any, Iterable
 
 from pydantic import Field
 
-from evaluation.measures.metrics import wilson_interval
-from evaluation.harness.runner import GAMES_FILE, read_records
+from evaluation.measures.intervals import wilson_interval
+from evaluation.harness.trial_folder import GAMES_FILE, read_records
 from openmono_cli import Options, read_options
 
 

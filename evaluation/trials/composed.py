@@ -12,7 +12,7 @@ from typing import Any
 
 from agents.remote.tokens import seat_token, seat_tokens
 from evaluation.harness import trial_config as declaration
-from evaluation.harness.runner import TrialConfig, TrialError
+from evaluation.harness.trial_config import TrialConfig, TrialError
 from evaluation.harness.secret_args import SECRETS_ENV
 from evaluation.harness.trial_config import declared, default, groups
 

@@ -31,8 +31,9 @@ from typing import Any, Callable, Iterator
 
 from evaluation.store.atomic import atomic_write
 from evaluation.store.report_files import report_current
-from evaluation.harness.runner import (CONFIG_FILE, GAMES_FILE, STATE_FILE, SUMMARY_FILE,
-                                       TrialConfig, TrialError, complete_summary)
+from evaluation.harness.trial_config import TrialConfig, TrialError
+from evaluation.harness.trial_folder import (CONFIG_FILE, GAMES_FILE, STATE_FILE, SUMMARY_FILE,
+                                             complete_summary)
 
 CHUNK_SECONDS = 1.0
 STATE_SECONDS = 30.0  # the agents' snapshot goes home at most this often (and at the end)
@@ -108,9 +109,6 @@ def play_streaming(config: TrialConfig, plots: bool, home: dict[str, bytes],
     home), and in the last one `done` or `error` (one line). The trial runs in a thread
     so that this generator can hand chunks over while games are played.
     """
-    from evaluation.reports.report import print_summary, write_report
-    from evaluation.harness.runner import run_trial
-
     if setup is not None:
         setup()
     with tempfile.TemporaryDirectory(prefix="openmono-trial-") as tmp:
@@ -128,25 +126,8 @@ def play_streaming(config: TrialConfig, plots: bool, home: dict[str, bytes],
                 last[0] = time.monotonic()
                 inbox.put(("chunk", outbox.chunk()))
 
-        had = games.count(b"\n")
-
         def play() -> None:
-            with (out / LOG_FILE).open("a", encoding="utf-8") as log, \
-                    contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
-                print(f"playing on {socket.gethostname()} (pid {os.getpid()}), "
-                      f"{had} games from home")
-                try:
-                    summary = run_trial(config, out, on_game=on_game)
-                    write_report(str(out), summary, plots=plots)
-                    print_summary(summary, home_dir or str(out))
-                except TrialError as exc:
-                    print(f"error: {exc}")
-                    inbox.put(("error", str(exc)))
-                    return
-                except BaseException as exc:  # noqa: BLE001 - handed to the driver
-                    inbox.put(("raise", exc))
-                    return
-            inbox.put(("done", None))
+            _play(config, out, plots, home_dir, games.count(b"\n"), on_game, inbox)
 
         thread = threading.Thread(target=play, name="trial", daemon=True)
         thread.start()
@@ -162,6 +143,32 @@ def play_streaming(config: TrialConfig, plots: bool, home: dict[str, bytes],
             final["done" if kind == "done" else "error"] = value if kind == "error" else True
             yield final
             return
+
+
+def _play(config: TrialConfig, out: Path, plots: bool, home_dir: str, had: int,
+          on_game: Callable[[dict[str, Any]], None],
+          inbox: queue.Queue[tuple[str, Any]]) -> None:
+    """The trial played in `out` (its output into the folder's log), then its report;
+    what ended it put into `inbox` for the generator: done, error (one line) or raise."""
+    from evaluation.reports.report import print_summary, write_report
+    from evaluation.harness.runner import run_trial
+
+    with (out / LOG_FILE).open("a", encoding="utf-8") as log, \
+            contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+        print(f"playing on {socket.gethostname()} (pid {os.getpid()}), "
+              f"{had} games from home")
+        try:
+            summary = run_trial(config, out, on_game=on_game)
+            write_report(str(out), summary, plots=plots)
+            print_summary(summary, home_dir or str(out))
+        except TrialError as exc:
+            print(f"error: {exc}")
+            inbox.put(("error", str(exc)))
+            return
+        except BaseException as exc:  # noqa: BLE001 - handed to the driver
+            inbox.put(("raise", exc))
+            return
+    inbox.put(("done", None))
 
 
 # --- at home -------------------------------------------------------------------------------------
@@ -252,19 +259,10 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
     """Play the trials on Ray, bringing every result home; returns out_dir -> outcome
     (`complete`, `error: ...`). Finished trials at home are not submitted again."""
     import ray
-    from ray.exceptions import RayError, RayTaskError
 
     options = options or RayOptions()
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
-    outcome: dict[Path, str] = {}
-    for t in trials:
-        done = complete_summary(t.config, t.out_dir)
-        if done is not None:
-            if not report_current(t.out_dir):  # killed before its report: write it here
-                from evaluation.reports.report import write_report
-
-                write_report(str(t.out_dir), done, plots=t.plots)
-            outcome[t.out_dir] = "complete"
+    outcome = _complete_at_home(trials)
     todo = [t for t in trials if t.out_dir not in outcome]
     if not todo:
         return outcome
@@ -277,54 +275,17 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
     try:
         task = ray.remote(play_streaming).options(num_cpus=options.cpus_per_trial,
                                                   max_retries=0)
-        running: dict[int, tuple[Any, RemoteTrial, int]] = {}  # id(generator) -> ...
-
-        def submit(trial: RemoteTrial, attempt: int) -> None:
-            home = HomeFolder(trial.out_dir)
-            trial.out_dir.mkdir(parents=True, exist_ok=True)
-            gen = task.remote(trial.config, trial.plots, home.resume_files(),
-                              options.chunk_seconds, str(trial.out_dir), trial.setup,
-                              options.state_seconds)
-            running[id(gen)] = (gen, trial, attempt)
-
-        traffic = [0, 0]  # chunks and bytes that came home
-        busy = 0.0  # the driver's own time per chunk: fetching and writing it
+        driver = _Driver(task, options, say, outcome)
         for trial in todo:
-            submit(trial, 0)
-        while running:
+            driver.submit(trial, 0)
+        while driver.running:
             # One wait per round for every generator that has something: O(running) a
             # round, not a chunk, so a thousand trials at once stay cheap for the driver.
-            ready, _ = ray.wait([r[0] for r in running.values()], num_returns=len(running),
-                                timeout=0.2)
+            ready, _ = ray.wait([r[0] for r in driver.running.values()],
+                                num_returns=len(driver.running), timeout=0.2)
             for gen in ready:
-                _, trial, attempt = running[id(gen)]
-                home = HomeFolder(trial.out_dir)
-                t1 = time.perf_counter()
-                try:
-                    chunk = ray.get(next(gen))
-                except StopIteration:
-                    del running[id(gen)]
-                    outcome.setdefault(trial.out_dir, "error: the task ended without a result")
-                    continue
-                except RayTaskError as exc:  # our code raised on the worker
-                    del running[id(gen)]
-                    cause = exc.cause if getattr(exc, "cause", None) is not None else exc
-                    outcome[trial.out_dir] = f"error: {_one_line(cause)}"
-                    say(f"error: {trial.out_dir}: {_one_line(cause)}")
-                    continue
-                except RayError as exc:  # the worker or its node is gone
-                    del running[id(gen)]
-                    _lost(trial, attempt, exc, home, options, say, outcome, submit)
-                    continue
-                home.receive(chunk)
-                busy += time.perf_counter() - t1
-                traffic[0] += 1
-                traffic[1] += _size(chunk)
-                if "error" in chunk:
-                    outcome[trial.out_dir] = f"error: {chunk['error']}"
-                    say(f"error: {trial.out_dir}: {chunk['error']}")
-                elif chunk.get("done"):
-                    outcome[trial.out_dir] = "complete"
+                driver.take_home(gen)
+        traffic, busy = driver.traffic, driver.busy
         say(f"ray: {len(todo)} trials in {time.perf_counter() - t0:.1f} s; {traffic[0]} chunks, "
             f"{traffic[1] / 1e6:.2f} MB came home; the driver spent "
             f"{1000 * busy / max(traffic[0], 1):.2f} ms per chunk")
@@ -332,6 +293,75 @@ def run_trials(trials: list[RemoteTrial], options: RayOptions | None = None,
     finally:
         if started:
             ray.shutdown()
+
+
+def _complete_at_home(trials: list[RemoteTrial]) -> dict[Path, str]:
+    """The trials already complete at home (a report missing is written here): not
+    submitted again."""
+    outcome: dict[Path, str] = {}
+    for t in trials:
+        done = complete_summary(t.config, t.out_dir)
+        if done is not None:
+            if not report_current(t.out_dir):  # killed before its report: write it here
+                from evaluation.reports.report import write_report
+
+                write_report(str(t.out_dir), done, plots=t.plots)
+            outcome[t.out_dir] = "complete"
+    return outcome
+
+
+class _Driver:
+    """The trials running as Ray tasks: submitting one, and taking home each chunk one
+    sends (its outcome once it ends, a lost worker's trial submitted again)."""
+
+    def __init__(self, task: Any, options: RayOptions, say: Callable[[str], None],
+                 outcome: dict[Path, str]) -> None:
+        self.task, self.options, self.say, self.outcome = task, options, say, outcome
+        self.running: dict[int, tuple[Any, RemoteTrial, int]] = {}  # id(generator) -> ...
+        self.traffic = [0, 0]  # chunks and bytes that came home
+        self.busy = 0.0  # the driver's own time per chunk: fetching and writing it
+
+    def submit(self, trial: RemoteTrial, attempt: int) -> None:
+        home = HomeFolder(trial.out_dir)
+        trial.out_dir.mkdir(parents=True, exist_ok=True)
+        gen = self.task.remote(trial.config, trial.plots, home.resume_files(),
+                               self.options.chunk_seconds, str(trial.out_dir), trial.setup,
+                               self.options.state_seconds)
+        self.running[id(gen)] = (gen, trial, attempt)
+
+    def take_home(self, gen: Any) -> None:
+        """The next chunk of a generator that has one, written home."""
+        import ray
+        from ray.exceptions import RayError, RayTaskError
+
+        _, trial, attempt = self.running[id(gen)]
+        home = HomeFolder(trial.out_dir)
+        t1 = time.perf_counter()
+        try:
+            chunk = ray.get(next(gen))
+        except StopIteration:
+            del self.running[id(gen)]
+            self.outcome.setdefault(trial.out_dir, "error: the task ended without a result")
+            return
+        except RayTaskError as exc:  # our code raised on the worker
+            del self.running[id(gen)]
+            cause = exc.cause if getattr(exc, "cause", None) is not None else exc
+            self.outcome[trial.out_dir] = f"error: {_one_line(cause)}"
+            self.say(f"error: {trial.out_dir}: {_one_line(cause)}")
+            return
+        except RayError as exc:  # the worker or its node is gone
+            del self.running[id(gen)]
+            _lost(trial, attempt, exc, home, self.options, self.say, self.outcome, self.submit)
+            return
+        home.receive(chunk)
+        self.busy += time.perf_counter() - t1
+        self.traffic[0] += 1
+        self.traffic[1] += _size(chunk)
+        if "error" in chunk:
+            self.outcome[trial.out_dir] = f"error: {chunk['error']}"
+            self.say(f"error: {trial.out_dir}: {chunk['error']}")
+        elif chunk.get("done"):
+            self.outcome[trial.out_dir] = "complete"
 
 
 def _lost(trial: RemoteTrial, attempt: int, exc: Exception, home: "HomeFolder",

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from evaluation.harness.runner import TrialConfig
+    from evaluation.harness.trial_config import TrialConfig
 
 
 def config_from_hydra(cfg: Any) -> TrialConfig:
@@ -50,9 +50,8 @@ def run_job(cfg: Any) -> None:
 
     from evaluation.trials import sweep_guard
     from evaluation.reports.report import print_summary, write_report
-    from evaluation.store.report_files import report_current
-    from evaluation.harness.runner import TrialError, complete_summary, run_trial, trial_lock
-    from evaluation.trials.trial_args import CommandError
+    from evaluation.harness.trial_config import TrialError
+    from evaluation.trials.composed import CommandError
 
     hc = HydraConfig.get()
     out_dir = Path(hc.runtime.output_dir)
@@ -67,22 +66,9 @@ def run_job(cfg: Any) -> None:
             stack.enter_context(contextlib.redirect_stdout(log))
             stack.enter_context(contextlib.redirect_stderr(log))
         try:
-            tcfg = config_from_hydra(cfg)
-            if multirun:
-                tcfg.progress = False
-            # One run per folder, until its report is written (evaluation.store.folder_lock).
-            stack.enter_context(trial_lock(out_dir))
-            done = complete_summary(tcfg, out_dir)
-            if done is not None:
-                if not report_current(out_dir):  # killed before its report was written
-                    write_report(str(out_dir), done, plots=bool(cfg.plots))
-                    print(f"wrote the report of {out_dir} again: the last run stopped "
-                          "before it was written", file=sys.stderr)
-                    if not multirun:
-                        _remember_command(out_dir, sys.argv[1:])
-                print(f"complete: {done['games']} of {tcfg.games} games in {out_dir}")
+            summary = _play_or_answer(cfg, out_dir, multirun, stack)
+            if summary is None:
                 return
-            summary = run_trial(tcfg, out_dir)
         except KeyboardInterrupt:
             # Ctrl-C, or an agent raising KeyboardInterrupt (the two look alike): one line,
             # not a traceback; every finished game is already on disk.
@@ -106,6 +92,34 @@ def run_job(cfg: Any) -> None:
         print_summary(summary, str(out_dir))
         if not multirun:
             _remember_command(out_dir, sys.argv[1:])
+
+
+def _play_or_answer(cfg: Any, out_dir: Path, multirun: bool,
+                    stack: contextlib.ExitStack) -> dict[str, Any] | None:
+    """The trial played (or resumed) into `out_dir`, held by this run through `stack`:
+    its summary; None when the folder already holds it finished (its report written
+    again if a kill left none)."""
+    from evaluation.reports.report import write_report
+    from evaluation.store.report_files import report_current
+    from evaluation.harness.runner import run_trial
+    from evaluation.harness.trial_folder import complete_summary, trial_lock
+
+    tcfg = config_from_hydra(cfg)
+    if multirun:
+        tcfg.progress = False
+    # One run per folder, until its report is written (evaluation.store.folder_lock).
+    stack.enter_context(trial_lock(out_dir))
+    done = complete_summary(tcfg, out_dir)
+    if done is not None:
+        if not report_current(out_dir):  # killed before its report was written
+            write_report(str(out_dir), done, plots=bool(cfg.plots))
+            print(f"wrote the report of {out_dir} again: the last run stopped "
+                  "before it was written", file=sys.stderr)
+            if not multirun:
+                _remember_command(out_dir, sys.argv[1:])
+        print(f"complete: {done['games']} of {tcfg.games} games in {out_dir}")
+        return None
+    return run_trial(tcfg, out_dir)
 
 
 def _recorded(out_dir: Path) -> int:
@@ -187,6 +201,36 @@ def _hydra_main(argv: list[str]) -> None:
 
 
 def cli(argv: list[str]) -> int:
+    argv, code = _answered_at_once(argv)
+    if code is not None:
+        return code
+    from evaluation.harness.secret_args import is_secret
+    from evaluation.trials.composed import CommandError
+    from evaluation.trials.trial_args import check_command, hide_secrets
+
+    try:
+        cmd = check_command(argv)
+        hide_secrets(cmd)
+    except CommandError as exc:
+        if _debug():
+            traceback.print_exc()
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    code = _answered_before_hydra(cmd)
+    if code is not None:
+        return code
+    if cmd.multirun and not cmd.info:
+        from evaluation.trials import sweep_guard
+
+        return sweep_guard.run_sweep(cmd, _hydra_main)
+    _hydra_main([a for a in argv if a != "--debug" and not is_secret(a)])
+    return 0
+
+
+def _answered_at_once(argv: list[str]) -> tuple[list[str], int | None]:
+    """The command in today's spelling (`out=` as Hydra's folder option), and the exit
+    code when it is answered before any check: --help, a bad `out=`, or this very
+    command's finished trial (None: go on)."""
     from evaluation.harness.trial_spelling import modern, note
 
     argv, old = modern(argv)
@@ -198,33 +242,30 @@ def cli(argv: list[str]) -> int:
         from evaluation.trials.trial_help import trial_help
 
         print(trial_help())
-        return 0
+        return argv, 0
     if any(a.lstrip("+").startswith("out=") for a in argv):
-        from evaluation.trials.trial_args import CommandError, out_spelled
+        from evaluation.trials.composed import CommandError
+        from evaluation.trials.trial_command import out_spelled
 
         try:
             argv = out_spelled(argv)
         except CommandError as exc:
             print(f"error: {exc}", file=sys.stderr)
-            return 2
+            return argv, 2
     done = finished(argv)
     if done is not None:
         summary = json.loads((done / "summary.json").read_text(encoding="utf-8"))
         print(f"complete: {summary['games']} games in {done} (summary.json, report.md, "
               "report.html); "
               "delete that folder to play the trial again")
-        return 0
-    from evaluation.harness.secret_args import is_secret
-    from evaluation.trials.trial_args import CommandError, check_command, hide_secrets
+        return argv, 0
+    return argv, None
 
-    try:
-        cmd = check_command(argv)
-        hide_secrets(cmd)
-    except CommandError as exc:
-        if _debug():
-            traceback.print_exc()
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+
+def _answered_before_hydra(cmd: Any) -> int | None:
+    """The exit code of a checked command answered before Hydra starts: a sweep folder
+    that is not safe to write (2), a single trial already finished (0), or an output
+    folder that cannot be made (2); None: start Hydra."""
     if cmd.multirun and not cmd.info and cmd.sweep_dir is not None:
         from evaluation.store.folder_lock import unsafe_entry
 
@@ -234,7 +275,7 @@ def cli(argv: list[str]) -> int:
             return 2
     if not cmd.multirun and not cmd.info:
         from evaluation.store.report_files import report_current
-        from evaluation.harness.runner import complete_summary
+        from evaluation.harness.trial_folder import complete_summary
 
         job = cmd.jobs[0]
         if complete_summary(job.config, job.out_dir) is not None and report_current(
@@ -255,13 +296,7 @@ def cli(argv: list[str]) -> int:
             print(f"error: cannot write to the output directory {str(made)!r}: "
                   f"{exc.strerror}", file=sys.stderr)
             return 2
-    if cmd.multirun and not cmd.info:
-        from evaluation.trials import sweep_guard
-
-        return sweep_guard.run_sweep(cmd, _hydra_main)
-    _hydra_main([a for a in argv if a != "--debug" and not is_secret(a)])
-    return 0
-
+    return None
 
 if __name__ == "__main__":
     sys.exit(cli(sys.argv[1:]))
