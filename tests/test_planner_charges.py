@@ -29,13 +29,13 @@ def _declared(name: str, difficulty: str, **params) -> list[tuple]:
 
 def test_the_declared_rules_are_read_as_charges():
     assert charges_from(_declared("hotel_upkeep", "easy", hotels=2, fee=300)).upkeep == ((2, 300),)
-    fee = charges_from(_declared("third_house_fee", "medium", fee=70))
+    fee = charges_from(_declared("third_house_fee", "hard", fee=70))
     assert fee.build_fee == ((3, 70),) and fee.fee_for(3) == 70 and fee.fee_for(2) == 0
     hidden = charges_from(_declared("building_tax", "hard"))
-    assert (hidden.tax_per_house, hidden.tax_per_hotel) == (50, 200)
+    assert (hidden.tax_per_house, hidden.tax_per_hotel) == (150, 600)
     shown = apply_novelty("building_tax", STANDARD, "easy")  # announced: on the board
     told = charges_from([], shown.schema)
-    assert (told.tax_per_house, told.tax_per_hotel) == (10, 40)
+    assert (told.tax_per_house, told.tax_per_hotel) == (200, 800)
 
 
 def test_rules_it_cannot_express_are_left_out():
