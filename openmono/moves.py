@@ -14,7 +14,7 @@ from openmono.compiled import CARD, GO_TO_JAIL, PLUGIN, STREET, TAX, UTILITY, Ru
 from openmono.events import BANK
 from openmono.flow import Request, maybe_gen, new_tuple
 from openmono.kinds import CARD_KINDS, SQUARE_KINDS
-from openmono.state import NOBODY, has_monopoly, owned_in_group
+from openmono.state import NOBODY, buildings_held, has_monopoly, owned_in_group
 
 
 class Moves:
@@ -169,13 +169,7 @@ class Moves:
                 if q != p and st.active[q] and st.active[p]:
                     yield from self._charge(p, q, card.amount, "card")
         elif kind == "repairs":
-            houses = hotels = 0
-            for sq in rules.streets:
-                if st.owner[sq] == p and st.level[sq]:
-                    if st.level[sq] == rules.hotel_level:
-                        hotels += 1
-                    else:
-                        houses += st.level[sq]
+            houses, hotels = buildings_held(rules, st.owner, st.level, p)
             yield from self._charge(p, BANK, houses * card.per_house + hotels * card.per_hotel,
                                     "card")
         else:

@@ -486,6 +486,20 @@ def owned_in_group(rules: Rules, owner: tuple[int, ...], seat: int, group: int) 
     return count
 
 
+def buildings_held(rules: Rules, owner: Sequence[int], level: Sequence[int],
+                   seat: int) -> tuple[int, int]:
+    """(houses, hotels) `seat` owns: what repairs, building taxes and upkeep count."""
+    hotel = rules.hotel_level
+    houses = hotels = 0
+    for sq in rules.streets:
+        if owner[sq] == seat and level[sq]:
+            if level[sq] == hotel:
+                hotels += 1
+            else:
+                houses += level[sq]
+    return houses, hotels
+
+
 def net_worth(rules: Rules, view: View, seat: int) -> int:
     """Cash + properties at price (mortgaged: price minus mortgage) + buildings at cost.
 

@@ -235,8 +235,8 @@ class PlannerAgent(PhaseAgent):
         if self.adapt and det.version != self._belief_version:
             self._belief_version = det.version
             self.set_believed_schema(det.believed_schema)
-            rules = getattr(det, "rule_beliefs", ())  # (a detector pickled before them)
-            self.set_believed_charges(charges_from(rules) if rules else NO_CHARGES)
+            # (getattr: a detector pickled before rule beliefs has none)
+            self.set_believed_charges(charges_from(getattr(det, "rule_beliefs", ())))
 
     phase_methods = {"pre_roll": "_manage", "out_of_turn": "_manage",
                      "post_roll": "_manage", "buy": "_buy", "bid": "_bid",

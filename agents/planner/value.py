@@ -44,6 +44,7 @@ import numpy as np
 
 from openmono.compiled import STREET, UTILITY, compile_rules
 from openmono.schema import GameSchema
+from openmono.state import buildings_held
 
 from agents.planner.charges import NO_CHARGES, Charges
 from agents.planner.landing import landing_model, roll_distribution, visit_probabilities
@@ -276,8 +277,6 @@ class Evaluator:
         rent = t.rent
         worst_mult = t.worst_mult
         assets = rs = mine_sum = other_sum = r1_in = r1_out = worth = worst = 0.0
-        houses = hotels = 0
-        top = rules.hotel_level
         mono: list[tuple[int, tuple, int]] = []
         for g in t.groups:
             members = members_of[g]
@@ -295,11 +294,6 @@ class Evaluator:
                     continue
                 lv = level[m]
                 if o == me:
-                    if lv:
-                        if lv == top:
-                            hotels += 1
-                        else:
-                            houses += lv
                     r = rent(m, my, lv)
                     assets += price[m] + lv * house_cost[m]
                     worth += mortgage[m] + lv * refund[m]
@@ -329,7 +323,8 @@ class Evaluator:
         value = assets + rs + r_long + monopoly
         r_next = r1_in - r1_out
         charges = t.charges
-        if charges and (houses or hotels):
+        if charges:  # (counted only then: the loop above is the planner's hot path)
+            houses, hotels = buildings_held(rules, owner, level, me)
             turn = charges.per_turn(houses, hotels)
             value -= (t.charge_turns * turn
                       + self.tax_landings * charges.per_tax_landing(houses, hotels))

@@ -9,8 +9,7 @@ options ask for, and seating remote agents.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, ContextManager
 
 from pydantic import Field, field_validator
 
@@ -65,20 +64,12 @@ class AgentOptions(Options):
         return {name: dict(options) for name, options in self.agent.items()}
 
 
-@contextmanager
-def seated_or_usage(agents: Any) -> Iterator[None]:
+def seated_or_usage(agents: Any) -> ContextManager[None]:
     """The remote seats among `agents` open for the block (a client that never comes
     is a one-line UsageError), closed after it whatever happens."""
-    from evaluation.harness.remote_seats import RemoteError, close_remote_seats, open_remote_seats
+    from evaluation.harness.remote_seats import seated
 
-    try:
-        try:
-            open_remote_seats(agents)
-        except RemoteError as exc:
-            raise UsageError(str(exc)) from None
-        yield
-    finally:
-        close_remote_seats(agents)
+    return seated(agents, UsageError)
 
 
 def novelty_world(cfg: dict[str, Any]) -> tuple[Any, Any, str]:

@@ -131,10 +131,16 @@ def close_remote_seats(agents: Sequence[Any]) -> None:
 
 
 @contextmanager
-def seated(agents: Sequence[Any]) -> Iterator[None]:
-    """Open the remote seats among `agents` for the block, and always close them."""
+def seated(agents: Sequence[Any], error: type[Exception] | None = None) -> Iterator[None]:
+    """Open the remote seats among `agents` for the block, and always close them; a
+    client that never comes raises `error` (one line) when given, else RemoteError."""
     try:
-        open_remote_seats(agents)
+        try:
+            open_remote_seats(agents)
+        except RemoteError as exc:
+            if error is None:
+                raise
+            raise error(str(exc)) from None
         yield
     finally:
         close_remote_seats(agents)

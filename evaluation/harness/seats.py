@@ -7,15 +7,13 @@ One owner, so that a reader follows a seat from `cfg.agent` to `close` in one fi
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, ContextManager
 
 from openmono.decision import DecisionTimeout
 
 from agents.registry import told_rules
-from evaluation.harness.remote_seats import (RemoteError, build_seat, close_remote_seats,
-                                             make_agents, open_remote_seats)
+from evaluation.harness.remote_seats import build_seat, make_agents, seated
 from evaluation.harness.trial_config import TrialConfig, TrialError
 
 
@@ -58,19 +56,10 @@ def build_seats(cfg: TrialConfig) -> Seats:
     return Seats(agent, tuple(opponents), reference)
 
 
-@contextlib.contextmanager
-def seats_open(seats: Seats) -> Iterator[None]:
+def seats_open(seats: Seats) -> ContextManager[None]:
     """The remote seats connected for the body; every child and listener is closed
     whatever happens (Ctrl-C included)."""
-    seated = seats.seated()
-    try:
-        try:
-            open_remote_seats(seated)
-        except RemoteError as exc:
-            raise TrialError(str(exc)) from None
-        yield
-    finally:
-        close_remote_seats(seated)
+    return seated(seats.seated(), TrialError)
 
 
 AGENT_METHODS = ("act", "begin_game", "end_game", "novelty_report", "novelty_announced")

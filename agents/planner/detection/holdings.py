@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agents.base import NoveltyChange
 from agents.planner.charges import BUILD_FEE, HOLDING, TAX, UPKEEP
 from agents.planner.detection.checker import OTHER, Changes, Checker
 from agents.planner.detection.unknown import FREE_REASONS
@@ -43,15 +44,15 @@ class HoldingCharges(Checker):
     def on_building_changed(self, e: Any) -> None:
         det = self.det
         seat = e.seat
-        houses, hotels = det.replica.buildings(det.R, seat)  # before this change
-        was = det.replica.level[e.square]
+        before = det.replica.buildings(det.R, seat)  # (the replica records it after)
+        houses, hotels = before
         top = det.R.hotel_level
-        for lv, sign in ((was, -1), (e.level, 1)):
+        for lv, sign in ((det.replica.level[e.square], -1), (e.level, 1)):
             if lv == top:
                 hotels += sign
             else:
                 houses += sign * lv
-        ph, pt = self.peak.get(seat, det.replica.buildings(det.R, seat))
+        ph, pt = self.peak.get(seat, before)
         self.peak[seat] = (max(ph, houses), max(pt, hotels))
         if e.reason == "built":
             self.built.setdefault(seat, []).append(e.level)
@@ -127,8 +128,6 @@ class HoldingCharges(Checker):
 
     def derived(self, out: Changes) -> None:
         """Reported with what else is characterised (an agent's report names it)."""
-        from agents.base import NoveltyChange
-
         for entity, attribute, new in self.det.rule_beliefs:
             if entity != TAX[0]:
                 out[(entity, attribute)] = NoveltyChange(entity, attribute, new, None)

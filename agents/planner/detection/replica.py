@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from openmono.compiled import Rules
-from openmono.state import has_monopoly
+from openmono.state import buildings_held, has_monopoly
 
 
 class Replica:
@@ -93,16 +93,7 @@ class Replica:
 
     def buildings(self, R: Rules, seat: int) -> tuple[int, int]:
         """(houses, hotels) the seat owns: what repairs and building taxes count."""
-        hotel = R.hotel_level
-        houses = hotels = 0
-        owner, level = self.owner, self.level
-        for sq in R.streets:
-            if owner[sq] == seat and level[sq]:
-                if level[sq] == hotel:
-                    hotels += 1
-                else:
-                    houses += level[sq]
-        return houses, hotels
+        return buildings_held(R, self.owner, self.level, seat)
 
     def sets_of(self, R: Rules, seat: int) -> int:
         """The buildable sets the seat holds."""
