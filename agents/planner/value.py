@@ -38,6 +38,7 @@ summed once and each candidate state costs a few small loops over the groups.
 from __future__ import annotations
 
 from bisect import bisect_right
+from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -112,6 +113,8 @@ class Tables:
             self.mean_roll if k == UTILITY else 1.0 for k in rules.kind)
         self.worst_mult = tuple(float(self.max_roll) if k == UTILITY else 1.0 for k in rules.kind)
         self.groups = tuple(g for g, m in enumerate(rules.group_members) if m)
+        # a group's members' entries of a state list, as one tuple (a cache key)
+        self.pick = {g: _picker(rules.group_members[g]) for g in self.groups}
         self.asset_value = tuple(
             rules.price[sq] if rules.is_property[sq] else 0 for sq in range(n))
         # Rule charges on buildings (`charges`): over the horizon of R_s and R_l, g1 plays
@@ -200,6 +203,15 @@ class Tables:
 
 
 _TABLES: dict[tuple, tuple[GameSchema, Tables]] = {}
+_EMPTY = ()  # a group nobody owns adds nothing
+
+
+def _picker(members: tuple[int, ...]):
+    """The members' entries of a per-square list, as a tuple (one C call)."""
+    if len(members) == 1:
+        m = members[0]
+        return lambda values: (values[m],)
+    return itemgetter(*members)
 
 
 def tables_for(schema: GameSchema, k_turns: int = K_TURNS, k_loops: int = K_LOOPS,
@@ -239,6 +251,8 @@ class Evaluator:
         else:
             self.w_in = [0.0] * n
             self.w1_in = [0.0] * n
+        self._active: list[bool] = list(st.active)
+        self._groups: dict[tuple, tuple] = {}  # per group state: its addends (`_group`)
         self._set_mine(tables.chain_state(st, me) if my_state is None else my_state)
 
     def _set_mine(self, s: int) -> None:
@@ -255,63 +269,51 @@ class Evaluator:
         """The same decision with g1's next turn starting from chain state `s`."""
         new = Evaluator.__new__(Evaluator)
         new.__dict__.update(self.__dict__)
+        new._groups = {}  # (the addends use g1's landing weights, which change)
         new._set_mine(s)
         return new
 
     def terms(self, st) -> Terms:
         t = self.t
         rules = t.rules
-        me = self.me
-        owner = st.owner
-        level = st.level
-        mort = st.mortgaged
-        active = st.active
-        price = rules.price
-        house_cost = rules.house_cost
-        mortgage = rules.mortgage
-        refund = rules.building_refund
-        members_of = rules.group_members
-        need_of = rules.group_need
-        w_in, w_out, reach = self.w_in, self.w_out, self.reach
-        w1_in, w1_out = self.w1_in, self.w1_out
-        rent = t.rent
-        worst_mult = t.worst_mult
+        owner, level, mort = st.owner, st.level, st.mortgaged
+        if st.active != self._active:  # (a group's entry assumes who is still playing)
+            self._active = list(st.active)
+            self._groups.clear()
+        cache = self._groups
+        pick = t.pick
         assets = rs = mine_sum = other_sum = r1_in = r1_out = worth = worst = 0.0
         mono: list[tuple[int, tuple, int]] = []
         for g in t.groups:
-            members = members_of[g]
-            counts: dict[int, int] = {}
-            for m in members:
-                o = owner[m]
-                if o >= 0:
-                    counts[o] = counts.get(o, 0) + 1
-            if not counts:
+            get = pick[g]
+            key = (g, get(owner), get(level), get(mort))
+            e = cache.get(key)
+            if e is None:
+                e = cache[key] = self._group(g, owner, level, mort, st.active)
+            if e is _EMPTY:
                 continue
-            my = counts.get(me, 0)
-            for m in members:
-                o = owner[m]
-                if o < 0 or mort[m]:
-                    continue
-                lv = level[m]
-                if o == me:
-                    r = rent(m, my, lv)
-                    assets += price[m] + lv * house_cost[m]
-                    worth += mortgage[m] + lv * refund[m]
-                    rs += w_in[m] * r
-                    r1_in += w1_in[m] * r
-                    mine_sum += r
-                elif active[o]:
-                    r = rent(m, counts[o], lv)
-                    rs -= w_out[m] * r
-                    r1_out += w1_out[m] * r
-                    other_sum += r
-                    if reach[m]:
-                        rw = r if worst_mult[m] == 1.0 else rent(m, counts[o], lv, worst_mult)
-                        if rw > worst:
-                            worst = rw
-            if my:
-                pattern = tuple((owner[m] == me, level[m], mort[m]) for m in members)
-                mono.append((g, pattern, max(need_of[g] - my, 0)))
+            # Added one member at a time, in the order of the uncached loop, so that V
+            # is the same float (a tie between moves breaks the same way).
+            a_assets, a_worth, a_rs, a_mine, a_r1_in, a_other, a_r1_out, w, entry = e
+            for x in a_assets:
+                assets += x
+            for x in a_worth:
+                worth += x
+            for x in a_rs:
+                rs += x
+            for x in a_mine:
+                mine_sum += x
+            for x in a_r1_in:
+                r1_in += x
+            for x in a_other:
+                other_sum += x
+            for x in a_r1_out:
+                r1_out += x
+            if w > worst:
+                worst = w
+            if entry is not None:
+                mono.append(entry)
+        me = self.me
         cash = st.cash[me]
         r_long = t.loop_landings * (self.n_opp * mine_sum - other_sum)
         funds = cash + t.go_income + r_long
@@ -330,6 +332,57 @@ class Evaluator:
                       + self.tax_landings * charges.per_tax_landing(houses, hotels))
             r_next -= turn
         return Terms(value, assets, rs, r_long, monopoly, cash, r_next, r1_in, worth, worst)
+
+    def _group(self, g: int, owner, level, mort, active) -> tuple:
+        """Group g's addends to each sum of `terms`, member by member, and its
+        M_monopoly entry: cached per decision, since a candidate move changes one or two
+        groups and leaves the rest as they were."""
+        t = self.t
+        rules = t.rules
+        me = self.me
+        members = rules.group_members[g]
+        counts: dict[int, int] = {}
+        for m in members:
+            o = owner[m]
+            if o >= 0:
+                counts[o] = counts.get(o, 0) + 1
+        if not counts:
+            return _EMPTY
+        price, house_cost = rules.price, rules.house_cost
+        mortgage, refund = rules.mortgage, rules.building_refund
+        w_in, w_out, reach = self.w_in, self.w_out, self.reach
+        w1_in, w1_out = self.w1_in, self.w1_out
+        rent, worst_mult = t.rent, t.worst_mult
+        a_assets, a_worth, a_rs, a_mine = [], [], [], []
+        a_r1_in, a_other, a_r1_out = [], [], []
+        worst = 0.0
+        my = counts.get(me, 0)
+        for m in members:
+            o = owner[m]
+            if o < 0 or mort[m]:
+                continue
+            lv = level[m]
+            if o == me:
+                r = rent(m, my, lv)
+                a_assets.append(price[m] + lv * house_cost[m])
+                a_worth.append(mortgage[m] + lv * refund[m])
+                a_rs.append(w_in[m] * r)
+                a_r1_in.append(w1_in[m] * r)
+                a_mine.append(r)
+            elif active[o]:
+                r = rent(m, counts[o], lv)
+                a_rs.append(-(w_out[m] * r))  # (x + -y == x - y exactly)
+                a_r1_out.append(w1_out[m] * r)
+                a_other.append(r)
+                if reach[m]:
+                    rw = r if worst_mult[m] == 1.0 else rent(m, counts[o], lv, worst_mult)
+                    if rw > worst:
+                        worst = rw
+        entry = None
+        if my:
+            pattern = tuple((owner[m] == me, level[m], mort[m]) for m in members)
+            entry = (g, pattern, max(rules.group_need[g] - my, 0))
+        return (a_assets, a_worth, a_rs, a_mine, a_r1_in, a_other, a_r1_out, worst, entry)
 
     def value(self, st) -> float:
         return self.terms(st).value
