@@ -46,6 +46,10 @@ class _Shuffle(NoveltyParams):
 
 
 class BoardShuffle(Novelty):
+    """Squares move to new positions: every distance an agent learnt (which squares a roll
+    from jail reaches, where cards send it) is wrong, while prices and rents stay with
+    the squares."""
+
     name = "board_shuffle"
     category = "representation"
     description = ("Squares change places (Go stays); easy swaps two pairs, hard shuffles the "
@@ -80,6 +84,9 @@ class _Within(NoveltyParams):
 
 
 class GroupShuffle(Novelty):
+    """Members of a group trade places within the group's spots: the group's footprint
+    stays, but which street lies where (and so which is landed on most) changes."""
+
     name = "group_shuffle"
     category = "representation"
     description = ("Members of a group swap positions among the group's squares; hard "
@@ -111,6 +118,9 @@ class _Reassign(NoveltyParams):
 
 
 class GroupReassign(Novelty):
+    """Streets change colour groups, keeping their price and rent: the sets worth
+    completing, and the trades that complete them, are no longer the printed ones."""
+
     name = "group_reassign"
     category = "representation"
     description = ("Pairs of streets swap colour groups (prices and rents stay with the "
@@ -141,6 +151,10 @@ class _SetSize(NoveltyParams):
 
 
 class MonopolySize(Novelty):
+    """Fewer (or more) streets of a group make a set: building can start earlier (or later)
+    than an agent waiting for the whole group expects, and single streets become
+    set-makers worth bidding for."""
+
     name = "monopoly_size"
     category = "representation"
     description = ("How many streets of a group make a set changes by `change`; easy lets a "
@@ -178,6 +192,9 @@ class _Merge(NoveltyParams):
 
 
 class GroupMerge(Novelty):
+    """Colour groups merge into bigger sets: monopolies get rarer and dearer to complete, so
+    an agent trading for the old small sets never gets to build."""
+
     name = "group_merge"
     category = "representation"
     description = ("Colour groups merge into bigger sets (named after the first); easy makes "
@@ -224,6 +241,9 @@ class _Rename(NoveltyParams):
 
 
 class RenamedProperties(Novelty):
+    """Properties get new names, cards following: nothing about play changes, but whatever
+    an agent keyed on names (learnt values, a plan for "Boardwalk") must be relearnt."""
+
     name = "renamed_properties"
     category = "representation"
     description = ("Properties get new names (cards follow); easy renames all of them, so "
@@ -254,6 +274,9 @@ class _Relabel(NoveltyParams):
 
 
 class RenamedGroups(Novelty):
+    """Colour groups get new names and colours: a strategy that favours a colour by name no
+    longer finds it, though every set plays as before."""
+
     name = "renamed_groups"
     category = "representation"
     description = ("Colour groups get new names and colours; hard relabels every group, so a "
@@ -282,6 +305,9 @@ class _Reverse(NoveltyParams):
 
 
 class BoardReverse(Novelty):
+    """The squares after Go run in reverse order: the cheap streets come late in a lap, so
+    the landing odds of each group change."""
+
     name = "board_reverse"
     category = "representation"
     description = ("The squares after Go are laid out in reverse order over `span` positions; "
@@ -320,6 +346,9 @@ class _Stretch(NoveltyParams):
 
 
 class BoardStretch(Novelty):
+    """A square spans several positions, landing on any part being landing on it: the board
+    grows and the stretched squares are landed on more often."""
+
     name = "board_stretch"
     category = "representation"
     description = ("Squares stretch over several positions (landing on any part is landing on "
@@ -351,6 +380,9 @@ class _Extend(NoveltyParams):
 
 
 class BoardExtend(Novelty):
+    """Empty squares are inserted: laps get longer, Go pays less often and rents come round
+    more slowly, so cash is tighter than an agent counting 40 squares expects."""
+
     name = "board_extend"
     category = "representation"
     description = ("Empty 'Vacant Lot' squares are inserted evenly, so laps are longer and Go "
@@ -380,6 +412,9 @@ class _Jail(NoveltyParams):
 
 
 class JailRelocated(Novelty):
+    """The jail swaps places with another square: where a released player starts, and so the
+    squares most landed on after jail, move with it."""
+
     name = "jail_relocated"
     category = "representation"
     description = ("The jail swaps places with another square; hard puts it two squares before "
