@@ -39,6 +39,9 @@ def rent_table(old: tuple[int, ...], old_houses: int, old_hotel: bool,
 
 
 class BuildingLimit(Novelty):
+    """A street takes a different number of houses, with or without a hotel: the top rents
+    an agent builds towards move or vanish, and so does what a set is worth developing."""
+
     name = "building_limit"
     category = "attribute"
     description = ("Changes how many houses a street takes and whether hotels exist (rent "
@@ -67,6 +70,10 @@ class _Stock(NoveltyParams):
 
 
 class BuildingStock(Novelty):
+    """The bank holds fewer houses and hotels: a shortage lets whoever builds first lock the
+    others out, so building early (and holding houses rather than hotels) matters more
+    than the standard stock suggests."""
+
     name = "building_stock"
     category = "attribute"
     description = ("The bank holds `houses` houses and `hotels` hotels; hard leaves 6 and 2, "

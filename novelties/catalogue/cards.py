@@ -29,6 +29,9 @@ class _Amounts(NoveltyParams):
 
 
 class CardAmounts(Novelty):
+    """The money on cards changes, possibly behind the old texts: the cash reserve an agent
+    keeps against card payments, and what repairs cost a built-up player, are off."""
+
     name = "card_amounts"
     category = "attribute"
     description = ("Money on cards (collect, pay, per-player, repairs) times `factor`; hard "
@@ -66,6 +69,9 @@ class _Destinations(NoveltyParams):
 
 
 class CardDestinations(Novelty):
+    """'Advance to' cards send players elsewhere: the squares they bring traffic to, and so
+    which properties earn most, are not the printed ones."""
+
     name = "card_destinations"
     category = "attribute"
     description = ("'Advance to' cards send players to other properties; easy moves every such "
@@ -106,6 +112,10 @@ class _Composition(NoveltyParams):
 
 
 class DeckComposition(Novelty):
+    """Cards leave the decks or appear twice, which only the draws show: the odds of a
+    costly card (and of a jail card) are not what an agent reading the printed decks
+    expects."""
+
     name = "deck_composition"
     category = "attribute"
     description = ("Cards removed from or doubled in the decks (hidden: only draws show it); "
@@ -151,6 +161,9 @@ class _Dividend(NoveltyParams):
 
 
 class DividendCard(Novelty):
+    """A new card kind pays the drawer per property owned: owning many squares, even without
+    sets, earns more than an agent valuing only rents expects."""
+
     name = "dividend_card"
     category = "class"
     description = ("A new card kind in every deck: collect `amount` per property you own; "

@@ -23,6 +23,10 @@ class _Weights(NoveltyParams):
 
 
 class DiceWeights(Novelty):
+    """Loaded dice favour one face, seen only in the rolls: the distribution of moves (and
+    so of landings and doubles) shifts slightly, which only a statistical test over many
+    rolls reveals."""
+
     name = "dice_weights"
     category = "attribute"
     description = ("Hidden biased dice: `face` comes up `weight` times as often; easy is one die "
@@ -52,6 +56,9 @@ class _Extra(NoveltyParams):
 
 
 class ExtraDie(Novelty):
+    """More dice: moves get longer and doubles (all dice equal) rarer, so landing odds, the
+    doubles route out of jail and the jail risk of a double streak all change."""
+
     name = "extra_die"
     category = "class"
     description = ("Dice are added (doubles then mean all dice equal); hard adds two d6: moves "
@@ -69,6 +76,9 @@ class _Single(NoveltyParams):
 
 
 class FewerDice(Novelty):
+    """One die replaces the pair: moves are shorter or differently spread and doubles are
+    gone, so leaving jail by a roll is impossible and landing odds change."""
+
     name = "fewer_dice"
     category = "class"
     description = ("A single die replaces the dice (no doubles: jail is left by fine or card); "
@@ -96,6 +106,10 @@ class _Odd(NoveltyParams):
 
 
 class OddFaces(Novelty):
+    """Dice with odd faces only: with both dice odd every total is even, so half the squares
+    cannot be reached by a roll and the landing odds an agent values squares by are
+    wrong."""
+
     name = "odd_faces"
     category = "class"
     description = ("Dice with odd faces only; with both dice odd every total is even (half the "
@@ -117,6 +131,9 @@ class _Sides(NoveltyParams):
 
 
 class MoreSides(Novelty):
+    """Dice with more faces: moves get longer and doubles rarer, so a lap goes faster and
+    landing odds and the doubles route out of jail change."""
+
     name = "more_sides"
     category = "class"
     description = ("Dice get `sides` faces (1..sides); hard rolls two d12: moves are twice as "

@@ -43,6 +43,9 @@ class _Cash(NoveltyParams):
 
 
 class HiddenOpponentCash(Novelty):
+    """Opponents' cash is shown coarsely or as 0: an agent can no longer tell who is about
+    to go bankrupt, what a trade partner can afford or how high a rival can bid."""
+
     name = "hidden_opponent_cash"
     category = "representation"
     description = ("Opponents' cash is shown rounded down to `granularity`; easy shows 0 and "
@@ -77,6 +80,9 @@ class _Noise(NoveltyParams):
 
 
 class NoisyOpponentCash(Novelty):
+    """Opponents' cash is shown with a random error: the game is the same, but every
+    judgement read off a rival's cash (bids, trades, who is near ruin) is noisy."""
+
     name = "noisy_opponent_cash"
     category = "representation"
     description = ("Opponents' cash is shown with a random error of up to `noise` (fresh each "
@@ -108,6 +114,9 @@ class _Assets(NoveltyParams):
 
 
 class HiddenOpponentAssets(Novelty):
+    """Opponents' buildings (and mortgages, ownership) are not shown: an agent cannot see
+    which squares are dangerous to land on, nor which sets a rival is building."""
+
     name = "hidden_opponent_assets"
     category = "representation"
     description = ("Opponents' buildings (and mortgages, ownership) are not shown; easy hides "
@@ -151,6 +160,9 @@ class _Colours(NoveltyParams):
 
 
 class WrongColours(Novelty):
+    """Agents are shown the wrong colour labels while the real sets are unchanged: an agent
+    trusting the labels trades and builds towards sets that are not sets."""
+
     name = "wrong_colours"
     category = "representation"
     description = ("Agents are shown wrong colour-group labels (names and colours swapped "
@@ -211,6 +223,10 @@ class _Moves(NoveltyParams):
 
 
 class HiddenOpponentMoves(Novelty):
+    """Opponents' rolls (and draws, moves) are left out of what an agent sees: the game is
+    the same, but the evidence a detector learns hidden dice or cards from shrinks to its
+    own turns."""
+
     name = "hidden_opponent_moves"
     category = "representation"
     description = ("Opponents' dice rolls (and card draws, moves) are left out of the events "
