@@ -27,6 +27,9 @@ class _RichSalary(NoveltyParams):
 
 
 class RichSalary(Novelty):
+    """Go pays a rich player less: hoarding cash stops paying, so an agent that sits on a
+    cash pile rather than investing it loses income it counts on."""
+
     name = "rich_salary"
     category = "class"
     description = ("A player holding more than `threshold` cash when it passes Go collects "
@@ -56,6 +59,10 @@ class _RailroadSalary(NoveltyParams):
 
 
 class RailroadSalary(Novelty):
+    """Go pays more to a player holding railroads: railroads are worth more than their
+    rents, so an agent valuing them by rent alone undervalues them in trades and
+    auctions."""
+
     name = "railroad_salary"
     category = "class"
     description = ("A player holding `count` or more railroads collects `bonus` more when it "
@@ -87,6 +94,9 @@ class _Permit(NoveltyParams):
 
 
 class HotelPermit(Novelty):
+    """A hotel on some colour groups costs an extra fee: the step from four houses to a
+    hotel there is dearer than the board says, which a builder learns only by paying."""
+
     name = "hotel_permit"
     category = "class"
     description = ("Building a hotel on the chosen colour groups costs an extra `fee` (paid "
@@ -122,6 +132,9 @@ class _Upkeep(NoveltyParams):
 
 
 class HotelUpkeep(Novelty):
+    """Holding hotels costs a fee every turn: past a point hotels cost more than they earn,
+    so an agent that always builds to a hotel pays for it."""
+
     name = "hotel_upkeep"
     category = "class"
     description = ("A player holding `hotels` or more hotels pays `fee` at the end of each of "

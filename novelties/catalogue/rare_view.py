@@ -53,6 +53,9 @@ class _Ceiling(NoveltyParams):
 
 
 class CappedOpponentCash(Novelty):
+    """A rich opponent's cash is shown capped: an agent underrates the leader, e.g. how high
+    it can bid or how long it can carry a rent, exactly when the leader matters."""
+
     name = "capped_opponent_cash"
     category = "representation"
     description = ("An opponent holding more than `ceiling` cash is shown holding exactly "
@@ -78,6 +81,10 @@ class _Hotels(NoveltyParams):
 
 
 class HiddenHotels(Novelty):
+    """An opponent's hotel on some groups is shown as four houses: an agent underrates the
+    rent it risks on those streets (and the leader's strength), seen only once a hotel is
+    built there."""
+
     name = "hidden_hotels"
     category = "representation"
     description = ("An opponent's hotel on the chosen colour groups is shown as four houses "
@@ -133,6 +140,9 @@ class _Railroads(NoveltyParams):
 
 
 class HiddenRailroadSet(Novelty):
+    """An opponent's last railroad is shown unowned: an agent misjudges railroad rents and
+    may plan to buy or ask for a railroad it cannot get."""
+
     name = "hidden_railroad_set"
     category = "representation"
     description = ("An opponent holding `count` or more railroads is shown holding one fewer: "
@@ -176,6 +186,9 @@ class _AfterTurn(NoveltyParams):
 
 
 class LateHiddenCards(Novelty):
+    """Late in the game opponents' card draws are left out: what happens to them still
+    shows, but its cause (and the evidence a detector learns hidden decks from) is gone."""
+
     name = "late_hidden_cards"
     category = "representation"
     description = ("From turn `after_turn` on (counted over all players) the cards opponents "
@@ -200,6 +213,9 @@ class _BigRent(NoveltyParams):
 
 
 class CappedOpponentRents(Novelty):
+    """Big rents between opponents are shown smaller: an agent underrates how much built-up
+    sets earn their owners, and a detector reading rents between others is misled."""
+
     name = "capped_opponent_rents"
     category = "representation"
     description = ("A rent one opponent pays another above `above` is shown as `above` in the "
@@ -235,6 +251,9 @@ class _Cards(NoveltyParams):
 
 
 class HiddenJailCardPair(Novelty):
+    """An opponent's extra get-out-of-jail card is not shown: an agent misjudges that
+    opponent's jail risk and the value of a card it might trade for."""
+
     name = "hidden_jail_card_pair"
     category = "representation"
     description = ("An opponent holding `count` or more get-out-of-jail cards is shown holding "
@@ -260,6 +279,9 @@ class HiddenJailCardPair(Novelty):
 
 # --- late in the game: trades between opponents left out -------------------------------
 class LateHiddenTrades(Novelty):
+    """Late in the game trades between opponents are left out: the board shown stays true,
+    but an agent cannot tell how a set was gathered or what cash changed hands."""
+
     name = "late_hidden_trades"
     category = "representation"
     description = ("From turn `after_turn` on (counted over all players) trades between two "
@@ -295,6 +317,9 @@ class _Rounded(NoveltyParams):
 
 
 class RoundedRichCash(Novelty):
+    """A rich opponent's cash is shown rounded down: a small error on the leader's cash,
+    seen only where it matters (a close bid, a rent it can barely pay)."""
+
     name = "rounded_rich_cash"
     category = "representation"
     description = ("An opponent holding more than `above` cash is shown holding it rounded "
