@@ -27,6 +27,10 @@ class _Wealth(NoveltyParams):
 
 
 class WealthTax(Novelty):
+    """Passing Go costs a share of a rich player's cash or net worth: piling up wealth is
+    taxed, so an agent that keeps cash idle (or lets its worth grow unchecked) loses more
+    than it plans for."""
+
     name = "wealth_tax"
     category = "class"
     description = ("A player who passed Go during a turn pays `rate` of its cash (or net worth) "
@@ -69,6 +73,9 @@ class _PerBuilding(NoveltyParams):
 
 
 class BuildingTax(Novelty):
+    """Tax squares also charge per house and hotel the payer owns: every building adds a
+    cost on each tax landing, so building high is worth less than the rents alone say."""
+
     name = "building_tax"
     category = "class"
     description = ("Tax squares also charge per house and hotel the payer owns; easy charges "
@@ -169,6 +176,9 @@ class _Loan(NoveltyParams):
 
 
 class BankLoan(Novelty):
+    """A new action, borrowing from the bank: an agent short of cash gains a way out of
+    selling or mortgaging, which it can use only if it recognises the new action."""
+
     name = "bank_loan"
     category = "class"
     description = ("A new 'borrow' action: a player holding less than `amount` borrows it, "
@@ -200,6 +210,9 @@ class _Auction(NoveltyParams):
 
 
 class AuctionRules(Novelty):
+    """Auctions change form (sealed bids, or none on a declined purchase): bidding to just
+    above a rival no longer works, and declining a square no longer puts it up for sale."""
+
     name = "auction_rules"
     category = "class"
     description = ("Changes auctions: sealed single bids instead of open bidding, or no auction "
@@ -221,6 +234,9 @@ class _Trade(NoveltyParams):
 
 
 class TradeRules(Novelty):
+    """Trades are restricted (no mortgaged properties, fewer offers): the trades an agent
+    plans to complete sets are refused, so sets must be bought or won at auction."""
+
     name = "trade_rules"
     category = "class"
     description = ("Restricts trading: no mortgaged properties, fewer offers per phase; easy "
@@ -246,6 +262,9 @@ class _JailRent(NoveltyParams):
 
 
 class NoRentInJail(Novelty):
+    """An owner in jail collects less rent or none: staying in jail late in the game stops
+    being a safe haven for a landlord."""
+
     name = "no_rent_in_jail"
     category = "class"
     description = ("An owner in jail collects only `fraction` of its rents; hard collects "
@@ -272,6 +291,9 @@ class _Moratorium(NoveltyParams):
 
 
 class BuildingMoratorium(Novelty):
+    """Nobody may build before a turn: an early set earns only its bare rents for a while,
+    so rushing to complete sets pays later than an agent expects."""
+
     name = "building_moratorium"
     category = "class"
     description = ("Nobody may build before turn `until_turn` (counted over all players); "
@@ -299,6 +321,9 @@ class _Threshold(NoveltyParams):
 
 
 class WealthVictory(Novelty):
+    """Reaching a net worth wins at once: the game rewards a quick lead over the slow
+    squeeze to bankruptcy an agent plans for."""
+
     name = "wealth_victory"
     category = "class"
     description = ("The game ends when a player's net worth reaches `threshold` (the richest "
@@ -329,6 +354,9 @@ class _Hotels(NoveltyParams):
 
 
 class HotelVictory(Novelty):
+    """Holding enough hotels wins at once: building hotels becomes a race, and a rival near
+    the count must be stopped, not just outlasted."""
+
     name = "hotel_victory"
     category = "class"
     description = ("The first player holding `hotels` hotels wins at once; easy: the first "
@@ -356,6 +384,9 @@ class _Sets(NoveltyParams):
 
 
 class MonopolyVictory(Novelty):
+    """Holding enough colour sets wins at once: completing sets becomes the goal itself, so
+    a trade that hands a rival its last set can lose the game on the spot."""
+
     name = "monopoly_victory"
     category = "class"
     description = ("The first player holding `sets` buildable colour sets wins at once; easy "

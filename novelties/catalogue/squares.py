@@ -65,6 +65,10 @@ class _Toll(NoveltyParams):
 
 
 class TollSquare(Novelty):
+    """A new square kind charges a toll to land on (and to pass): a safe square becomes a
+    cost, and a route past it costs more than an agent reading the standard board
+    expects."""
+
     name = "toll_square"
     category = "class"
     description = ("A new 'toll' square kind replaces a square: landing pays `toll`, passing it "
@@ -102,6 +106,9 @@ class _Jackpot(NoveltyParams):
 
 
 class FreeParkingJackpot(Novelty):
+    """Free Parking pays out a pot fed by taxes: a landing there is worth money, so taxes
+    are partly a transfer and the cash an agent expects from a lap is off."""
+
     name = "free_parking_jackpot"
     category = "class"
     description = ("Free Parking becomes a 'jackpot' square: `share` of every tax feeds a pot "
@@ -134,6 +141,9 @@ class _Fee(NoveltyParams):
 
 
 class JailVisitFee(Novelty):
+    """Just visiting the jail costs a fee: one of the most landed-on squares becomes a
+    charge, which an agent keeping a tight cash floor does not reserve for."""
+
     name = "jail_visit_fee"
     category = "class"
     description = ("Landing on the jail square 'just visiting' costs a `fee`; hard charges 100 "
@@ -163,6 +173,9 @@ class _Bonus(NoveltyParams):
 
 
 class GoLandingBonus(Novelty):
+    """Landing exactly on Go pays a bonus: a roll that ends on Go is worth more, and so are
+    cards that send a player there."""
+
     name = "go_landing_bonus"
     category = "class"
     description = ("Landing exactly on Go pays an extra `bonus`; hard pays 400 and does not "
