@@ -27,6 +27,9 @@ class _Rename(NoveltyParams):
 
 
 class RenamedProperty(Novelty):
+    """One property gets a new name: play is unchanged, but anything an agent keyed on that
+    name (a learnt value, a card it expects to send it there) no longer matches."""
+
     name = "renamed_property"
     category = "representation"
     description = ("One property gets a new name (cards follow); hard drops one letter of "
@@ -51,6 +54,9 @@ class _Nudge(NoveltyParams):
 
 
 class SquareNudge(Novelty):
+    """One square swaps places with its neighbour: a one-step shift that moves which squares
+    a roll, a card or a release from jail reaches."""
+
     name = "square_nudge"
     category = "representation"
     description = ("One square swaps places with its neighbour; hard swaps the last Chance "
@@ -76,6 +82,9 @@ class _Split(NoveltyParams):
 
 
 class GroupSplit(Novelty):
+    """A colour group's last street becomes a group of its own: both sets get smaller and
+    easier to complete, so streets an agent treats as half a set are whole sets."""
+
     name = "group_split"
     category = "representation"
     description = ("A colour group's last street becomes a group of its own (both sets get "
@@ -114,6 +123,9 @@ class _Deck(NoveltyParams):
 
 
 class RenamedDeck(Novelty):
+    """A card deck gets a new name: the cards play as before, but an agent that tracks decks
+    by name loses what it knew about them."""
+
     name = "renamed_deck"
     category = "representation"
     description = ("A card deck gets a new name (its squares follow); medium renames 'chance' "
@@ -155,6 +167,9 @@ class _Reword(NoveltyParams):
 
 
 class RewordedCards(Novelty):
+    """Card texts are reworded, effects unchanged: a test of whether an agent (or a detector
+    reading texts) mistakes a new wording for a new rule."""
+
     name = "reworded_cards"
     category = "representation"
     description = ("Card texts are reworded, effects unchanged (seen only in the draws); hard "
@@ -196,6 +211,9 @@ def _hidden_seats(obs: Observation, which: str) -> frozenset[int]:
 
 
 class HiddenJailCards(Novelty):
+    """Opponents' get-out-of-jail cards are shown as none: an agent misjudges how cheaply an
+    opponent leaves jail, and whether a card is left in the decks."""
+
     name = "hidden_jail_cards"
     category = "representation"
     description = ("Opponents' get-out-of-jail cards are shown as none; hard hides them for "
@@ -227,6 +245,10 @@ class HiddenJailCards(Novelty):
 
 
 class HiddenOpponentJail(Novelty):
+    """Opponents in jail are shown as just visiting: an agent cannot tell that a jailed
+    owner is not moving (nor, under a jail rule, not collecting), so it misjudges that
+    opponent's turn."""
+
     name = "hidden_opponent_jail"
     category = "representation"
     description = ("Opponents in jail are shown as just visiting; hard does it for one "

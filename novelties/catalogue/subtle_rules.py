@@ -47,6 +47,9 @@ class _SquareBonus(NoveltyParams):
 
 
 class LuckySquare(Novelty):
+    """Landing on one square pays a bonus: that square, and the properties next to it, are
+    worth a little more than an agent reading the board expects."""
+
     name = "lucky_square"
     category = "class"
     description = ("Landing on one square pays `amount` from the bank (unannounced); hard pays "
@@ -76,6 +79,9 @@ class _DrawFee(NoveltyParams):
 
 
 class CardFee(Novelty):
+    """Landing on a card square costs a fee before the draw: a cost hidden among the card
+    payments, which an agent's cash reserve does not allow for."""
+
     name = "card_fee"
     category = "class"
     description = ("Landing on a card square of the chosen decks costs `fee` before the draw; "
@@ -110,6 +116,9 @@ class _Upkeep(NoveltyParams):
 
 
 class JailUpkeep(Novelty):
+    """A turn ending in jail costs a fee: staying in jail to dodge rents late in the game
+    costs more than the board says."""
+
     name = "jail_upkeep"
     category = "class"
     description = ("A player still in jail at the end of its turn pays `fee` for its keep; "
@@ -137,6 +146,9 @@ class _Surcharge(NoveltyParams):
 
 
 class RichRent(Novelty):
+    """A rich payer pays more rent: holding a big cash pile is riskier than an agent
+    hoarding cash expects."""
+
     name = "rich_rent"
     category = "class"
     description = ("A payer holding more than `threshold` cash pays `surcharge` more rent; hard "
@@ -164,6 +176,9 @@ class _Relief(NoveltyParams):
 
 
 class PoorRelief(Novelty):
+    """A nearly broke player is paid a dole: a player close to bankruptcy lasts longer, so
+    the squeeze an agent relies on to bankrupt a rival takes longer."""
+
     name = "poor_relief"
     category = "class"
     description = ("A player ending its turn with less than `threshold` cash receives `amount`; "
@@ -193,6 +208,9 @@ class _DoublesFee(NoveltyParams):
 
 
 class DoublesFee(Novelty):
+    """Throwing doubles costs a fee: a roll that should be good news costs money, seen only
+    on the throws it names."""
+
     name = "doubles_fee"
     category = "class"
     description = ("Every double thrown costs `fee` at the end of the turn; hard charges 50 "
@@ -223,6 +241,9 @@ class _DoublesRent(NoveltyParams):
 
 
 class DoublesRent(Novelty):
+    """Rent due right after a double is scaled: the cost of landing depends on how the roll
+    came, which an agent valuing squares by printed rent cannot know."""
+
     name = "doubles_rent"
     category = "class"
     description = ("Rent due right after a double is thrown is multiplied by `factor`; hard "
@@ -248,6 +269,9 @@ class _Levy(NoveltyParams):
 
 
 class RentLevy(Novelty):
+    """Owners pay the bank a share of the rents they collect: rent income is worth less, so
+    a set is worth less than its printed rents."""
+
     name = "rent_levy"
     category = "class"
     description = ("Owners pay the bank `rate` of every rent they collect, at the end of the "
@@ -277,6 +301,9 @@ class _Premium(NoveltyParams):
 
 
 class AuctionPremium(Novelty):
+    """An auction's winner also pays the bank a premium: a bid costs more than the bid, so
+    bidding to the value of a square overpays."""
+
     name = "auction_premium"
     category = "class"
     description = ("The winner of an auction also pays the bank `rate` of its bid; hard adds "
@@ -305,6 +332,9 @@ class _ThirdHouse(NoveltyParams):
 
 
 class ThirdHouseFee(Novelty):
+    """Building a given house on a street costs an extra fee: building up to that level is
+    dearer than the house cost says, which changes how far it pays to build."""
+
     name = "third_house_fee"
     category = "class"
     description = ("Building up to the `level`-th house on a street costs an extra `fee` "
@@ -340,6 +370,9 @@ class _Late(NoveltyParams):
 
 
 class LateRent(Novelty):
+    """Rents change late in the game: a long game turns more (or less) costly to survive
+    than an agent planning on printed rents expects."""
+
     name = "late_rent"
     category = "class"
     description = ("From turn `after_turn` on (counted over all players) rents are multiplied "
@@ -361,6 +394,9 @@ class LateRent(Novelty):
 
 
 class LateSalary(Novelty):
+    """The Go salary changes late in the game: a long game's income dries up (or shrinks),
+    so cash runs out sooner than an agent expects."""
+
     name = "late_salary"
     category = "class"
     description = ("From turn `after_turn` on the Go salary is multiplied by `factor`; hard pays "
@@ -387,6 +423,9 @@ class _Grace(NoveltyParams):
 
 
 class FirstLapGrace(Novelty):
+    """Rent is cut until the payer has passed Go: early landings cost less, so buying early
+    pays less than the board says."""
+
     name = "first_lap_grace"
     category = "class"
     description = ("A player who has not yet passed Go (since the rule came in) pays only "
