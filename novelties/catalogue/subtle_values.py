@@ -64,6 +64,9 @@ class _Card(NoveltyParams):
 
 
 class CardAmount(Novelty):
+    """One card pays or charges another amount, seen only when it is drawn: a small error in
+    the cash an agent expects from the decks."""
+
     name = "card_amount"
     category = "attribute"
     description = ("One card's amount changes (decks are hidden: only its draws show it); hard "
@@ -105,6 +108,9 @@ class _Level(NoveltyParams):
 
 
 class LevelRent(Novelty):
+    """The rent at one building level changes: whether it pays to build to that level (or
+    stop short of it) on those streets is not what the printed table says."""
+
     name = "level_rent"
     category = "attribute"
     description = ("Street rent at one building `level` times `factor`; hard triples the "
@@ -152,6 +158,9 @@ class _Steps(NoveltyParams):
 
 
 class RailroadRents(Novelty):
+    """The rent for owning a given number of railroads changes: gathering railroads is worth
+    more (or less) than an agent valuing them by the printed rents expects."""
+
     name = "railroad_rents"
     category = "attribute"
     description = ("Railroad rent for owning the given numbers of railroads times `factor`; "
@@ -203,6 +212,9 @@ class _Utility(NoveltyParams):
 
 
 class UtilityMultiplier(Novelty):
+    """The utilities' dice multipliers change: a utility, and the pair, earn other rents
+    than the board says, which shows only once someone lands after a roll."""
+
     name = "utility_multiplier"
     category = "attribute"
     description = ("The utilities' dice multipliers become `one` / `both`; hard raises only the "
@@ -257,6 +269,9 @@ class _Price(NoveltyParams):
 
 
 class OnePrice(Novelty):
+    """One property's price changes: an agent budgeting by the printed price over- or
+    underpays for it, and its mortgage value moves with it."""
+
     name = "one_price"
     category = "attribute"
     description = ("One property's price (and with it its mortgage value) changes; medium "
@@ -287,6 +302,9 @@ class _Face(NoveltyParams):
 
 
 class ShiftedFace(Novelty):
+    """One face of a die shows another number: totals shift now and then, a small change in
+    landing odds that only a statistical test over many rolls reveals."""
+
     name = "shifted_face"
     category = "attribute"
     description = ("One face of one die shows another number (hidden dice); hard turns the 3 "
@@ -313,6 +331,9 @@ class _Sticky(NoveltyParams):
 
 
 class StickyDoubles(Novelty):
+    """Doubles come up more often than the dice say: more extra rolls and more trips to jail
+    for three doubles, a small shift only many rolls reveal."""
+
     name = "sticky_doubles"
     category = "attribute"
     description = ("A throw that is not a double becomes one with probability `chance` (hidden "
@@ -342,6 +363,9 @@ class _Broken(NoveltyParams):
 
 
 class BrokenDouble(Novelty):
+    """A double of one face is sometimes broken into a non-double: fewer extra rolls and
+    fewer doubles out of jail, seen in a small share of throws."""
+
     name = "broken_double"
     category = "attribute"
     description = ("A throw of a double `face` becomes `face` and the next lower face with "
@@ -369,6 +393,9 @@ class BrokenDouble(Novelty):
 
 
 class RethrownSevens(Novelty):
+    """A throw of 7 is sometimes thrown again: the squares seven steps from the most visited
+    ones are landed on less, a shift only many rolls reveal."""
+
     name = "rethrown_sevens"
     category = "attribute"
     description = ("A throw summing to 7 is thrown again, once, with probability `chance` "
@@ -400,6 +427,9 @@ class _JailDice(NoveltyParams):
 
 
 class JailDice(Novelty):
+    """A jailed player's chance of throwing a double changes: leaving jail by the dice is
+    likelier (or hopeless), so the choice between paying the fine and waiting is off."""
+
     name = "jail_dice"
     category = "attribute"
     description = ("A jailed player's throw is a double with probability `chance` instead of "
