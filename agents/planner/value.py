@@ -259,6 +259,8 @@ class Evaluator:
         return new
 
     def terms(self, st) -> Terms:
+        """V and the safety terms of a candidate state for the deciding seat: what pruning
+        and the argmax compare."""
         t = self.t
         rules = t.rules
         me = self.me
@@ -332,4 +334,5 @@ class Evaluator:
         return Terms(value, assets, rs, r_long, monopoly, cash, r_next, r1_in, worth, worst)
 
     def value(self, st) -> float:
+        """V of a candidate state (the planner's score of a move's outcome)."""
         return self.terms(st).value
