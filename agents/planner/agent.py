@@ -66,8 +66,8 @@ MANAGE = frozenset(("pre_roll", "out_of_turn", "post_roll"))
 
 class PlannerAgent(PhaseAgent):
     """The planner paper's agent: one-step look-ahead on a value function of the rules it
-    believes, with a novelty detector that changes those beliefs (see module); the
-    baseline an adaptive agent is measured against."""
+    believes, with a novelty detector that changes those beliefs (see module): the built-in
+    agent that detects a novelty and adapts its play to it."""
 
     name = "planner"
 

@@ -134,6 +134,8 @@ class BankValue(Novelty):
     field: ClassVar[str] = ""
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The bank with the new value; the value it already has is refused (a novelty must
+        change something)."""
         if getattr(schema.bank, self.field) == params.value:
             raise ValueError(f"{self.field} is already {params.value}: nothing would change")
         return set_bank(schema, **{self.field: params.value})
@@ -170,6 +172,8 @@ class ScaleSquares(Novelty):
         return [s for s in schema.squares if s.kind in self.kinds and s.group in groups]
 
     def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
+        """The board with the scaled numbers printed, or with `printed=False` the old board
+        and a hook charging the new ones (declared, as the board no longer tells)."""
         targets = {s.name for s in self.targets(schema, params)}
         if not targets:
             raise ValueError("no square matches the chosen groups")

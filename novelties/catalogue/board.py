@@ -58,6 +58,8 @@ class BoardShuffle(Novelty):
     presets = {"easy": {"swaps": 2}, "medium": {"swaps": 8}, "hard": {"swaps": None}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board reordered by `seed` (a few swaps, or a full shuffle that moves every
+        square not kept)."""
         names = [s.name for s in schema.squares]
         missing = [k for k in params.keep if k not in names]
         if missing:
@@ -97,6 +99,8 @@ class GroupShuffle(Novelty):
                "hard": {"groups": "all"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with each chosen group's members permuted among their own positions (a
+        permutation that moves at least one)."""
         rng = random.Random(params.seed)
         order = list(range(len(schema.squares)))
         for g in select_groups(schema, params.groups):
@@ -130,6 +134,8 @@ class GroupReassign(Novelty):
     presets = {"easy": {"swaps": 6}, "medium": {"swaps": 3}, "hard": {"swaps": 2}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with `swaps` random pairs of streets from different groups exchanging
+        groups."""
         rng = random.Random(params.seed)
         groups = [s.group for s in schema.squares]
         streets = [i for i, s in enumerate(schema.squares) if s.kind == "street"]
@@ -167,6 +173,8 @@ class MonopolySize(Novelty):
                "hard": {"groups": ["orange", "red"]}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The groups with their set size moved by `change`, kept between one street and the
+        whole group."""
         chosen = set(select_groups(schema, params.groups, streets_only=True))
         new_groups = []
         for g in schema.groups:
@@ -207,6 +215,8 @@ class GroupMerge(Novelty):
                "hard": {"merges": [["brown", "light_blue"]]}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with each merge's groups folded into its first; a group merged twice is
+        refused."""
         into: dict[str, str] = {}
         for merge in params.merges:
             select_groups(schema, merge)
@@ -254,6 +264,8 @@ class RenamedProperties(Novelty):
     presets = {"easy": {"count": None}, "medium": {"count": 10}, "hard": {"count": 3}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the chosen properties renamed from a stock of new names, and cards
+        naming them rewritten."""
         rng = random.Random(params.seed)
         props = [s.name for s in schema.squares if s.is_property]
         chosen = props if params.count is None else rng.sample(props, min(params.count,
@@ -285,6 +297,8 @@ class RenamedGroups(Novelty):
     presets = {"easy": {"count": 2}, "medium": {"count": 5}, "hard": {"count": None}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the chosen groups relabelled from a stock of new names and
+        colours."""
         rng = random.Random(params.seed)
         names = [g.name for g in schema.groups]
         chosen = names if params.count is None else rng.sample(names, min(params.count,
@@ -316,6 +330,7 @@ class BoardReverse(Novelty):
     presets = {"easy": {"span": 9}, "medium": {"span": 19}, "hard": {"span": None}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the `span` squares after Go in reverse order."""
         n = len(schema.squares)
         span = n - 1 if params.span is None else min(params.span, n - 1)
         order = [0, *range(span, 0, -1), *range(span + 1, n)]
@@ -361,6 +376,8 @@ class BoardStretch(Novelty):
                                     "Go To Jail"], "copies": 2}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with `copies` stretch squares after each chosen square, landing on
+        which is landing on it."""
         register_square_kind("stretch", _stretch_land)
         names = {s.name for s in schema.squares}
         for name in params.squares:
@@ -391,6 +408,7 @@ class BoardExtend(Novelty):
     presets = {"easy": {"count": 2}, "medium": {"count": 6}, "hard": {"count": 12}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with `count` vacant lots spread evenly round it."""
         n = len(schema.squares)
         every = n / (params.count + 1)
         cuts = {int(round(every * (k + 1))) for k in range(params.count)}
@@ -424,6 +442,7 @@ class JailRelocated(Novelty):
                "hard": {"swap_with": "Luxury Tax"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the jail and the chosen square swapped."""
         jail = next(i for i, s in enumerate(schema.squares) if s.kind == "jail")
         other = schema.index_of(params.swap_with)
         if other == jail:

@@ -53,6 +53,8 @@ class BuildingLimit(Novelty):
                "hard": {"max_houses": 5}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The new building limit with every street's rent table extended or cut to it
+        (`rent_table`)."""
         b = schema.bank
         if (b.max_houses, b.hotels) == (params.max_houses, params.hotels):
             raise ValueError("the building limit is already as requested")
@@ -83,4 +85,5 @@ class BuildingStock(Novelty):
                "hard": {"houses": 6, "hotels": 2}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The bank with the new house and hotel stock."""
         return set_bank(schema, house_stock=params.houses, hotel_stock=params.hotels)

@@ -41,6 +41,8 @@ class CardAmounts(Novelty):
                "hard": {"factor": 3.0, "update_text": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The decks with every money card scaled, the texts updated unless `update_text` is
+        off."""
         f = params.factor
 
         def change(deck: Deck, card: Card) -> Card:
@@ -82,6 +84,8 @@ class CardDestinations(Novelty):
                "hard": {"changes": 1}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The decks with the chosen 'advance to' cards pointing at other properties, drawn
+        by `seed`."""
         rng = random.Random(params.seed)
         spots = [(d.name, j) for d in schema.decks for j, c in enumerate(d.cards)
                  if c.kind == "advance_to"]
@@ -125,6 +129,8 @@ class DeckComposition(Novelty):
                "hard": {"remove": 6, "duplicate": 6, "costly": True}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The decks with cards removed and doubled, drawn by `seed`; a deck is never
+        emptied."""
         if not params.remove and not params.duplicate:
             raise ValueError("remove or duplicate at least one card")
         rng = random.Random(params.seed)
@@ -173,6 +179,7 @@ class DividendCard(Novelty):
                "hard": {"amount": 50, "copies": 3}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """Every deck with the new card added (its kind registered with the engine)."""
         register_card_kind("property_dividend", _dividend)
         card = Card(text=f"Property dividend: collect ${params.amount} for each property "
                          "you own", kind="property_dividend", amount=params.amount,

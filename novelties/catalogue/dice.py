@@ -37,6 +37,7 @@ class DiceWeights(Novelty):
                "hard": {"face": 4, "weight": 1.1}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The chosen dice with `face` weighted `weight` times the others."""
         chosen = set(select_dice(schema, params.dice))
         dice = []
         for i, d in enumerate(schema.dice):
@@ -68,6 +69,7 @@ class ExtraDie(Novelty):
                "hard": {"count": 2}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The dice with `count` more dice of `faces`."""
         return replace(schema, dice=schema.dice + (Die(faces=params.faces),) * params.count)
 
 
@@ -88,6 +90,7 @@ class FewerDice(Novelty):
                "hard": {"faces": D6}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The dice replaced by a single die of `faces`."""
         if len(schema.dice) < 2:
             raise ValueError("there is only one die already")
         return replace(schema, dice=(Die(faces=params.faces),))
@@ -120,6 +123,7 @@ class OddFaces(Novelty):
     presets = {"easy": {"faces": (1, 3, 5, 7, 9, 11)}, "medium": {}, "hard": {"dice": [0]}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The chosen dice replaced by dice of odd `faces`."""
         chosen = set(select_dice(schema, params.dice))
         return replace(schema, dice=tuple(Die(faces=params.faces) if i in chosen else d
                                           for i, d in enumerate(schema.dice)))
@@ -143,6 +147,7 @@ class MoreSides(Novelty):
                "hard": {"sides": 12}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The chosen dice replaced by dice numbered 1 to `sides`."""
         chosen = set(select_dice(schema, params.dice))
         die = Die(faces=tuple(range(1, params.sides + 1)))
         return replace(schema, dice=tuple(die if i in chosen else d

@@ -161,6 +161,7 @@ class MortgageValues(Novelty):
                "hard": {"fraction": 0.1}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """Every property's mortgage value set to `fraction` of its price."""
         return map_squares(schema, lambda i, s: replace(
             s, mortgage=int(s.price * params.fraction)) if s.is_property else s)
 
@@ -183,6 +184,7 @@ class SellBack(Novelty):
                "hard": {"building": 0.0, "property": 0.5}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The bank's sell-back fractions for buildings and (if set) properties."""
         return set_bank(schema, building_sellback=params.building,
                         property_sellback=params.property)
 
@@ -223,6 +225,8 @@ class DoublesRule(Novelty):
                "hard": {"to_jail": 2}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The bank's doubles rules: whether a double rolls again, and how many send a
+        player to jail."""
         return set_bank(schema, doubles_roll_again=params.roll_again,
                         doubles_to_jail=params.to_jail)
 

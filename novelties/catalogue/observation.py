@@ -56,6 +56,8 @@ class HiddenOpponentCash(Novelty):
                "medium": {"granularity": 500}, "hard": {"granularity": 100}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook coarsening opponents' cash (and, with `hide_payments`,
+        dropping payments between others)."""
         g, hide = params.granularity, params.hide_payments
 
         def show(obs: Observation) -> Observation:
@@ -91,6 +93,8 @@ class NoisyOpponentCash(Novelty):
     presets = {"easy": {"noise": 0.05}, "medium": {"noise": 0.2}, "hard": {"noise": 0.5}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook adding noise to opponents' cash, fresh each turn but
+        reproducible per viewer."""
         noise = params.noise
 
         def show(obs: Observation) -> Observation:
@@ -127,6 +131,8 @@ class HiddenOpponentAssets(Novelty):
                "medium": {"mortgages": True}, "hard": {}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook blanking opponents' buildings, mortgages or ownership (and,
+        with `hide_events`, the events about them)."""
         p = params
         if not (p.buildings or p.mortgages or p.ownership):
             raise ValueError("hide at least one of buildings, mortgages, ownership")
@@ -171,6 +177,8 @@ class WrongColours(Novelty):
     presets = {"easy": {"swaps": 1}, "medium": {"swaps": 2}, "hard": {"swaps": None}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook relabelling the groups in the public rules, by a permutation
+        drawn from `seed`."""
         rng = random.Random(params.seed)
         streets = [g for g in schema.groups
                    if any(s.group == g.name and s.kind == "street" for s in schema.squares)]
@@ -236,6 +244,7 @@ class HiddenOpponentMoves(Novelty):
                "hard": {"cards": True, "moves": True}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook dropping opponents' throws, draws or moves from the events."""
         kinds = tuple(k for k, on in (("dice_rolled", params.dice), ("card_drawn", params.cards),
                                       ("moved", params.moves)) if on)
         if not kinds:

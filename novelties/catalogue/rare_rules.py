@@ -41,6 +41,7 @@ class RichSalary(Novelty):
                "hard": {"threshold": 2500, "factor": 0.0}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A Go-salary hook cutting the salary of a player above the threshold; unannounced."""
         t, f = params.threshold, params.factor
 
         def passing_go(game: Any, seat: int, amount: int) -> int:
@@ -73,6 +74,8 @@ class RailroadSalary(Novelty):
                "hard": {"count": 4, "bonus": 50}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A Go-salary hook adding the bonus for a player holding enough railroads;
+        unannounced."""
         need, bonus = params.count, params.bonus
 
         def passing_go(game: Any, seat: int, amount: int) -> int:
@@ -107,6 +110,8 @@ class HotelPermit(Novelty):
                "hard": {"groups": ["green"], "fee": 25}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging the fee for each hotel built on the chosen groups
+        that turn; unannounced."""
         groups = select_groups(schema, params.groups, streets_only=True)
         if not groups:
             raise ValueError("no colour group of streets to charge for")
@@ -146,6 +151,8 @@ class HotelUpkeep(Novelty):
                "hard": {"hotels": 9, "fee": 1500}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging the upkeep to a player holding enough hotels;
+        unannounced."""
         need, fee = params.hotels, params.fee
 
         def end_of_turn(game: Any, seat: int) -> Any:

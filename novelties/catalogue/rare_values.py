@@ -87,6 +87,8 @@ class RepairCosts(Novelty):
                "hard": {"deck": "community_chest", "hotel": 150}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The decks with the repairs cards' charges changed (texts only with
+        `update_text`); a change that changes nothing is refused."""
         names = [d.name for d in schema.decks]
         if params.deck is not None and params.deck not in names:
             raise ValueError(f"unknown deck {params.deck!r}; decks: {', '.join(names)}")

@@ -65,6 +65,7 @@ class CappedOpponentCash(Novelty):
                "hard": {"ceiling": 3000}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook capping opponents' cash at the ceiling."""
         top = params.ceiling
 
         def show(obs: Observation) -> Observation:
@@ -95,6 +96,8 @@ class HiddenHotels(Novelty):
                "hard": {"groups": ["yellow"]}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook showing an opponent's hotel on the chosen groups (and its
+        build event) as four houses."""
         groups = select_groups(schema, params.groups, streets_only=True)
         if not groups:
             raise ValueError("no colour group of streets to disguise")
@@ -153,6 +156,8 @@ class HiddenRailroadSet(Novelty):
     presets = {"easy": {"count": 1}, "medium": {"count": 3}, "hard": {"count": 4}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook showing the last railroad of an opponent holding enough of
+        them as unowned."""
         need = params.count
         seen: list[Any] = [None, ()]  # (railroads found by kind: a reordered board keeps them)
 
@@ -199,6 +204,7 @@ class LateHiddenCards(Novelty):
                "hard": {"after_turn": 200}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook dropping opponents' card draws from turn `after_turn` on."""
         t = params.after_turn
         show = _late_leave_out(t, lambda e, me: e.kind == "card_drawn" and e.seat != me)
         return Applied(schema, Hooks(observation=show), (HookChange(
@@ -225,6 +231,7 @@ class CappedOpponentRents(Novelty):
     presets = {"easy": {"above": 100}, "medium": {"above": 500}, "hard": {"above": 1000}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook capping, in the events, the rents opponents pay each other."""
         top = params.above
 
         def big(e: Any, me: int) -> bool:
@@ -264,6 +271,7 @@ class HiddenJailCardPair(Novelty):
                "hard": {"count": 2, "seats": "next"}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook showing an opponent holding enough jail cards one card short."""
         need, which = params.count, params.seats
 
         def show(obs: Observation) -> Observation:
@@ -293,6 +301,8 @@ class LateHiddenTrades(Novelty):
                "hard": {"after_turn": 130}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook dropping trades between opponents (offers, answers, what they
+        move) from turn `after_turn` on."""
         t = params.after_turn
 
         def theirs(e: Any, me: int) -> bool:
@@ -330,6 +340,7 @@ class RoundedRichCash(Novelty):
                "hard": {"above": 3000, "step": 100}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook rounding down the cash of an opponent above `above`."""
         top, step = params.above, params.step
 
         def show(obs: Observation) -> Observation:

@@ -42,6 +42,8 @@ class WealthTax(Novelty):
                "hard": {"rate": 0.5, "base": "net_worth", "announced": False, "above": 9000}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook taxing a player who passed Go that turn; announced on the Go
+        square unless `announced` is off (then declared as a hidden rule)."""
         rate, base, above = params.rate, params.base, params.above
 
         def end_of_turn(game: Any, seat: int) -> Any:
@@ -86,6 +88,8 @@ class BuildingTax(Novelty):
                "hard": {"per_house": 150, "per_hotel": 600, "announced": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A tax hook adding the per-building charge; announced on the tax squares unless
+        `announced` is off."""
         ph, pt = params.per_house, params.per_hotel
         if not ph and not pt:
             raise ValueError("per_house and per_hotel are both 0: nothing would change")
@@ -192,6 +196,8 @@ class BankLoan(Novelty):
                "hard": {"amount": 200, "rate": 0.5, "term": 3}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """The `borrow` action registered with the engine, the loan terms printed on Go and
+        an end-of-turn hook collecting repayments."""
         register_action_kind(Borrow, ("pre_roll", "out_of_turn", "post_roll", "debt"),
                              _check_borrow, _do_borrow)
         go = first_of_kind(schema, "go").name
@@ -222,6 +228,8 @@ class AuctionRules(Novelty):
                "hard": {"sealed": True, "on_decline": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The bank's auction rules (sealed or open bidding, an auction on a declined
+        purchase or not)."""
         mode = "sealed" if params.sealed else "english"
         if (schema.bank.auction, schema.bank.auction_on_decline) == (mode, params.on_decline):
             raise ValueError("the auction rules are already as requested")
@@ -248,6 +256,7 @@ class TradeRules(Novelty):
                "hard": {"mortgaged": False, "offers": 6}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The bank's trading rules (mortgaged properties allowed or not, offers per phase)."""
         b = schema.bank
         if (b.trade_mortgaged, b.max_trade_offers_per_phase) == (params.mortgaged, params.offers):
             raise ValueError("the trading rules are already as requested")
@@ -274,6 +283,8 @@ class NoRentInJail(Novelty):
                "hard": {"fraction": 0.0, "announced": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A rent hook cutting the rent of an owner in jail; announced on the jail square
+        unless `announced` is off."""
         f = params.fraction
 
         def rent(game: Any, payer: int, sq: int, amount: int) -> int:
@@ -305,6 +316,8 @@ class BuildingMoratorium(Novelty):
                "hard": {"until_turn": 20}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A building-allowed hook refusing every build before the turn; seen only as
+        refusals."""
         until = params.until_turn
 
         def allowed(rules: Any, view: Any, seat: int, sq: int) -> str | None:
@@ -335,6 +348,8 @@ class WealthVictory(Novelty):
                "hard": {"threshold": 9000}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A game-over hook ending the game when the richest active player reaches the
+        threshold."""
         t = params.threshold
 
         def game_over(game: Any) -> int | None:
@@ -367,6 +382,8 @@ class HotelVictory(Novelty):
     presets = {"easy": {"hotels": 1}, "medium": {"hotels": 5}, "hard": {"hotels": 9}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A game-over hook ending the game when a player holds enough hotels (ties: the
+        earlier seat)."""
         need = params.hotels
 
         def game_over(game: Any) -> int | None:
@@ -397,6 +414,7 @@ class MonopolyVictory(Novelty):
     presets = {"easy": {"sets": 1}, "medium": {"sets": 5}, "hard": {"sets": 7}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A game-over hook ending the game when a player holds enough buildable sets."""
         need = params.sets
 
         def game_over(game: Any) -> int | None:

@@ -80,6 +80,8 @@ class TollSquare(Novelty):
                "hard": {"toll": 50}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """The chosen square replaced by a toll booth (its kind registered with the engine),
+        with an end-of-turn hook for the passing toll."""
         register_square_kind("toll", _toll_land)
         booth = Square(name="Toll Booth", kind="toll",
                        params={"toll": params.toll, "passing": params.passing})
@@ -119,6 +121,8 @@ class FreeParkingJackpot(Novelty):
     presets = {"easy": {"start": 200}, "medium": {"start": 500, "share": 0.5}, "hard": {}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """Free Parking replaced by a jackpot square (its kind registered with the engine),
+        with a tax hook feeding the pot."""
         register_square_kind("jackpot", _jackpot_land)
         spot = first_of_kind(schema, "free_parking").name
         square = Square(name="Jackpot", kind="jackpot",
@@ -153,6 +157,8 @@ class JailVisitFee(Novelty):
                "hard": {"fee": 100, "announced": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A landing hook charging visitors to the jail; announced on the jail square unless
+        `announced` is off."""
         fee = params.fee
 
         def landing(game: Any, seat: int, sq: int) -> Any:
@@ -185,6 +191,8 @@ class GoLandingBonus(Novelty):
                "hard": {"bonus": 400, "announced": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A landing hook paying the bonus on Go; announced on the Go square unless
+        `announced` is off."""
         bonus = params.bonus
 
         def landing(game: Any, seat: int, sq: int) -> bool:

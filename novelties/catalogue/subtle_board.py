@@ -40,6 +40,8 @@ class RenamedProperty(Novelty):
                "hard": {"square": "Mediterranean Avenue", "new_name": "Mediteranean Avenue"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the property renamed (cards naming it follow); a name already
+        taken is refused."""
         old = schema.squares[schema.index_of(params.square)]
         if not old.is_property:
             raise ValueError(f"{old.name!r} is not a property")
@@ -67,6 +69,8 @@ class SquareNudge(Novelty):
                "hard": {"square": "Chance 3", "step": -1}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the square and its neighbour swapped; Go and the jail stay where
+        they are."""
         i = schema.index_of(params.square)
         j = (i + params.step) % len(schema.squares)
         kinds = {schema.squares[i].kind, schema.squares[j].kind}
@@ -96,6 +100,8 @@ class GroupSplit(Novelty):
                "hard": {"group": "light_blue"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the group's last street moved to a new group of its own
+        (`<group>_annex`)."""
         groups = {g.name: g for g in schema.groups}
         if params.group not in groups:
             raise ValueError(f"unknown group {params.group!r}; groups: {', '.join(groups)}")
@@ -137,6 +143,7 @@ class RenamedDeck(Novelty):
                "hard": {"deck": "community_chest", "new_name": "treasury"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the deck, and the squares that draw from it, renamed."""
         names = [d.name for d in schema.decks]
         if params.deck not in names:
             raise ValueError(f"unknown deck {params.deck!r}; decks: {', '.join(names)}")
@@ -179,6 +186,8 @@ class RewordedCards(Novelty):
                "hard": {"count": 1, "deck": "community_chest"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The decks with up to `count` card texts reworded (`reword`); two cards made to
+        read the same are refused."""
         names = [d.name for d in schema.decks]
         if params.deck is not None and params.deck not in names:
             raise ValueError(f"unknown deck {params.deck!r}; decks: {', '.join(names)}")
@@ -222,6 +231,8 @@ class HiddenJailCards(Novelty):
     presets = {"easy": {"events": False}, "medium": {}, "hard": {"seats": "next"}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook showing the chosen opponents' jail cards as none (and, with
+        `events`, dropping their card moves)."""
         which, events = params.seats, params.events
 
         def show(obs: Observation) -> Observation:
@@ -246,8 +257,8 @@ class HiddenJailCards(Novelty):
 
 class HiddenOpponentJail(Novelty):
     """Opponents in jail are shown as just visiting: an agent cannot tell that a jailed
-    owner is not moving (nor, under a jail rule, not collecting), so it misjudges that
-    opponent's turn."""
+    opponent is stuck (nor, under a rule like `no_rent_in_jail`, that it collects less
+    rent), so it misjudges that opponent's next turns."""
 
     name = "hidden_opponent_jail"
     category = "representation"
@@ -257,6 +268,8 @@ class HiddenOpponentJail(Novelty):
     presets = {"easy": {"events": False}, "medium": {}, "hard": {"seats": "next"}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook showing the chosen opponents as out of jail (and, with
+        `events`, dropping their jailings and releases)."""
         which, events = params.seats, params.events
 
         def show(obs: Observation) -> Observation:

@@ -47,8 +47,8 @@ class _SquareBonus(NoveltyParams):
 
 
 class LuckySquare(Novelty):
-    """Landing on one square pays a bonus: that square, and the properties next to it, are
-    worth a little more than an agent reading the board expects."""
+    """Landing on one square pays a bonus: a small income that no printed rule explains,
+    seen only by those who land there."""
 
     name = "lucky_square"
     category = "class"
@@ -60,6 +60,8 @@ class LuckySquare(Novelty):
                "hard": {"square": "Mediterranean Avenue", "amount": 25}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A landing hook paying the bonus on the square (found by name, so a reordered
+        board keeps it); unannounced."""
         i = schema.index_of(params.square)
         name, amount = schema.squares[i].name, params.amount
 
@@ -91,6 +93,8 @@ class CardFee(Novelty):
                "hard": {"decks": ["community_chest"], "fee": 10}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A landing hook charging the fee on the chosen decks' squares before the draw;
+        unannounced."""
         names = [d.name for d in schema.decks]
         chosen = names if params.decks == "all" else list(params.decks)
         unknown = [d for d in chosen if d not in names]
@@ -127,6 +131,7 @@ class JailUpkeep(Novelty):
     presets = {"easy": {"fee": 50}, "medium": {"fee": 25}, "hard": {"fee": 10}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging a player still in jail; unannounced."""
         fee = params.fee
 
         def end_of_turn(game: Any, seat: int) -> Any:
@@ -159,6 +164,7 @@ class RichRent(Novelty):
                "hard": {"threshold": 2500, "surcharge": 1.0}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A rent hook adding the surcharge for a payer above the threshold; unannounced."""
         t, f = params.threshold, 1 + params.surcharge
 
         def rent(game: Any, payer: int, sq: int, amount: int) -> int:
@@ -189,6 +195,7 @@ class PoorRelief(Novelty):
                "hard": {"threshold": 50, "amount": 20}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook paying a player below the threshold; unannounced."""
         t, amount = params.threshold, params.amount
 
         def end_of_turn(game: Any, seat: int) -> None:
@@ -220,6 +227,8 @@ class DoublesFee(Novelty):
                "hard": {"fee": 50, "which": "snake_eyes"}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging for each qualifying double thrown that turn;
+        unannounced."""
         fee, snake = params.fee, params.which == "snake_eyes"
 
         def counts(dice: tuple[int, ...]) -> bool:
@@ -252,6 +261,8 @@ class DoublesRent(Novelty):
     presets = {"easy": {"factor": 2.0}, "medium": {"factor": 0.5}, "hard": {"factor": 1.2}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A rent hook scaling the rent when the payer's last throw was a double;
+        unannounced."""
         f = params.factor
         if f == 1:
             raise ValueError("factor 1 changes nothing")
@@ -280,6 +291,8 @@ class RentLevy(Novelty):
     presets = {"easy": {"rate": 0.2}, "medium": {"rate": 0.1}, "hard": {"rate": 0.05}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging owners their share of the rents collected that turn;
+        unannounced."""
         rate = params.rate
 
         def end_of_turn(game: Any, seat: int) -> Any:
@@ -312,6 +325,8 @@ class AuctionPremium(Novelty):
     presets = {"easy": {"rate": 0.5}, "medium": {"rate": 0.25}, "hard": {"rate": 0.1}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging auction winners the premium on their price;
+        unannounced."""
         rate = params.rate
 
         def end_of_turn(game: Any, seat: int) -> Any:
@@ -345,6 +360,8 @@ class ThirdHouseFee(Novelty):
                "hard": {"fee": 300}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging for each house built to the level that turn;
+        unannounced."""
         if params.level > schema.bank.max_houses:
             raise ValueError(f"level {params.level} is above the {schema.bank.max_houses} "
                              "houses a street may hold")
@@ -383,6 +400,7 @@ class LateRent(Novelty):
                "hard": {"after_turn": 200, "factor": 2.0}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A rent hook scaling rents from the turn on; unannounced."""
         t, f = params.after_turn, params.factor
 
         def rent(game: Any, payer: int, sq: int, amount: int) -> int:
@@ -407,6 +425,7 @@ class LateSalary(Novelty):
                "hard": {"after_turn": 200, "factor": 0.0}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A Go-salary hook scaling the salary from the turn on; unannounced."""
         t, f = params.after_turn, params.factor
 
         def passing_go(game: Any, seat: int, amount: int) -> int:
@@ -434,6 +453,8 @@ class FirstLapGrace(Novelty):
     presets = {"easy": {"factor": 0.0}, "medium": {"factor": 0.5}, "hard": {"factor": 0.8}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """Rent and Go-salary hooks: a payer not yet recorded passing Go pays the reduced
+        rent; unannounced."""
         f = params.factor
 
         def passing_go(game: Any, seat: int, amount: int) -> int:

@@ -79,6 +79,8 @@ class CardAmount(Novelty):
                         "amount": 15}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The deck with the first card whose text starts with `card` paying `amount` (its
+        text updated only with `update_text`)."""
         decks = {d.name: d for d in schema.decks}
         if params.deck not in decks:
             raise ValueError(f"unknown deck {params.deck!r}; decks: {', '.join(decks)}")
@@ -123,6 +125,8 @@ class LevelRent(Novelty):
                         "printed": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
+        """The rent at the level scaled on the chosen streets, printed or (with
+        `printed=False`) charged by a rent hook behind the old board."""
         lv, f = params.level, params.factor
         groups = set(select_groups(schema, params.groups, streets_only=True))
         targets = [s for s in schema.squares if s.kind == "street" and s.group in groups
@@ -171,6 +175,8 @@ class RailroadRents(Novelty):
                "hard": {"counts": [4], "factor": 1.2, "printed": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
+        """The railroad rents for the chosen counts scaled, printed or (with
+        `printed=False`) charged by a rent hook behind the old board."""
         rails = [s for s in schema.squares if s.kind == "railroad"]
         if not rails:
             raise ValueError("the board has no railroad")
@@ -225,6 +231,8 @@ class UtilityMultiplier(Novelty):
                "hard": {"one": 4, "both": 12, "printed": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
+        """The utilities' multipliers replaced, printed or (with `printed=False`) charged by
+        a rent hook behind the old board."""
         utils = [s for s in schema.squares if s.kind == "utility"]
         if not utils:
             raise ValueError("the board has no utility")
@@ -284,6 +292,7 @@ class OnePrice(Novelty):
                "hard": {"square": "Boardwalk", "price": 500}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the property's new price."""
         i = schema.index_of(params.square)
         sq = schema.squares[i]
         if not sq.is_property:
@@ -314,6 +323,7 @@ class ShiftedFace(Novelty):
                "hard": {"old": 3, "new": 4}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The die with face `old` replaced by `new`."""
         if params.die >= len(schema.dice):
             raise ValueError(f"no die {params.die}; the schema has {len(schema.dice)} dice")
         die = schema.dice[params.die]
@@ -342,6 +352,8 @@ class StickyDoubles(Novelty):
     presets = {"easy": {"chance": 0.3}, "medium": {"chance": 0.05}, "hard": {"chance": 0.02}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A dice hook turning non-doubles into doubles, from a per-game stream apart from
+        the engine's dice (common random numbers hold)."""
         if len(schema.dice) < 2:
             raise ValueError("with one die there are no doubles")
         c = params.chance
@@ -376,6 +388,8 @@ class BrokenDouble(Novelty):
                "hard": {"face": 6, "chance": 0.25}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A dice hook breaking the double, from a per-game stream apart from the engine's
+        dice."""
         if len(schema.dice) != 2:
             raise ValueError("broken_double needs exactly two dice")
         face, c = params.face, params.chance
@@ -393,8 +407,8 @@ class BrokenDouble(Novelty):
 
 
 class RethrownSevens(Novelty):
-    """A throw of 7 is sometimes thrown again: the squares seven steps from the most visited
-    ones are landed on less, a shift only many rolls reveal."""
+    """A throw of 7 is sometimes thrown again: the commonest total comes up less often, a
+    slight shift in landing odds that only many rolls reveal."""
 
     name = "rethrown_sevens"
     category = "attribute"
@@ -405,6 +419,8 @@ class RethrownSevens(Novelty):
     presets = {"easy": {"chance": 1.0}, "medium": {"chance": 0.3}, "hard": {"chance": 0.15}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A dice hook throwing a 7 again, from a per-game stream apart from the engine's
+        dice."""
         c = params.chance
 
         def dice_roll(game: Any, seat: int, dice: tuple[int, ...]) -> tuple[int, ...]:
@@ -438,6 +454,8 @@ class JailDice(Novelty):
     presets = {"easy": {"chance": 0.5}, "medium": {"chance": 0.0}, "hard": {"chance": 0.25}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A dice hook setting a jailed player's chance of a double, from a per-game stream
+        apart from the engine's dice."""
         if len(schema.dice) != 2:
             raise ValueError("jail_dice needs exactly two dice")
         c = params.chance
