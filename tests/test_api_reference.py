@@ -6,13 +6,21 @@ lines and walks what mkdocstrings renders from them (a module's `__all__`, else 
 public classes and functions it defines; a class's public methods and properties), so
 the check and the pages cannot drift apart. CI runs it with the tests, before the docs
 build, so it needs nothing from the `docs` extra.
+
+Two packages outside the reference are held to the same rule, since adopters read them
+as worked examples: the built-in plugins (`novelties.catalogue`) and the planner agent
+with its detector (`agents.planner`). There every public class, function and method
+says what it is for; a method that overrides a documented one may rely on that
+docstring (what `help()` and mkdocstrings show for it).
 """
 
 from __future__ import annotations
 
 import doctest
+import functools
 import importlib
 import inspect
+import pkgutil
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -93,6 +101,8 @@ def class_members(cls: type) -> Iterator[tuple[str, Any]]:
             value = value.__func__
         if isinstance(value, property):
             value = value.fget
+        if isinstance(value, functools.cached_property):
+            value = value.func
         if inspect.isfunction(value) and value.__qualname__.startswith(cls.__qualname__):
             yield name, value
         elif inspect.isclass(value) and value.__qualname__.startswith(cls.__qualname__ + "."):
@@ -145,6 +155,89 @@ def test_every_documented_object_has_a_docstring() -> None:
     missing = sorted({name for name, obj in documented() if not own_doc(obj)})
     assert not missing, ("public objects in the API reference without a docstring "
                          f"(say what each is for): {missing}")
+
+
+# Packages outside the reference whose public objects must still say what they are for.
+EXAMPLE_PACKAGES = ("novelties.catalogue", "agents.planner")
+
+
+def package_objects(package: str) -> Iterator[tuple[str, Any, type | None]]:
+    """(dotted name, object, the class defining it or None) of every public class and
+    function defined in a module of `package` (its private modules too: `_common` is
+    for plugin authors), and of the public methods, properties and nested classes those
+    classes define."""
+    pkg = importlib.import_module(package)
+    mods = [pkg] + [importlib.import_module(m.name)
+                    for m in pkgutil.walk_packages(pkg.__path__, package + ".")]
+    for mod in mods:
+        for name, obj in vars(mod).items():
+            if name.startswith("_") or not (inspect.isclass(obj) or inspect.isfunction(obj)):
+                continue
+            if getattr(obj, "__module__", None) != mod.__name__:
+                continue  # imported: checked where it is defined
+            yield f"{mod.__name__}.{name}", obj, None
+            if inspect.isclass(obj):
+                for sub, value in class_members(obj):
+                    yield f"{mod.__name__}.{name}.{sub}", value, obj
+
+
+def inherits_doc(cls: type, name: str) -> bool:
+    """Whether `name` overrides a method of a base class of `cls` that has a docstring."""
+    for base in cls.__mro__[1:]:
+        if name in vars(base):
+            value = vars(base)[name]
+            if isinstance(value, (classmethod, staticmethod)):
+                value = value.__func__
+            if isinstance(value, property):
+                value = value.fget
+            return bool((getattr(value, "__doc__", None) or "").strip())
+    return False
+
+
+def undocumented(package: str) -> list[str]:
+    """The public objects of `package` with no docstring of their own or inherited."""
+    return sorted(name for name, obj, owner in package_objects(package)
+                  if not own_doc(obj) and not (
+                      owner is not None and inherits_doc(owner, name.rsplit(".", 1)[1])))
+
+
+@pytest.mark.parametrize("package", EXAMPLE_PACKAGES)
+def test_every_public_object_of_the_example_packages_has_a_docstring(package: str) -> None:
+    found = list(package_objects(package))
+    assert len(found) > 200, f"the walk of {package} found only {len(found)} objects"
+    missing = undocumented(package)
+    assert not missing, (f"public objects of {package} without a docstring (say what each "
+                         f"is for, in the game's terms): {missing}")
+
+
+def test_the_package_walk_finds_a_missing_docstring() -> None:
+    """The check itself: an undocumented override of an undocumented method is caught,
+    one of a documented method is not, and a cached property is walked."""
+
+    class Base:
+        def told(self) -> None:
+            """Documented."""
+
+        def quiet(self) -> None:
+            pass
+
+    class Child(Base):
+        """Documented."""
+
+        def told(self) -> None:
+            pass
+
+        def quiet(self) -> None:
+            pass
+
+        @functools.cached_property
+        def lazy(self) -> int:
+            return 1
+
+    assert inherits_doc(Child, "told") and not inherits_doc(Child, "quiet")
+    assert not inherits_doc(Child, "new")
+    assert [n for n, _ in class_members(Child)] == ["told", "quiet", "lazy"]
+    assert not own_doc(Child.told) and not own_doc(vars(Child)["lazy"].func)
 
 
 def unannotated(fn: Any) -> list[str]:

@@ -65,6 +65,10 @@ MANAGE = frozenset(("pre_roll", "out_of_turn", "post_roll"))
 
 
 class PlannerAgent(PhaseAgent):
+    """The planner paper's agent: one-step look-ahead on a value function of the rules it
+    believes, with a novelty detector that changes those beliefs (see module): the built-in
+    agent that detects a novelty and adapts its play to it."""
+
     name = "planner"
 
     def __init__(self, adapt: bool = True, k_turns: int = K_TURNS, k_loops: int = K_LOOPS,
@@ -132,6 +136,9 @@ class PlannerAgent(PhaseAgent):
         self.set_believed_charges(charges_from(changes, schema))
 
     def tables(self, obs: Observation | None = None) -> Tables:
+        """The value tables (landing weights, rents, charges) of the believed rules, rebuilt
+        only when the beliefs or the board size change: the costly part of a decision,
+        shared by every move it values."""
         t = self._tables
         if t is None or (obs is not None and t.n != len(obs.owner)):
             schema = self.believed
@@ -205,11 +212,15 @@ class PlannerAgent(PhaseAgent):
         self._targets: list[tuple[int, int]] = []
 
     def begin_game(self, seat: int, observation: Observation) -> None:
+        """Forget the last game's decision state and show the detector the first observation
+        (a rule change between games shows here)."""
         super().begin_game(seat, observation)
         self._reset()
         self._observe(observation)
 
     def end_game(self, result: Any) -> None:
+        """Let the detector close the game's statistics (the dice test, hidden rules) and,
+        with `adapt`, play the next game by what it now believes."""
         try:
             self.detector.end_game(result)
         except Exception:  # noqa: BLE001 - detection must never cost a game
@@ -217,9 +228,13 @@ class PlannerAgent(PhaseAgent):
         self._adopt()
 
     def novelty_report(self) -> NoveltyReport:
+        """The detector's report: whether the rules changed, how sure it is, and what
+        changed."""
         return self.detector.report()
 
     def novelty_announced(self) -> None:
+        """Told a novelty arrives now ("given detection"): the detector's statistics start
+        afresh."""
         self.detector.announce()
 
     def _observe(self, obs: Observation) -> None:
@@ -243,6 +258,8 @@ class PlannerAgent(PhaseAgent):
                      "trade_response": "_answer", "debt": "_debt"}
 
     def act(self, obs: Observation) -> A.Action:
+        """Feed the detector, then decide by phase; a rule its beliefs do not cover falls
+        back to the phase's default move rather than faulting the game."""
         self._observe(obs)
         try:
             return self.dispatch(obs)

@@ -57,6 +57,8 @@ class Charges:
         return out
 
     def per_tax_landing(self, houses: int, hotels: int) -> float:
+        """What a tax landing costs on top of the printed tax for a player holding these
+        buildings (a believed building tax)."""
         return self.tax_per_house * houses + self.tax_per_hotel * hotels
 
     def fee_for(self, level: int) -> int:

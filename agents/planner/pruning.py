@@ -30,6 +30,8 @@ def condition2(terms: Terms, mortgage_scale: float) -> float:
 
 
 def is_safe(terms: Terms, cash_min: float, mortgage_scale: float) -> bool:
+    """Whether a state meets both bankruptcy conditions: the planner's test of a position it
+    can afford to be in."""
     return condition1(terms, cash_min) >= 0 and condition2(terms, mortgage_scale) > 0
 
 

@@ -16,6 +16,10 @@ from openmono.state import after_build, after_sell_building
 
 
 class SimState:
+    """The public state a move changes, in plain lists with an observation's attribute
+    names: cheap to copy for each candidate move, and checked by `openmono.legal` as it
+    is."""
+
     __slots__ = ("cash", "owner", "level", "mortgaged", "houses_left", "hotels_left",
                  "position", "in_jail", "jail_turns", "jail_cards", "active", "turn", "current")
 
@@ -40,6 +44,7 @@ class SimState:
 
     @classmethod
     def from_obs(cls, obs) -> SimState:
+        """A copy of what an observation shows, for one decision's candidate moves."""
         return cls(list(obs.cash), list(obs.owner), list(obs.level), list(obs.mortgaged),
                    obs.houses_left, obs.hotels_left, list(obs.position), list(obs.in_jail),
                    list(obs.jail_turns), list(obs.jail_cards), list(obs.active), obs.turn,

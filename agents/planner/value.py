@@ -274,6 +274,8 @@ class Evaluator:
         return new
 
     def terms(self, st) -> Terms:
+        """V and the safety terms of a candidate state for the deciding seat: what pruning
+        and the argmax compare."""
         t = self.t
         rules = t.rules
         owner, level, mort = st.owner, st.level, st.mortgaged
@@ -385,4 +387,5 @@ class Evaluator:
         return (a_assets, a_worth, a_rs, a_mine, a_r1_in, a_other, a_r1_out, worst, entry)
 
     def value(self, st) -> float:
+        """V of a candidate state (the planner's score of a move's outcome)."""
         return self.terms(st).value

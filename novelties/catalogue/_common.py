@@ -62,6 +62,7 @@ def hotels_held(game: Any, seat: int) -> int:
 
 
 def select_dice(schema: GameSchema, dice: Dice) -> list[int]:
+    """Die indices from "all" or a list; a die the schema lacks fails with how many it has."""
     if dice == "all":
         return list(range(len(schema.dice)))
     bad = [d for d in dice if not 0 <= d < len(schema.dice)]
@@ -71,14 +72,19 @@ def select_dice(schema: GameSchema, dice: Dice) -> list[int]:
 
 
 def scale(value: int, factor: float) -> int:
+    """A money amount times `factor`, rounded and never negative, so a scaled rent or price
+    is still a valid amount."""
     return max(0, int(round(value * factor)))
 
 
 def set_bank(schema: GameSchema, **fields: Any) -> GameSchema:
+    """The schema with some bank fields changed: the one-line shape of a bank-rule novelty."""
     return replace(schema, bank=replace(schema.bank, **fields))
 
 
 def map_squares(schema: GameSchema, fn: Callable[[int, Square], Square]) -> GameSchema:
+    """The schema with `fn(index, square)` applied to every square: a per-square edit in one
+    line."""
     return replace(schema, squares=tuple(fn(i, s) for i, s in enumerate(schema.squares)))
 
 
@@ -91,6 +97,8 @@ def with_square_params(schema: GameSchema, name: str, **params: Any) -> GameSche
 
 
 def first_of_kind(schema: GameSchema, kind: str) -> Square:
+    """The first square of a kind (the jail, a tax square): where a rule naming "the" square
+    of that kind applies."""
     for s in schema.squares:
         if s.kind == kind:
             return s
@@ -113,6 +121,7 @@ def derive_public(pub: PublicRules, **changes: Any) -> PublicRules:
 
 
 def pick(rng: random.Random, items: Iterable[Any], k: int) -> list[Any]:
+    """Up to `k` of `items` drawn with `rng`: a seeded choice of squares or cards to change."""
     items = list(items)
     return rng.sample(items, min(k, len(items)))
 
@@ -125,12 +134,17 @@ class BankValue(Novelty):
     field: ClassVar[str] = ""
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The bank with the new value; the value it already has is refused (a novelty must
+        change something)."""
         if getattr(schema.bank, self.field) == params.value:
             raise ValueError(f"{self.field} is already {params.value}: nothing would change")
         return set_bank(schema, **{self.field: params.value})
 
 
 class ScaleParams(NoveltyParams):
+    """The parameters of a `ScaleSquares` novelty: the factor, the groups it touches, and
+    whether the board prints the new numbers."""
+
     factor: float = Field(gt=0, le=20)
     groups: Groups = "all"
     printed: bool = True
@@ -150,12 +164,16 @@ class ScaleSquares(Novelty):
     hook: ClassVar[str | None] = None  # "rent" or "tax": what a hidden change hooks
 
     def targets(self, schema: GameSchema, params: Any) -> list[Square]:
+        """The squares the change applies to: those of the chosen groups and the plugin's
+        square kinds."""
         if not hasattr(params, "groups"):
             return [s for s in schema.squares if s.kind in self.kinds]
         groups = set(select_groups(schema, params.groups))
         return [s for s in schema.squares if s.kind in self.kinds and s.group in groups]
 
     def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
+        """The board with the scaled numbers printed, or with `printed=False` the old board
+        and a hook charging the new ones (declared, as the board no longer tells)."""
         targets = {s.name for s in self.targets(schema, params)}
         if not targets:
             raise ValueError("no square matches the chosen groups")

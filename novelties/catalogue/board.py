@@ -46,6 +46,10 @@ class _Shuffle(NoveltyParams):
 
 
 class BoardShuffle(Novelty):
+    """Squares move to new positions: every distance an agent learnt (which squares a roll
+    from jail reaches, where cards send it) is wrong, while prices and rents stay with
+    the squares."""
+
     name = "board_shuffle"
     category = "representation"
     description = ("Squares change places (Go stays); easy swaps two pairs, hard shuffles the "
@@ -54,6 +58,8 @@ class BoardShuffle(Novelty):
     presets = {"easy": {"swaps": 2}, "medium": {"swaps": 8}, "hard": {"swaps": None}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board reordered by `seed` (a few swaps, or a full shuffle that moves every
+        square not kept)."""
         names = [s.name for s in schema.squares]
         missing = [k for k in params.keep if k not in names]
         if missing:
@@ -80,6 +86,9 @@ class _Within(NoveltyParams):
 
 
 class GroupShuffle(Novelty):
+    """Members of a group trade places within the group's spots: the group's footprint
+    stays, but which street lies where (and so which is landed on most) changes."""
+
     name = "group_shuffle"
     category = "representation"
     description = ("Members of a group swap positions among the group's squares; hard "
@@ -90,6 +99,8 @@ class GroupShuffle(Novelty):
                "hard": {"groups": "all"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with each chosen group's members permuted among their own positions (a
+        permutation that moves at least one)."""
         rng = random.Random(params.seed)
         order = list(range(len(schema.squares)))
         for g in select_groups(schema, params.groups):
@@ -111,6 +122,9 @@ class _Reassign(NoveltyParams):
 
 
 class GroupReassign(Novelty):
+    """Streets change colour groups, keeping their price and rent: the sets worth
+    completing, and the trades that complete them, are no longer the printed ones."""
+
     name = "group_reassign"
     category = "representation"
     description = ("Pairs of streets swap colour groups (prices and rents stay with the "
@@ -120,6 +134,8 @@ class GroupReassign(Novelty):
     presets = {"easy": {"swaps": 6}, "medium": {"swaps": 3}, "hard": {"swaps": 2}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with `swaps` random pairs of streets from different groups exchanging
+        groups."""
         rng = random.Random(params.seed)
         groups = [s.group for s in schema.squares]
         streets = [i for i, s in enumerate(schema.squares) if s.kind == "street"]
@@ -141,6 +157,10 @@ class _SetSize(NoveltyParams):
 
 
 class MonopolySize(Novelty):
+    """Fewer (or more) streets of a group make a set: building can start earlier (or later)
+    than an agent waiting for the whole group expects, and single streets become
+    set-makers worth bidding for."""
+
     name = "monopoly_size"
     category = "representation"
     description = ("How many streets of a group make a set changes by `change`; easy lets a "
@@ -153,6 +173,8 @@ class MonopolySize(Novelty):
                "hard": {"groups": ["orange", "red"]}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The groups with their set size moved by `change`, kept between one street and the
+        whole group."""
         chosen = set(select_groups(schema, params.groups, streets_only=True))
         new_groups = []
         for g in schema.groups:
@@ -178,6 +200,9 @@ class _Merge(NoveltyParams):
 
 
 class GroupMerge(Novelty):
+    """Colour groups merge into bigger sets: monopolies get rarer and dearer to complete, so
+    an agent trading for the old small sets never gets to build."""
+
     name = "group_merge"
     category = "representation"
     description = ("Colour groups merge into bigger sets (named after the first); easy makes "
@@ -190,6 +215,8 @@ class GroupMerge(Novelty):
                "hard": {"merges": [["brown", "light_blue"]]}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with each merge's groups folded into its first; a group merged twice is
+        refused."""
         into: dict[str, str] = {}
         for merge in params.merges:
             select_groups(schema, merge)
@@ -224,6 +251,9 @@ class _Rename(NoveltyParams):
 
 
 class RenamedProperties(Novelty):
+    """Properties get new names, cards following: nothing about play changes, but whatever
+    an agent keyed on names (learnt values, a plan for "Boardwalk") must be relearnt."""
+
     name = "renamed_properties"
     category = "representation"
     description = ("Properties get new names (cards follow); easy renames all of them, so "
@@ -234,6 +264,8 @@ class RenamedProperties(Novelty):
     presets = {"easy": {"count": None}, "medium": {"count": 10}, "hard": {"count": 3}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the chosen properties renamed from a stock of new names, and cards
+        naming them rewritten."""
         rng = random.Random(params.seed)
         props = [s.name for s in schema.squares if s.is_property]
         chosen = props if params.count is None else rng.sample(props, min(params.count,
@@ -254,6 +286,9 @@ class _Relabel(NoveltyParams):
 
 
 class RenamedGroups(Novelty):
+    """Colour groups get new names and colours: a strategy that favours a colour by name no
+    longer finds it, though every set plays as before."""
+
     name = "renamed_groups"
     category = "representation"
     description = ("Colour groups get new names and colours; hard relabels every group, so a "
@@ -262,6 +297,8 @@ class RenamedGroups(Novelty):
     presets = {"easy": {"count": 2}, "medium": {"count": 5}, "hard": {"count": None}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the chosen groups relabelled from a stock of new names and
+        colours."""
         rng = random.Random(params.seed)
         names = [g.name for g in schema.groups]
         chosen = names if params.count is None else rng.sample(names, min(params.count,
@@ -282,6 +319,9 @@ class _Reverse(NoveltyParams):
 
 
 class BoardReverse(Novelty):
+    """The squares after Go run in reverse order: the cheap streets come late in a lap, so
+    the landing odds of each group change."""
+
     name = "board_reverse"
     category = "representation"
     description = ("The squares after Go are laid out in reverse order over `span` positions; "
@@ -290,6 +330,7 @@ class BoardReverse(Novelty):
     presets = {"easy": {"span": 9}, "medium": {"span": 19}, "hard": {"span": None}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the `span` squares after Go in reverse order."""
         n = len(schema.squares)
         span = n - 1 if params.span is None else min(params.span, n - 1)
         order = [0, *range(span, 0, -1), *range(span + 1, n)]
@@ -320,6 +361,9 @@ class _Stretch(NoveltyParams):
 
 
 class BoardStretch(Novelty):
+    """A square spans several positions, landing on any part being landing on it: the board
+    grows and the stretched squares are landed on more often."""
+
     name = "board_stretch"
     category = "representation"
     description = ("Squares stretch over several positions (landing on any part is landing on "
@@ -332,6 +376,8 @@ class BoardStretch(Novelty):
                                     "Go To Jail"], "copies": 2}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with `copies` stretch squares after each chosen square, landing on
+        which is landing on it."""
         register_square_kind("stretch", _stretch_land)
         names = {s.name for s in schema.squares}
         for name in params.squares:
@@ -351,6 +397,9 @@ class _Extend(NoveltyParams):
 
 
 class BoardExtend(Novelty):
+    """Empty squares are inserted: laps get longer, Go pays less often and rents come round
+    more slowly, so cash is tighter than an agent counting 40 squares expects."""
+
     name = "board_extend"
     category = "representation"
     description = ("Empty 'Vacant Lot' squares are inserted evenly, so laps are longer and Go "
@@ -359,6 +408,7 @@ class BoardExtend(Novelty):
     presets = {"easy": {"count": 2}, "medium": {"count": 6}, "hard": {"count": 12}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with `count` vacant lots spread evenly round it."""
         n = len(schema.squares)
         every = n / (params.count + 1)
         cuts = {int(round(every * (k + 1))) for k in range(params.count)}
@@ -380,6 +430,9 @@ class _Jail(NoveltyParams):
 
 
 class JailRelocated(Novelty):
+    """The jail swaps places with another square: where a released player starts, and so the
+    squares most landed on after jail, move with it."""
+
     name = "jail_relocated"
     category = "representation"
     description = ("The jail swaps places with another square; hard puts it two squares before "
@@ -389,6 +442,7 @@ class JailRelocated(Novelty):
                "hard": {"swap_with": "Luxury Tax"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the jail and the chosen square swapped."""
         jail = next(i for i, s in enumerate(schema.squares) if s.kind == "jail")
         other = schema.index_of(params.swap_with)
         if other == jail:

@@ -39,6 +39,9 @@ def rent_table(old: tuple[int, ...], old_houses: int, old_hotel: bool,
 
 
 class BuildingLimit(Novelty):
+    """A street takes a different number of houses, with or without a hotel: the top rents
+    an agent builds towards move or vanish, and so does what a set is worth developing."""
+
     name = "building_limit"
     category = "attribute"
     description = ("Changes how many houses a street takes and whether hotels exist (rent "
@@ -50,6 +53,8 @@ class BuildingLimit(Novelty):
                "hard": {"max_houses": 5}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The new building limit with every street's rent table extended or cut to it
+        (`rent_table`)."""
         b = schema.bank
         if (b.max_houses, b.hotels) == (params.max_houses, params.hotels):
             raise ValueError("the building limit is already as requested")
@@ -67,6 +72,10 @@ class _Stock(NoveltyParams):
 
 
 class BuildingStock(Novelty):
+    """The bank holds fewer houses and hotels: a shortage lets whoever builds first lock the
+    others out, so building early (and holding houses rather than hotels) matters more
+    than the standard stock suggests."""
+
     name = "building_stock"
     category = "attribute"
     description = ("The bank holds `houses` houses and `hotels` hotels; hard leaves 6 and 2, "
@@ -76,4 +85,5 @@ class BuildingStock(Novelty):
                "hard": {"houses": 6, "hotels": 2}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The bank with the new house and hotel stock."""
         return set_bank(schema, house_stock=params.houses, hotel_stock=params.hotels)

@@ -29,6 +29,9 @@ class _Amounts(NoveltyParams):
 
 
 class CardAmounts(Novelty):
+    """The money on cards changes, possibly behind the old texts: the cash reserve an agent
+    keeps against card payments, and what repairs cost a built-up player, are off."""
+
     name = "card_amounts"
     category = "attribute"
     description = ("Money on cards (collect, pay, per-player, repairs) times `factor`; hard "
@@ -38,6 +41,8 @@ class CardAmounts(Novelty):
                "hard": {"factor": 3.0, "update_text": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The decks with every money card scaled, the texts updated unless `update_text` is
+        off."""
         f = params.factor
 
         def change(deck: Deck, card: Card) -> Card:
@@ -66,6 +71,9 @@ class _Destinations(NoveltyParams):
 
 
 class CardDestinations(Novelty):
+    """'Advance to' cards send players elsewhere: the squares they bring traffic to, and so
+    which properties earn most, are not the printed ones."""
+
     name = "card_destinations"
     category = "attribute"
     description = ("'Advance to' cards send players to other properties; easy moves every such "
@@ -76,6 +84,8 @@ class CardDestinations(Novelty):
                "hard": {"changes": 1}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The decks with the chosen 'advance to' cards pointing at other properties, drawn
+        by `seed`."""
         rng = random.Random(params.seed)
         spots = [(d.name, j) for d in schema.decks for j, c in enumerate(d.cards)
                  if c.kind == "advance_to"]
@@ -106,6 +116,10 @@ class _Composition(NoveltyParams):
 
 
 class DeckComposition(Novelty):
+    """Cards leave the decks or appear twice, which only the draws show: the odds of a
+    costly card (and of a jail card) are not what an agent reading the printed decks
+    expects."""
+
     name = "deck_composition"
     category = "attribute"
     description = ("Cards removed from or doubled in the decks (hidden: only draws show it); "
@@ -115,6 +129,8 @@ class DeckComposition(Novelty):
                "hard": {"remove": 6, "duplicate": 6, "costly": True}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The decks with cards removed and doubled, drawn by `seed`; a deck is never
+        emptied."""
         if not params.remove and not params.duplicate:
             raise ValueError("remove or duplicate at least one card")
         rng = random.Random(params.seed)
@@ -151,6 +167,9 @@ class _Dividend(NoveltyParams):
 
 
 class DividendCard(Novelty):
+    """A new card kind pays the drawer per property owned: owning many squares, even without
+    sets, earns more than an agent valuing only rents expects."""
+
     name = "dividend_card"
     category = "class"
     description = ("A new card kind in every deck: collect `amount` per property you own; "
@@ -160,6 +179,7 @@ class DividendCard(Novelty):
                "hard": {"amount": 50, "copies": 3}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """Every deck with the new card added (its kind registered with the engine)."""
         register_card_kind("property_dividend", _dividend)
         card = Card(text=f"Property dividend: collect ${params.amount} for each property "
                          "you own", kind="property_dividend", amount=params.amount,

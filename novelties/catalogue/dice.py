@@ -23,6 +23,10 @@ class _Weights(NoveltyParams):
 
 
 class DiceWeights(Novelty):
+    """Loaded dice favour one face, seen only in the rolls: the distribution of moves (and
+    so of landings and doubles) shifts slightly, which only a statistical test over many
+    rolls reveals."""
+
     name = "dice_weights"
     category = "attribute"
     description = ("Hidden biased dice: `face` comes up `weight` times as often; easy is one die "
@@ -33,6 +37,7 @@ class DiceWeights(Novelty):
                "hard": {"face": 4, "weight": 1.1}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The chosen dice with `face` weighted `weight` times the others."""
         chosen = set(select_dice(schema, params.dice))
         dice = []
         for i, d in enumerate(schema.dice):
@@ -52,6 +57,9 @@ class _Extra(NoveltyParams):
 
 
 class ExtraDie(Novelty):
+    """More dice: moves get longer and doubles (all dice equal) rarer, so landing odds, the
+    doubles route out of jail and the jail risk of a double streak all change."""
+
     name = "extra_die"
     category = "class"
     description = ("Dice are added (doubles then mean all dice equal); hard adds two d6: moves "
@@ -61,6 +69,7 @@ class ExtraDie(Novelty):
                "hard": {"count": 2}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The dice with `count` more dice of `faces`."""
         return replace(schema, dice=schema.dice + (Die(faces=params.faces),) * params.count)
 
 
@@ -69,6 +78,9 @@ class _Single(NoveltyParams):
 
 
 class FewerDice(Novelty):
+    """One die replaces the pair: moves are shorter or differently spread and doubles are
+    gone, so leaving jail by a roll is impossible and landing odds change."""
+
     name = "fewer_dice"
     category = "class"
     description = ("A single die replaces the dice (no doubles: jail is left by fine or card); "
@@ -78,6 +90,7 @@ class FewerDice(Novelty):
                "hard": {"faces": D6}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The dice replaced by a single die of `faces`."""
         if len(schema.dice) < 2:
             raise ValueError("there is only one die already")
         return replace(schema, dice=(Die(faces=params.faces),))
@@ -96,6 +109,10 @@ class _Odd(NoveltyParams):
 
 
 class OddFaces(Novelty):
+    """Dice with odd faces only: with both dice odd every total is even, so half the squares
+    cannot be reached by a roll and the landing odds an agent values squares by are
+    wrong."""
+
     name = "odd_faces"
     category = "class"
     description = ("Dice with odd faces only; with both dice odd every total is even (half the "
@@ -106,6 +123,7 @@ class OddFaces(Novelty):
     presets = {"easy": {"faces": (1, 3, 5, 7, 9, 11)}, "medium": {}, "hard": {"dice": [0]}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The chosen dice replaced by dice of odd `faces`."""
         chosen = set(select_dice(schema, params.dice))
         return replace(schema, dice=tuple(Die(faces=params.faces) if i in chosen else d
                                           for i, d in enumerate(schema.dice)))
@@ -117,6 +135,9 @@ class _Sides(NoveltyParams):
 
 
 class MoreSides(Novelty):
+    """Dice with more faces: moves get longer and doubles rarer, so a lap goes faster and
+    landing odds and the doubles route out of jail change."""
+
     name = "more_sides"
     category = "class"
     description = ("Dice get `sides` faces (1..sides); hard rolls two d12: moves are twice as "
@@ -126,6 +147,7 @@ class MoreSides(Novelty):
                "hard": {"sides": 12}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The chosen dice replaced by dice numbered 1 to `sides`."""
         chosen = set(select_dice(schema, params.dice))
         die = Die(faces=tuple(range(1, params.sides + 1)))
         return replace(schema, dice=tuple(die if i in chosen else d

@@ -15,6 +15,9 @@ _OUTER = ["orange", "red", "yellow", "green"]
 
 
 class RentHike(ScaleSquares):
+    """Rents rise, on the board or only in what is charged: landing on a rival's square
+    costs more than an agent keeping a cash floor by the printed rents allows for."""
+
     name = "rent_hike"
     description = ("Rents multiplied by `factor` on all or some groups; medium triples every "
                    "rent while the board still shows the old rents (only payments reveal it); "
@@ -30,6 +33,9 @@ class RentHike(ScaleSquares):
 
 
 class PropertyPrices(ScaleSquares):
+    """Property prices change (mortgage values follow): what an agent can afford to buy, and
+    whether a square is worth its price, are off."""
+
     name = "property_prices"
     description = ("Property prices multiplied by `factor` (mortgage values follow); hard "
                    "halves every price, so the board sells out at once and cash runs differently.")
@@ -42,6 +48,9 @@ class PropertyPrices(ScaleSquares):
 
 
 class HouseCosts(ScaleSquares):
+    """Houses and hotels cost more to build: the return on building falls, so sets worth
+    developing under the printed costs may not be."""
+
     name = "house_costs"
     description = ("House and hotel costs multiplied by `factor` on some groups; easy makes "
                    "building 2.5x dearer everywhere, which changes which sets are worth it; "
@@ -62,6 +71,9 @@ class _TaxScale(NoveltyParams):
 
 
 class TaxAmounts(ScaleSquares):
+    """Tax squares charge more, on the board or only in what is charged: a cost an agent's
+    cash reserve is sized for grows."""
+
     name = "tax_amounts"
     description = ("Tax squares charge `factor` times their amount; hard triples them while "
                    "the board shows the old amounts (only the tax payments reveal it).")
@@ -81,6 +93,9 @@ class _Money(NoveltyParams):
 
 
 class GoSalary(BankValue):
+    """The Go salary changes: the steady income an agent counts on to rebuild cash between
+    rents grows, shrinks or disappears."""
+
     name = "go_salary"
     description = ("The salary for passing Go becomes `value`; hard pays nothing, so income "
                    "comes only from rents and cards.")
@@ -90,6 +105,9 @@ class GoSalary(BankValue):
 
 
 class StartingCash(BankValue):
+    """Players start with other cash: what is affordable early (buying, auctions, building)
+    and how fast the first rents bankrupt someone change."""
+
     name = "starting_cash"
     description = ("Each player starts with `value`; hard starts with 500, so early purchases "
                    "and the first rents decide the game.")
@@ -99,6 +117,9 @@ class StartingCash(BankValue):
 
 
 class JailFine(BankValue):
+    """The fine to leave jail changes: whether paying out at once beats waiting for a double
+    (or using a card) is not what an agent learnt."""
+
     name = "jail_fine"
     description = ("The fine to leave jail becomes `value`; hard makes it 500, so waiting out "
                    "the jail turns or holding a card becomes the only sane choice.")
@@ -112,6 +133,9 @@ class _Rate(NoveltyParams):
 
 
 class MortgageInterest(BankValue):
+    """The interest to lift a mortgage changes: a mortgage stops being cheap short-term
+    credit, so raising cash by mortgaging costs more than an agent plans."""
+
     name = "mortgage_interest"
     description = ("Interest to lift a mortgage (and on mortgaged trades) becomes `value`; "
                    "hard charges 100%, which makes a mortgage nearly a sale.")
@@ -125,6 +149,9 @@ class _Fraction(NoveltyParams):
 
 
 class MortgageValues(Novelty):
+    """A mortgage raises another share of the price: the cash a player in debt can raise by
+    mortgaging, and so how safe an agent's position is, are off."""
+
     name = "mortgage_value"
     category = "attribute"
     description = ("A mortgage raises `fraction` of the price instead of half; hard gives only "
@@ -134,6 +161,7 @@ class MortgageValues(Novelty):
                "hard": {"fraction": 0.1}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """Every property's mortgage value set to `fraction` of its price."""
         return map_squares(schema, lambda i, s: replace(
             s, mortgage=int(s.price * params.fraction)) if s.is_property else s)
 
@@ -144,6 +172,9 @@ class _SellBack(NoveltyParams):
 
 
 class SellBack(Novelty):
+    """Buildings (and properties) sell back to the bank at another share of their cost:
+    building is harder to undo, so building deep is riskier than an agent plans."""
+
     name = "sellback"
     category = "attribute"
     description = ("Buildings sell back at `building` of their cost (and, if set, the bank buys "
@@ -153,6 +184,7 @@ class SellBack(Novelty):
                "hard": {"building": 0.0, "property": 0.5}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The bank's sell-back fractions for buildings and (if set) properties."""
         return set_bank(schema, building_sellback=params.building,
                         property_sellback=params.property)
 
@@ -162,6 +194,9 @@ class _Turns(NoveltyParams):
 
 
 class JailTurns(BankValue):
+    """A jailed player is held for another number of failed rolls: jail lasts longer or
+    shorter, which changes whether jail is a haven late in the game."""
+
     name = "jail_turns"
     description = ("A jailed player must pay after `value` failed rolls instead of 3; hard "
                    "keeps players in jail for 6 turns (a safe haven late in the game).")
@@ -177,6 +212,9 @@ class _Doubles(NoveltyParams):
 
 
 class DoublesRule(Novelty):
+    """What doubles do changes (rolling again, going to jail): an agent's sense of how far a
+    turn can carry it, and of the jail risk of doubles, is off."""
+
     name = "doubles_rule"
     category = "attribute"
     description = ("Changes what doubles do (roll again; how many send you to jail); easy "
@@ -187,6 +225,8 @@ class DoublesRule(Novelty):
                "hard": {"to_jail": 2}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The bank's doubles rules: whether a double rolls again, and how many send a
+        player to jail."""
         return set_bank(schema, doubles_roll_again=params.roll_again,
                         doubles_to_jail=params.to_jail)
 

@@ -43,6 +43,9 @@ class _Cash(NoveltyParams):
 
 
 class HiddenOpponentCash(Novelty):
+    """Opponents' cash is shown coarsely or as 0: an agent can no longer tell who is about
+    to go bankrupt, what a trade partner can afford or how high a rival can bid."""
+
     name = "hidden_opponent_cash"
     category = "representation"
     description = ("Opponents' cash is shown rounded down to `granularity`; easy shows 0 and "
@@ -53,6 +56,8 @@ class HiddenOpponentCash(Novelty):
                "medium": {"granularity": 500}, "hard": {"granularity": 100}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook coarsening opponents' cash (and, with `hide_payments`,
+        dropping payments between others)."""
         g, hide = params.granularity, params.hide_payments
 
         def show(obs: Observation) -> Observation:
@@ -77,6 +82,9 @@ class _Noise(NoveltyParams):
 
 
 class NoisyOpponentCash(Novelty):
+    """Opponents' cash is shown with a random error: the game is the same, but every
+    judgement read off a rival's cash (bids, trades, who is near ruin) is noisy."""
+
     name = "noisy_opponent_cash"
     category = "representation"
     description = ("Opponents' cash is shown with a random error of up to `noise` (fresh each "
@@ -85,6 +93,8 @@ class NoisyOpponentCash(Novelty):
     presets = {"easy": {"noise": 0.05}, "medium": {"noise": 0.2}, "hard": {"noise": 0.5}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook adding noise to opponents' cash, fresh each turn but
+        reproducible per viewer."""
         noise = params.noise
 
         def show(obs: Observation) -> Observation:
@@ -108,6 +118,9 @@ class _Assets(NoveltyParams):
 
 
 class HiddenOpponentAssets(Novelty):
+    """Opponents' buildings (and mortgages, ownership) are not shown: an agent cannot see
+    which squares are dangerous to land on, nor which sets a rival is building."""
+
     name = "hidden_opponent_assets"
     category = "representation"
     description = ("Opponents' buildings (and mortgages, ownership) are not shown; easy hides "
@@ -118,6 +131,8 @@ class HiddenOpponentAssets(Novelty):
                "medium": {"mortgages": True}, "hard": {}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook blanking opponents' buildings, mortgages or ownership (and,
+        with `hide_events`, the events about them)."""
         p = params
         if not (p.buildings or p.mortgages or p.ownership):
             raise ValueError("hide at least one of buildings, mortgages, ownership")
@@ -151,6 +166,9 @@ class _Colours(NoveltyParams):
 
 
 class WrongColours(Novelty):
+    """Agents are shown the wrong colour labels while the real sets are unchanged: an agent
+    trusting the labels trades and builds towards sets that are not sets."""
+
     name = "wrong_colours"
     category = "representation"
     description = ("Agents are shown wrong colour-group labels (names and colours swapped "
@@ -159,6 +177,8 @@ class WrongColours(Novelty):
     presets = {"easy": {"swaps": 1}, "medium": {"swaps": 2}, "hard": {"swaps": None}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook relabelling the groups in the public rules, by a permutation
+        drawn from `seed`."""
         rng = random.Random(params.seed)
         streets = [g for g in schema.groups
                    if any(s.group == g.name and s.kind == "street" for s in schema.squares)]
@@ -211,6 +231,10 @@ class _Moves(NoveltyParams):
 
 
 class HiddenOpponentMoves(Novelty):
+    """Opponents' rolls (and draws, moves) are left out of what an agent sees: the game is
+    the same, but the evidence a detector learns hidden dice or cards from shrinks to its
+    own turns."""
+
     name = "hidden_opponent_moves"
     category = "representation"
     description = ("Opponents' dice rolls (and card draws, moves) are left out of the events "
@@ -220,6 +244,7 @@ class HiddenOpponentMoves(Novelty):
                "hard": {"cards": True, "moves": True}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook dropping opponents' throws, draws or moves from the events."""
         kinds = tuple(k for k, on in (("dice_rolled", params.dice), ("card_drawn", params.cards),
                                       ("moved", params.moves)) if on)
         if not kinds:

@@ -27,6 +27,9 @@ class _RichSalary(NoveltyParams):
 
 
 class RichSalary(Novelty):
+    """Go pays a rich player less: hoarding cash stops paying, so an agent that sits on a
+    cash pile rather than investing it loses income it counts on."""
+
     name = "rich_salary"
     category = "class"
     description = ("A player holding more than `threshold` cash when it passes Go collects "
@@ -38,6 +41,7 @@ class RichSalary(Novelty):
                "hard": {"threshold": 2500, "factor": 0.0}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A Go-salary hook cutting the salary of a player above the threshold; unannounced."""
         t, f = params.threshold, params.factor
 
         def passing_go(game: Any, seat: int, amount: int) -> int:
@@ -56,6 +60,10 @@ class _RailroadSalary(NoveltyParams):
 
 
 class RailroadSalary(Novelty):
+    """Go pays more to a player holding railroads: railroads are worth more than their
+    rents, so an agent valuing them by rent alone undervalues them in trades and
+    auctions."""
+
     name = "railroad_salary"
     category = "class"
     description = ("A player holding `count` or more railroads collects `bonus` more when it "
@@ -66,6 +74,8 @@ class RailroadSalary(Novelty):
                "hard": {"count": 4, "bonus": 50}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A Go-salary hook adding the bonus for a player holding enough railroads;
+        unannounced."""
         need, bonus = params.count, params.bonus
 
         def passing_go(game: Any, seat: int, amount: int) -> int:
@@ -87,6 +97,9 @@ class _Permit(NoveltyParams):
 
 
 class HotelPermit(Novelty):
+    """A hotel on some colour groups costs an extra fee: the step from four houses to a
+    hotel there is dearer than the board says, which a builder learns only by paying."""
+
     name = "hotel_permit"
     category = "class"
     description = ("Building a hotel on the chosen colour groups costs an extra `fee` (paid "
@@ -97,6 +110,8 @@ class HotelPermit(Novelty):
                "hard": {"groups": ["green"], "fee": 25}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging the fee for each hotel built on the chosen groups
+        that turn; unannounced."""
         groups = select_groups(schema, params.groups, streets_only=True)
         if not groups:
             raise ValueError("no colour group of streets to charge for")
@@ -122,6 +137,9 @@ class _Upkeep(NoveltyParams):
 
 
 class HotelUpkeep(Novelty):
+    """Holding hotels costs a fee every turn: past a point hotels cost more than they earn,
+    so an agent that always builds to a hotel pays for it."""
+
     name = "hotel_upkeep"
     category = "class"
     description = ("A player holding `hotels` or more hotels pays `fee` at the end of each of "
@@ -133,6 +151,8 @@ class HotelUpkeep(Novelty):
                "hard": {"hotels": 9, "fee": 1500}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging the upkeep to a player holding enough hotels;
+        unannounced."""
         need, fee = params.hotels, params.fee
 
         def end_of_turn(game: Any, seat: int) -> Any:

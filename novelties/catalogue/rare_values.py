@@ -32,6 +32,10 @@ class _Limit(NoveltyParams):
 
 
 class TurnLimit(BankValue):
+    """The game ends at another turn limit, the highest net worth winning: a short game
+    rewards net worth over a slow squeeze to bankruptcy, so long-term plans pay less than
+    an agent expects."""
+
     name = "turn_limit"
     description = ("The game ends after `value` turns instead of 1,000 (the highest net worth "
                    "wins); hard ends it after turn 200, which about one baseline game in 30 "
@@ -47,6 +51,10 @@ class _Cap(NoveltyParams):
 
 
 class CashCap(BankValue):
+    """The game ends once a player's cash passes a cap, the highest net worth winning: a
+    rich leader can end the game on its terms, and a plan of building up cash first is
+    cut short."""
+
     name = "cash_cap"
     description = ("The game ends after a turn in which a player's cash exceeds `value` (the "
                    "highest net worth wins); hard caps at 3000, a pile few players ever hold.")
@@ -64,6 +72,9 @@ class _Repairs(NoveltyParams):
 
 
 class RepairCosts(Novelty):
+    """The repairs cards charge other amounts per house and hotel: the risk of holding
+    buildings, which an agent weighs in how far it builds, is not the printed one."""
+
     name = "repair_costs"
     category = "attribute"
     description = ("The repairs cards charge other amounts per house and per hotel (decks are "
@@ -76,6 +87,8 @@ class RepairCosts(Novelty):
                "hard": {"deck": "community_chest", "hotel": 150}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The decks with the repairs cards' charges changed (texts only with
+        `update_text`); a change that changes nothing is refused."""
         names = [d.name for d in schema.decks]
         if params.deck is not None and params.deck not in names:
             raise ValueError(f"unknown deck {params.deck!r}; decks: {', '.join(names)}")

@@ -53,6 +53,9 @@ class _Ceiling(NoveltyParams):
 
 
 class CappedOpponentCash(Novelty):
+    """A rich opponent's cash is shown capped: an agent underrates the leader, e.g. how high
+    it can bid or how long it can carry a rent, exactly when the leader matters."""
+
     name = "capped_opponent_cash"
     category = "representation"
     description = ("An opponent holding more than `ceiling` cash is shown holding exactly "
@@ -62,6 +65,7 @@ class CappedOpponentCash(Novelty):
                "hard": {"ceiling": 3000}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook capping opponents' cash at the ceiling."""
         top = params.ceiling
 
         def show(obs: Observation) -> Observation:
@@ -78,6 +82,10 @@ class _Hotels(NoveltyParams):
 
 
 class HiddenHotels(Novelty):
+    """An opponent's hotel on some groups is shown as four houses: an agent underrates the
+    rent it risks on those streets (and the leader's strength), seen only once a hotel is
+    built there."""
+
     name = "hidden_hotels"
     category = "representation"
     description = ("An opponent's hotel on the chosen colour groups is shown as four houses "
@@ -88,6 +96,8 @@ class HiddenHotels(Novelty):
                "hard": {"groups": ["yellow"]}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook showing an opponent's hotel on the chosen groups (and its
+        build event) as four houses."""
         groups = select_groups(schema, params.groups, streets_only=True)
         if not groups:
             raise ValueError("no colour group of streets to disguise")
@@ -133,6 +143,9 @@ class _Railroads(NoveltyParams):
 
 
 class HiddenRailroadSet(Novelty):
+    """An opponent's last railroad is shown unowned: an agent misjudges railroad rents and
+    may plan to buy or ask for a railroad it cannot get."""
+
     name = "hidden_railroad_set"
     category = "representation"
     description = ("An opponent holding `count` or more railroads is shown holding one fewer: "
@@ -143,6 +156,8 @@ class HiddenRailroadSet(Novelty):
     presets = {"easy": {"count": 1}, "medium": {"count": 3}, "hard": {"count": 4}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook showing the last railroad of an opponent holding enough of
+        them as unowned."""
         need = params.count
         seen: list[Any] = [None, ()]  # (railroads found by kind: a reordered board keeps them)
 
@@ -176,6 +191,9 @@ class _AfterTurn(NoveltyParams):
 
 
 class LateHiddenCards(Novelty):
+    """Late in the game opponents' card draws are left out: what happens to them still
+    shows, but its cause (and the evidence a detector learns hidden decks from) is gone."""
+
     name = "late_hidden_cards"
     category = "representation"
     description = ("From turn `after_turn` on (counted over all players) the cards opponents "
@@ -186,6 +204,7 @@ class LateHiddenCards(Novelty):
                "hard": {"after_turn": 200}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook dropping opponents' card draws from turn `after_turn` on."""
         t = params.after_turn
         show = _late_leave_out(t, lambda e, me: e.kind == "card_drawn" and e.seat != me)
         return Applied(schema, Hooks(observation=show), (HookChange(
@@ -200,6 +219,9 @@ class _BigRent(NoveltyParams):
 
 
 class CappedOpponentRents(Novelty):
+    """Big rents between opponents are shown smaller: an agent underrates how much built-up
+    sets earn their owners, and a detector reading rents between others is misled."""
+
     name = "capped_opponent_rents"
     category = "representation"
     description = ("A rent one opponent pays another above `above` is shown as `above` in the "
@@ -209,6 +231,7 @@ class CappedOpponentRents(Novelty):
     presets = {"easy": {"above": 100}, "medium": {"above": 500}, "hard": {"above": 1000}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook capping, in the events, the rents opponents pay each other."""
         top = params.above
 
         def big(e: Any, me: int) -> bool:
@@ -235,6 +258,9 @@ class _Cards(NoveltyParams):
 
 
 class HiddenJailCardPair(Novelty):
+    """An opponent's extra get-out-of-jail card is not shown: an agent misjudges that
+    opponent's jail risk and the value of a card it might trade for."""
+
     name = "hidden_jail_card_pair"
     category = "representation"
     description = ("An opponent holding `count` or more get-out-of-jail cards is shown holding "
@@ -245,6 +271,7 @@ class HiddenJailCardPair(Novelty):
                "hard": {"count": 2, "seats": "next"}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook showing an opponent holding enough jail cards one card short."""
         need, which = params.count, params.seats
 
         def show(obs: Observation) -> Observation:
@@ -260,6 +287,9 @@ class HiddenJailCardPair(Novelty):
 
 # --- late in the game: trades between opponents left out -------------------------------
 class LateHiddenTrades(Novelty):
+    """Late in the game trades between opponents are left out: the board shown stays true,
+    but an agent cannot tell how a set was gathered or what cash changed hands."""
+
     name = "late_hidden_trades"
     category = "representation"
     description = ("From turn `after_turn` on (counted over all players) trades between two "
@@ -271,6 +301,8 @@ class LateHiddenTrades(Novelty):
                "hard": {"after_turn": 130}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook dropping trades between opponents (offers, answers, what they
+        move) from turn `after_turn` on."""
         t = params.after_turn
 
         def theirs(e: Any, me: int) -> bool:
@@ -295,6 +327,9 @@ class _Rounded(NoveltyParams):
 
 
 class RoundedRichCash(Novelty):
+    """A rich opponent's cash is shown rounded down: a small error on the leader's cash,
+    seen only where it matters (a close bid, a rent it can barely pay)."""
+
     name = "rounded_rich_cash"
     category = "representation"
     description = ("An opponent holding more than `above` cash is shown holding it rounded "
@@ -305,6 +340,7 @@ class RoundedRichCash(Novelty):
                "hard": {"above": 3000, "step": 100}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook rounding down the cash of an opponent above `above`."""
         top, step = params.above, params.step
 
         def show(obs: Observation) -> Observation:

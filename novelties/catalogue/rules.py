@@ -27,6 +27,10 @@ class _Wealth(NoveltyParams):
 
 
 class WealthTax(Novelty):
+    """Passing Go costs a share of a rich player's cash or net worth: piling up wealth is
+    taxed, so an agent that keeps cash idle (or lets its worth grow unchecked) loses more
+    than it plans for."""
+
     name = "wealth_tax"
     category = "class"
     description = ("A player who passed Go during a turn pays `rate` of its cash (or net worth) "
@@ -38,6 +42,8 @@ class WealthTax(Novelty):
                "hard": {"rate": 0.5, "base": "net_worth", "announced": False, "above": 9000}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook taxing a player who passed Go that turn; announced on the Go
+        square unless `announced` is off (then declared as a hidden rule)."""
         rate, base, above = params.rate, params.base, params.above
 
         def end_of_turn(game: Any, seat: int) -> Any:
@@ -69,6 +75,9 @@ class _PerBuilding(NoveltyParams):
 
 
 class BuildingTax(Novelty):
+    """Tax squares also charge per house and hotel the payer owns: every building adds a
+    cost on each tax landing, so building high is worth less than the rents alone say."""
+
     name = "building_tax"
     category = "class"
     description = ("Tax squares also charge per house and hotel the payer owns; easy charges "
@@ -79,6 +88,8 @@ class BuildingTax(Novelty):
                "hard": {"per_house": 150, "per_hotel": 600, "announced": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A tax hook adding the per-building charge; announced on the tax squares unless
+        `announced` is off."""
         ph, pt = params.per_house, params.per_hotel
         if not ph and not pt:
             raise ValueError("per_house and per_hotel are both 0: nothing would change")
@@ -169,6 +180,9 @@ class _Loan(NoveltyParams):
 
 
 class BankLoan(Novelty):
+    """A new action, borrowing from the bank: an agent short of cash gains a way out of
+    selling or mortgaging, which it can use only if it recognises the new action."""
+
     name = "bank_loan"
     category = "class"
     description = ("A new 'borrow' action: a player holding less than `amount` borrows it, "
@@ -182,6 +196,8 @@ class BankLoan(Novelty):
                "hard": {"amount": 200, "rate": 0.5, "term": 3}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """The `borrow` action registered with the engine, the loan terms printed on Go and
+        an end-of-turn hook collecting repayments."""
         register_action_kind(Borrow, ("pre_roll", "out_of_turn", "post_roll", "debt"),
                              _check_borrow, _do_borrow)
         go = first_of_kind(schema, "go").name
@@ -200,6 +216,9 @@ class _Auction(NoveltyParams):
 
 
 class AuctionRules(Novelty):
+    """Auctions change form (sealed bids, or none on a declined purchase): bidding to just
+    above a rival no longer works, and declining a square no longer puts it up for sale."""
+
     name = "auction_rules"
     category = "class"
     description = ("Changes auctions: sealed single bids instead of open bidding, or no auction "
@@ -209,6 +228,8 @@ class AuctionRules(Novelty):
                "hard": {"sealed": True, "on_decline": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The bank's auction rules (sealed or open bidding, an auction on a declined
+        purchase or not)."""
         mode = "sealed" if params.sealed else "english"
         if (schema.bank.auction, schema.bank.auction_on_decline) == (mode, params.on_decline):
             raise ValueError("the auction rules are already as requested")
@@ -221,6 +242,9 @@ class _Trade(NoveltyParams):
 
 
 class TradeRules(Novelty):
+    """Trades are restricted (no mortgaged properties, fewer offers): the trades an agent
+    plans to complete sets are refused, so sets must be bought or won at auction."""
+
     name = "trade_rules"
     category = "class"
     description = ("Restricts trading: no mortgaged properties, fewer offers per phase; easy "
@@ -232,6 +256,7 @@ class TradeRules(Novelty):
                "hard": {"mortgaged": False, "offers": 6}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The bank's trading rules (mortgaged properties allowed or not, offers per phase)."""
         b = schema.bank
         if (b.trade_mortgaged, b.max_trade_offers_per_phase) == (params.mortgaged, params.offers):
             raise ValueError("the trading rules are already as requested")
@@ -246,6 +271,9 @@ class _JailRent(NoveltyParams):
 
 
 class NoRentInJail(Novelty):
+    """An owner in jail collects less rent or none: staying in jail late in the game stops
+    being a safe haven for a landlord."""
+
     name = "no_rent_in_jail"
     category = "class"
     description = ("An owner in jail collects only `fraction` of its rents; hard collects "
@@ -255,6 +283,8 @@ class NoRentInJail(Novelty):
                "hard": {"fraction": 0.0, "announced": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A rent hook cutting the rent of an owner in jail; announced on the jail square
+        unless `announced` is off."""
         f = params.fraction
 
         def rent(game: Any, payer: int, sq: int, amount: int) -> int:
@@ -272,6 +302,9 @@ class _Moratorium(NoveltyParams):
 
 
 class BuildingMoratorium(Novelty):
+    """Nobody may build before a turn: an early set earns only its bare rents for a while,
+    so rushing to complete sets pays later than an agent expects."""
+
     name = "building_moratorium"
     category = "class"
     description = ("Nobody may build before turn `until_turn` (counted over all players); "
@@ -283,6 +316,8 @@ class BuildingMoratorium(Novelty):
                "hard": {"until_turn": 20}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A building-allowed hook refusing every build before the turn; seen only as
+        refusals."""
         until = params.until_turn
 
         def allowed(rules: Any, view: Any, seat: int, sq: int) -> str | None:
@@ -299,6 +334,9 @@ class _Threshold(NoveltyParams):
 
 
 class WealthVictory(Novelty):
+    """Reaching a net worth wins at once: the game rewards a quick lead over the slow
+    squeeze to bankruptcy an agent plans for."""
+
     name = "wealth_victory"
     category = "class"
     description = ("The game ends when a player's net worth reaches `threshold` (the richest "
@@ -310,6 +348,8 @@ class WealthVictory(Novelty):
                "hard": {"threshold": 9000}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A game-over hook ending the game when the richest active player reaches the
+        threshold."""
         t = params.threshold
 
         def game_over(game: Any) -> int | None:
@@ -329,6 +369,9 @@ class _Hotels(NoveltyParams):
 
 
 class HotelVictory(Novelty):
+    """Holding enough hotels wins at once: building hotels becomes a race, and a rival near
+    the count must be stopped, not just outlasted."""
+
     name = "hotel_victory"
     category = "class"
     description = ("The first player holding `hotels` hotels wins at once; easy: the first "
@@ -339,6 +382,8 @@ class HotelVictory(Novelty):
     presets = {"easy": {"hotels": 1}, "medium": {"hotels": 5}, "hard": {"hotels": 9}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A game-over hook ending the game when a player holds enough hotels (ties: the
+        earlier seat)."""
         need = params.hotels
 
         def game_over(game: Any) -> int | None:
@@ -356,6 +401,9 @@ class _Sets(NoveltyParams):
 
 
 class MonopolyVictory(Novelty):
+    """Holding enough colour sets wins at once: completing sets becomes the goal itself, so
+    a trade that hands a rival its last set can lose the game on the spot."""
+
     name = "monopoly_victory"
     category = "class"
     description = ("The first player holding `sets` buildable colour sets wins at once; easy "
@@ -366,6 +414,7 @@ class MonopolyVictory(Novelty):
     presets = {"easy": {"sets": 1}, "medium": {"sets": 5}, "hard": {"sets": 7}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A game-over hook ending the game when a player holds enough buildable sets."""
         need = params.sets
 
         def game_over(game: Any) -> int | None:

@@ -65,6 +65,10 @@ class _Toll(NoveltyParams):
 
 
 class TollSquare(Novelty):
+    """A new square kind charges a toll to land on (and to pass): a safe square becomes a
+    cost, and a route past it costs more than an agent reading the standard board
+    expects."""
+
     name = "toll_square"
     category = "class"
     description = ("A new 'toll' square kind replaces a square: landing pays `toll`, passing it "
@@ -76,6 +80,8 @@ class TollSquare(Novelty):
                "hard": {"toll": 50}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """The chosen square replaced by a toll booth (its kind registered with the engine),
+        with an end-of-turn hook for the passing toll."""
         register_square_kind("toll", _toll_land)
         booth = Square(name="Toll Booth", kind="toll",
                        params={"toll": params.toll, "passing": params.passing})
@@ -102,6 +108,9 @@ class _Jackpot(NoveltyParams):
 
 
 class FreeParkingJackpot(Novelty):
+    """Free Parking pays out a pot fed by taxes: a landing there is worth money, so taxes
+    are partly a transfer and the cash an agent expects from a lap is off."""
+
     name = "free_parking_jackpot"
     category = "class"
     description = ("Free Parking becomes a 'jackpot' square: `share` of every tax feeds a pot "
@@ -112,6 +121,8 @@ class FreeParkingJackpot(Novelty):
     presets = {"easy": {"start": 200}, "medium": {"start": 500, "share": 0.5}, "hard": {}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """Free Parking replaced by a jackpot square (its kind registered with the engine),
+        with a tax hook feeding the pot."""
         register_square_kind("jackpot", _jackpot_land)
         spot = first_of_kind(schema, "free_parking").name
         square = Square(name="Jackpot", kind="jackpot",
@@ -134,6 +145,9 @@ class _Fee(NoveltyParams):
 
 
 class JailVisitFee(Novelty):
+    """Just visiting the jail costs a fee: one of the most landed-on squares becomes a
+    charge, which an agent keeping a tight cash floor does not reserve for."""
+
     name = "jail_visit_fee"
     category = "class"
     description = ("Landing on the jail square 'just visiting' costs a `fee`; hard charges 100 "
@@ -143,6 +157,8 @@ class JailVisitFee(Novelty):
                "hard": {"fee": 100, "announced": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A landing hook charging visitors to the jail; announced on the jail square unless
+        `announced` is off."""
         fee = params.fee
 
         def landing(game: Any, seat: int, sq: int) -> Any:
@@ -163,6 +179,9 @@ class _Bonus(NoveltyParams):
 
 
 class GoLandingBonus(Novelty):
+    """Landing exactly on Go pays a bonus: a roll that ends on Go is worth more, and so are
+    cards that send a player there."""
+
     name = "go_landing_bonus"
     category = "class"
     description = ("Landing exactly on Go pays an extra `bonus`; hard pays 400 and does not "
@@ -172,6 +191,8 @@ class GoLandingBonus(Novelty):
                "hard": {"bonus": 400, "announced": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A landing hook paying the bonus on Go; announced on the Go square unless
+        `announced` is off."""
         bonus = params.bonus
 
         def landing(game: Any, seat: int, sq: int) -> bool:

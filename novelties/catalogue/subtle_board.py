@@ -27,6 +27,9 @@ class _Rename(NoveltyParams):
 
 
 class RenamedProperty(Novelty):
+    """One property gets a new name: play is unchanged, but anything an agent keyed on that
+    name (a learnt value, a card it expects to send it there) no longer matches."""
+
     name = "renamed_property"
     category = "representation"
     description = ("One property gets a new name (cards follow); hard drops one letter of "
@@ -37,6 +40,8 @@ class RenamedProperty(Novelty):
                "hard": {"square": "Mediterranean Avenue", "new_name": "Mediteranean Avenue"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the property renamed (cards naming it follow); a name already
+        taken is refused."""
         old = schema.squares[schema.index_of(params.square)]
         if not old.is_property:
             raise ValueError(f"{old.name!r} is not a property")
@@ -51,6 +56,9 @@ class _Nudge(NoveltyParams):
 
 
 class SquareNudge(Novelty):
+    """One square swaps places with its neighbour: a one-step shift that moves which squares
+    a roll, a card or a release from jail reaches."""
+
     name = "square_nudge"
     category = "representation"
     description = ("One square swaps places with its neighbour; hard swaps the last Chance "
@@ -61,6 +69,8 @@ class SquareNudge(Novelty):
                "hard": {"square": "Chance 3", "step": -1}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the square and its neighbour swapped; Go and the jail stay where
+        they are."""
         i = schema.index_of(params.square)
         j = (i + params.step) % len(schema.squares)
         kinds = {schema.squares[i].kind, schema.squares[j].kind}
@@ -76,6 +86,9 @@ class _Split(NoveltyParams):
 
 
 class GroupSplit(Novelty):
+    """A colour group's last street becomes a group of its own: both sets get smaller and
+    easier to complete, so streets an agent treats as half a set are whole sets."""
+
     name = "group_split"
     category = "representation"
     description = ("A colour group's last street becomes a group of its own (both sets get "
@@ -87,6 +100,8 @@ class GroupSplit(Novelty):
                "hard": {"group": "light_blue"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the group's last street moved to a new group of its own
+        (`<group>_annex`)."""
         groups = {g.name: g for g in schema.groups}
         if params.group not in groups:
             raise ValueError(f"unknown group {params.group!r}; groups: {', '.join(groups)}")
@@ -114,6 +129,9 @@ class _Deck(NoveltyParams):
 
 
 class RenamedDeck(Novelty):
+    """A card deck gets a new name: the cards play as before, but an agent that tracks decks
+    by name loses what it knew about them."""
+
     name = "renamed_deck"
     category = "representation"
     description = ("A card deck gets a new name (its squares follow); medium renames 'chance' "
@@ -125,6 +143,7 @@ class RenamedDeck(Novelty):
                "hard": {"deck": "community_chest", "new_name": "treasury"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the deck, and the squares that draw from it, renamed."""
         names = [d.name for d in schema.decks]
         if params.deck not in names:
             raise ValueError(f"unknown deck {params.deck!r}; decks: {', '.join(names)}")
@@ -155,6 +174,9 @@ class _Reword(NoveltyParams):
 
 
 class RewordedCards(Novelty):
+    """Card texts are reworded, effects unchanged: a test of whether an agent (or a detector
+    reading texts) mistakes a new wording for a new rule."""
+
     name = "reworded_cards"
     category = "representation"
     description = ("Card texts are reworded, effects unchanged (seen only in the draws); hard "
@@ -164,6 +186,8 @@ class RewordedCards(Novelty):
                "hard": {"count": 1, "deck": "community_chest"}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The decks with up to `count` card texts reworded (`reword`); two cards made to
+        read the same are refused."""
         names = [d.name for d in schema.decks]
         if params.deck is not None and params.deck not in names:
             raise ValueError(f"unknown deck {params.deck!r}; decks: {', '.join(names)}")
@@ -196,6 +220,9 @@ def _hidden_seats(obs: Observation, which: str) -> frozenset[int]:
 
 
 class HiddenJailCards(Novelty):
+    """Opponents' get-out-of-jail cards are shown as none: an agent misjudges how cheaply an
+    opponent leaves jail, and whether a card is left in the decks."""
+
     name = "hidden_jail_cards"
     category = "representation"
     description = ("Opponents' get-out-of-jail cards are shown as none; hard hides them for "
@@ -204,6 +231,8 @@ class HiddenJailCards(Novelty):
     presets = {"easy": {"events": False}, "medium": {}, "hard": {"seats": "next"}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook showing the chosen opponents' jail cards as none (and, with
+        `events`, dropping their card moves)."""
         which, events = params.seats, params.events
 
         def show(obs: Observation) -> Observation:
@@ -227,6 +256,10 @@ class HiddenJailCards(Novelty):
 
 
 class HiddenOpponentJail(Novelty):
+    """Opponents in jail are shown as just visiting: an agent cannot tell that a jailed
+    opponent is stuck (nor, under a rule like `no_rent_in_jail`, that it collects less
+    rent), so it misjudges that opponent's next turns."""
+
     name = "hidden_opponent_jail"
     category = "representation"
     description = ("Opponents in jail are shown as just visiting; hard does it for one "
@@ -235,6 +268,8 @@ class HiddenOpponentJail(Novelty):
     presets = {"easy": {"events": False}, "medium": {}, "hard": {"seats": "next"}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook showing the chosen opponents as out of jail (and, with
+        `events`, dropping their jailings and releases)."""
         which, events = params.seats, params.events
 
         def show(obs: Observation) -> Observation:

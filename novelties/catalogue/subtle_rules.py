@@ -47,6 +47,9 @@ class _SquareBonus(NoveltyParams):
 
 
 class LuckySquare(Novelty):
+    """Landing on one square pays a bonus: a small income that no printed rule explains,
+    seen only by those who land there."""
+
     name = "lucky_square"
     category = "class"
     description = ("Landing on one square pays `amount` from the bank (unannounced); hard pays "
@@ -57,6 +60,8 @@ class LuckySquare(Novelty):
                "hard": {"square": "Mediterranean Avenue", "amount": 25}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A landing hook paying the bonus on the square (found by name, so a reordered
+        board keeps it); unannounced."""
         i = schema.index_of(params.square)
         name, amount = schema.squares[i].name, params.amount
 
@@ -76,6 +81,9 @@ class _DrawFee(NoveltyParams):
 
 
 class CardFee(Novelty):
+    """Landing on a card square costs a fee before the draw: a cost hidden among the card
+    payments, which an agent's cash reserve does not allow for."""
+
     name = "card_fee"
     category = "class"
     description = ("Landing on a card square of the chosen decks costs `fee` before the draw; "
@@ -85,6 +93,8 @@ class CardFee(Novelty):
                "hard": {"decks": ["community_chest"], "fee": 10}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A landing hook charging the fee on the chosen decks' squares before the draw;
+        unannounced."""
         names = [d.name for d in schema.decks]
         chosen = names if params.decks == "all" else list(params.decks)
         unknown = [d for d in chosen if d not in names]
@@ -110,6 +120,9 @@ class _Upkeep(NoveltyParams):
 
 
 class JailUpkeep(Novelty):
+    """A turn ending in jail costs a fee: staying in jail to dodge rents late in the game
+    costs more than the board says."""
+
     name = "jail_upkeep"
     category = "class"
     description = ("A player still in jail at the end of its turn pays `fee` for its keep; "
@@ -118,6 +131,7 @@ class JailUpkeep(Novelty):
     presets = {"easy": {"fee": 50}, "medium": {"fee": 25}, "hard": {"fee": 10}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging a player still in jail; unannounced."""
         fee = params.fee
 
         def end_of_turn(game: Any, seat: int) -> Any:
@@ -137,6 +151,9 @@ class _Surcharge(NoveltyParams):
 
 
 class RichRent(Novelty):
+    """A rich payer pays more rent: holding a big cash pile is riskier than an agent
+    hoarding cash expects."""
+
     name = "rich_rent"
     category = "class"
     description = ("A payer holding more than `threshold` cash pays `surcharge` more rent; hard "
@@ -147,6 +164,7 @@ class RichRent(Novelty):
                "hard": {"threshold": 2500, "surcharge": 1.0}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A rent hook adding the surcharge for a payer above the threshold; unannounced."""
         t, f = params.threshold, 1 + params.surcharge
 
         def rent(game: Any, payer: int, sq: int, amount: int) -> int:
@@ -164,6 +182,9 @@ class _Relief(NoveltyParams):
 
 
 class PoorRelief(Novelty):
+    """A nearly broke player is paid a dole: a player close to bankruptcy lasts longer, so
+    the squeeze an agent relies on to bankrupt a rival takes longer."""
+
     name = "poor_relief"
     category = "class"
     description = ("A player ending its turn with less than `threshold` cash receives `amount`; "
@@ -174,6 +195,7 @@ class PoorRelief(Novelty):
                "hard": {"threshold": 50, "amount": 20}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook paying a player below the threshold; unannounced."""
         t, amount = params.threshold, params.amount
 
         def end_of_turn(game: Any, seat: int) -> None:
@@ -193,6 +215,9 @@ class _DoublesFee(NoveltyParams):
 
 
 class DoublesFee(Novelty):
+    """Throwing doubles costs a fee: a roll that should be good news costs money, seen only
+    on the throws it names."""
+
     name = "doubles_fee"
     category = "class"
     description = ("Every double thrown costs `fee` at the end of the turn; hard charges 50 "
@@ -202,6 +227,8 @@ class DoublesFee(Novelty):
                "hard": {"fee": 50, "which": "snake_eyes"}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging for each qualifying double thrown that turn;
+        unannounced."""
         fee, snake = params.fee, params.which == "snake_eyes"
 
         def counts(dice: tuple[int, ...]) -> bool:
@@ -223,6 +250,9 @@ class _DoublesRent(NoveltyParams):
 
 
 class DoublesRent(Novelty):
+    """Rent due right after a double is scaled: the cost of landing depends on how the roll
+    came, which an agent valuing squares by printed rent cannot know."""
+
     name = "doubles_rent"
     category = "class"
     description = ("Rent due right after a double is thrown is multiplied by `factor`; hard "
@@ -231,6 +261,8 @@ class DoublesRent(Novelty):
     presets = {"easy": {"factor": 2.0}, "medium": {"factor": 0.5}, "hard": {"factor": 1.2}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A rent hook scaling the rent when the payer's last throw was a double;
+        unannounced."""
         f = params.factor
         if f == 1:
             raise ValueError("factor 1 changes nothing")
@@ -248,6 +280,9 @@ class _Levy(NoveltyParams):
 
 
 class RentLevy(Novelty):
+    """Owners pay the bank a share of the rents they collect: rent income is worth less, so
+    a set is worth less than its printed rents."""
+
     name = "rent_levy"
     category = "class"
     description = ("Owners pay the bank `rate` of every rent they collect, at the end of the "
@@ -256,6 +291,8 @@ class RentLevy(Novelty):
     presets = {"easy": {"rate": 0.2}, "medium": {"rate": 0.1}, "hard": {"rate": 0.05}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging owners their share of the rents collected that turn;
+        unannounced."""
         rate = params.rate
 
         def end_of_turn(game: Any, seat: int) -> Any:
@@ -277,6 +314,9 @@ class _Premium(NoveltyParams):
 
 
 class AuctionPremium(Novelty):
+    """An auction's winner also pays the bank a premium: a bid costs more than the bid, so
+    bidding to the value of a square overpays."""
+
     name = "auction_premium"
     category = "class"
     description = ("The winner of an auction also pays the bank `rate` of its bid; hard adds "
@@ -285,6 +325,8 @@ class AuctionPremium(Novelty):
     presets = {"easy": {"rate": 0.5}, "medium": {"rate": 0.25}, "hard": {"rate": 0.1}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging auction winners the premium on their price;
+        unannounced."""
         rate = params.rate
 
         def end_of_turn(game: Any, seat: int) -> Any:
@@ -305,6 +347,9 @@ class _ThirdHouse(NoveltyParams):
 
 
 class ThirdHouseFee(Novelty):
+    """Building a given house on a street costs an extra fee: building up to that level is
+    dearer than the house cost says, which changes how far it pays to build."""
+
     name = "third_house_fee"
     category = "class"
     description = ("Building up to the `level`-th house on a street costs an extra `fee` "
@@ -315,6 +360,8 @@ class ThirdHouseFee(Novelty):
                "hard": {"fee": 300}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An end-of-turn hook charging for each house built to the level that turn;
+        unannounced."""
         if params.level > schema.bank.max_houses:
             raise ValueError(f"level {params.level} is above the {schema.bank.max_houses} "
                              "houses a street may hold")
@@ -340,6 +387,9 @@ class _Late(NoveltyParams):
 
 
 class LateRent(Novelty):
+    """Rents change late in the game: a long game turns more (or less) costly to survive
+    than an agent planning on printed rents expects."""
+
     name = "late_rent"
     category = "class"
     description = ("From turn `after_turn` on (counted over all players) rents are multiplied "
@@ -350,6 +400,7 @@ class LateRent(Novelty):
                "hard": {"after_turn": 200, "factor": 2.0}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A rent hook scaling rents from the turn on; unannounced."""
         t, f = params.after_turn, params.factor
 
         def rent(game: Any, payer: int, sq: int, amount: int) -> int:
@@ -361,6 +412,9 @@ class LateRent(Novelty):
 
 
 class LateSalary(Novelty):
+    """The Go salary changes late in the game: a long game's income dries up (or shrinks),
+    so cash runs out sooner than an agent expects."""
+
     name = "late_salary"
     category = "class"
     description = ("From turn `after_turn` on the Go salary is multiplied by `factor`; hard pays "
@@ -371,6 +425,7 @@ class LateSalary(Novelty):
                "hard": {"after_turn": 200, "factor": 0.0}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A Go-salary hook scaling the salary from the turn on; unannounced."""
         t, f = params.after_turn, params.factor
 
         def passing_go(game: Any, seat: int, amount: int) -> int:
@@ -387,6 +442,9 @@ class _Grace(NoveltyParams):
 
 
 class FirstLapGrace(Novelty):
+    """Rent is cut until the payer has passed Go: early landings cost less, so buying early
+    pays less than the board says."""
+
     name = "first_lap_grace"
     category = "class"
     description = ("A player who has not yet passed Go (since the rule came in) pays only "
@@ -395,6 +453,8 @@ class FirstLapGrace(Novelty):
     presets = {"easy": {"factor": 0.0}, "medium": {"factor": 0.5}, "hard": {"factor": 0.8}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """Rent and Go-salary hooks: a payer not yet recorded passing Go pays the reduced
+        rent; unannounced."""
         f = params.factor
 
         def passing_go(game: Any, seat: int, amount: int) -> int:

@@ -64,6 +64,9 @@ class _Card(NoveltyParams):
 
 
 class CardAmount(Novelty):
+    """One card pays or charges another amount, seen only when it is drawn: a small error in
+    the cash an agent expects from the decks."""
+
     name = "card_amount"
     category = "attribute"
     description = ("One card's amount changes (decks are hidden: only its draws show it); hard "
@@ -76,6 +79,8 @@ class CardAmount(Novelty):
                         "amount": 15}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The deck with the first card whose text starts with `card` paying `amount` (its
+        text updated only with `update_text`)."""
         decks = {d.name: d for d in schema.decks}
         if params.deck not in decks:
             raise ValueError(f"unknown deck {params.deck!r}; decks: {', '.join(decks)}")
@@ -105,6 +110,9 @@ class _Level(NoveltyParams):
 
 
 class LevelRent(Novelty):
+    """The rent at one building level changes: whether it pays to build to that level (or
+    stop short of it) on those streets is not what the printed table says."""
+
     name = "level_rent"
     category = "attribute"
     description = ("Street rent at one building `level` times `factor`; hard triples the "
@@ -117,6 +125,8 @@ class LevelRent(Novelty):
                         "printed": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
+        """The rent at the level scaled on the chosen streets, printed or (with
+        `printed=False`) charged by a rent hook behind the old board."""
         lv, f = params.level, params.factor
         groups = set(select_groups(schema, params.groups, streets_only=True))
         targets = [s for s in schema.squares if s.kind == "street" and s.group in groups
@@ -152,6 +162,9 @@ class _Steps(NoveltyParams):
 
 
 class RailroadRents(Novelty):
+    """The rent for owning a given number of railroads changes: gathering railroads is worth
+    more (or less) than an agent valuing them by the printed rents expects."""
+
     name = "railroad_rents"
     category = "attribute"
     description = ("Railroad rent for owning the given numbers of railroads times `factor`; "
@@ -162,6 +175,8 @@ class RailroadRents(Novelty):
                "hard": {"counts": [4], "factor": 1.2, "printed": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
+        """The railroad rents for the chosen counts scaled, printed or (with
+        `printed=False`) charged by a rent hook behind the old board."""
         rails = [s for s in schema.squares if s.kind == "railroad"]
         if not rails:
             raise ValueError("the board has no railroad")
@@ -203,6 +218,9 @@ class _Utility(NoveltyParams):
 
 
 class UtilityMultiplier(Novelty):
+    """The utilities' dice multipliers change: a utility, and the pair, earn other rents
+    than the board says, which shows only once someone lands after a roll."""
+
     name = "utility_multiplier"
     category = "attribute"
     description = ("The utilities' dice multipliers become `one` / `both`; hard raises only the "
@@ -213,6 +231,8 @@ class UtilityMultiplier(Novelty):
                "hard": {"one": 4, "both": 12, "printed": False}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied | GameSchema:
+        """The utilities' multipliers replaced, printed or (with `printed=False`) charged by
+        a rent hook behind the old board."""
         utils = [s for s in schema.squares if s.kind == "utility"]
         if not utils:
             raise ValueError("the board has no utility")
@@ -257,6 +277,9 @@ class _Price(NoveltyParams):
 
 
 class OnePrice(Novelty):
+    """One property's price changes: an agent budgeting by the printed price over- or
+    underpays for it, and its mortgage value moves with it."""
+
     name = "one_price"
     category = "attribute"
     description = ("One property's price (and with it its mortgage value) changes; medium "
@@ -269,6 +292,7 @@ class OnePrice(Novelty):
                "hard": {"square": "Boardwalk", "price": 500}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the property's new price."""
         i = schema.index_of(params.square)
         sq = schema.squares[i]
         if not sq.is_property:
@@ -287,6 +311,9 @@ class _Face(NoveltyParams):
 
 
 class ShiftedFace(Novelty):
+    """One face of a die shows another number: totals shift now and then, a small change in
+    landing odds that only a statistical test over many rolls reveals."""
+
     name = "shifted_face"
     category = "attribute"
     description = ("One face of one die shows another number (hidden dice); hard turns the 3 "
@@ -296,6 +323,7 @@ class ShiftedFace(Novelty):
                "hard": {"old": 3, "new": 4}}
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The die with face `old` replaced by `new`."""
         if params.die >= len(schema.dice):
             raise ValueError(f"no die {params.die}; the schema has {len(schema.dice)} dice")
         die = schema.dice[params.die]
@@ -313,6 +341,9 @@ class _Sticky(NoveltyParams):
 
 
 class StickyDoubles(Novelty):
+    """Doubles come up more often than the dice say: more extra rolls and more trips to jail
+    for three doubles, a small shift only many rolls reveal."""
+
     name = "sticky_doubles"
     category = "attribute"
     description = ("A throw that is not a double becomes one with probability `chance` (hidden "
@@ -321,6 +352,8 @@ class StickyDoubles(Novelty):
     presets = {"easy": {"chance": 0.3}, "medium": {"chance": 0.05}, "hard": {"chance": 0.02}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A dice hook turning non-doubles into doubles, from a per-game stream apart from
+        the engine's dice (common random numbers hold)."""
         if len(schema.dice) < 2:
             raise ValueError("with one die there are no doubles")
         c = params.chance
@@ -342,6 +375,9 @@ class _Broken(NoveltyParams):
 
 
 class BrokenDouble(Novelty):
+    """A double of one face is sometimes broken into a non-double: fewer extra rolls and
+    fewer doubles out of jail, seen in a small share of throws."""
+
     name = "broken_double"
     category = "attribute"
     description = ("A throw of a double `face` becomes `face` and the next lower face with "
@@ -352,6 +388,8 @@ class BrokenDouble(Novelty):
                "hard": {"face": 6, "chance": 0.25}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A dice hook breaking the double, from a per-game stream apart from the engine's
+        dice."""
         if len(schema.dice) != 2:
             raise ValueError("broken_double needs exactly two dice")
         face, c = params.face, params.chance
@@ -369,6 +407,9 @@ class BrokenDouble(Novelty):
 
 
 class RethrownSevens(Novelty):
+    """A throw of 7 is sometimes thrown again: the commonest total comes up less often, a
+    slight shift in landing odds that only many rolls reveal."""
+
     name = "rethrown_sevens"
     category = "attribute"
     description = ("A throw summing to 7 is thrown again, once, with probability `chance` "
@@ -378,6 +419,8 @@ class RethrownSevens(Novelty):
     presets = {"easy": {"chance": 1.0}, "medium": {"chance": 0.3}, "hard": {"chance": 0.15}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A dice hook throwing a 7 again, from a per-game stream apart from the engine's
+        dice."""
         c = params.chance
 
         def dice_roll(game: Any, seat: int, dice: tuple[int, ...]) -> tuple[int, ...]:
@@ -400,6 +443,9 @@ class _JailDice(NoveltyParams):
 
 
 class JailDice(Novelty):
+    """A jailed player's chance of throwing a double changes: leaving jail by the dice is
+    likelier (or hopeless), so the choice between paying the fine and waiting is off."""
+
     name = "jail_dice"
     category = "attribute"
     description = ("A jailed player's throw is a double with probability `chance` instead of "
@@ -408,6 +454,8 @@ class JailDice(Novelty):
     presets = {"easy": {"chance": 0.5}, "medium": {"chance": 0.0}, "hard": {"chance": 0.25}}
 
     def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A dice hook setting a jailed player's chance of a double, from a per-game stream
+        apart from the engine's dice."""
         if len(schema.dice) != 2:
             raise ValueError("jail_dice needs exactly two dice")
         c = params.chance

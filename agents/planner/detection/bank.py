@@ -20,6 +20,7 @@ class BankChecker(Checker):
         self.sell: tuple[int, int, int] | None = None  # (square, amount, seat) of a sale
 
     def new_game(self) -> None:
+        """No building sale is waiting for its building change."""
         self.sell = None
 
     def start_game(self, obs: Any) -> None:
@@ -36,6 +37,9 @@ class BankChecker(Checker):
                                 why=f"the bank starts with {shown}, not {believed} ({field})")
 
     def on_payment(self, e: Any) -> None:
+        """A payment the bank's rules set (jail fine, lifting a mortgage, a sale to the
+        bank) against the believed bank rules; a building sale is checked once its
+        building change shows."""
         payee, amount, reason, sq = e[1], e[2], e[3], e[4]
         det = self.det
         bank = det.public["bank"]

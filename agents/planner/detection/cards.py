@@ -42,6 +42,8 @@ class CardChecker(Checker):
 
     # --- beliefs -------------------------------------------------------------------------
     def compiled(self) -> None:
+        """Index the believed decks (texts and counts per deck, the cards in a cycle) for
+        the checks on each draw."""
         R = self.det.R
         self.deck_index = {name: i for i, name in enumerate(R.deck_names)}
         self.deck_texts: list[dict[str, int]] = []
@@ -55,16 +57,21 @@ class CardChecker(Checker):
             self.deck_cycle.append(len(cards) - goojs)
 
     def rules_changed(self) -> None:
+        """The public rules changed: the draws seen so far describe the old decks."""
         self.draws = {}
         self.game_draws = {}
 
     def new_game(self) -> None:
+        """A new game reshuffles the decks: no draw is pending and the per-game draws start
+        empty."""
         self.pending_draw = -1
         self.card: list | None = None
         self.draws: dict[int, list[str]] = {}
         self.game_draws: dict[str, list[tuple[int, str]]] = {}
 
     def original_text(self, deck: str, text: str) -> str:
+        """The text a card had before a rewording was believed: the name a changed card is
+        reported under."""
         return self.text_origin.get((deck, text), text)
 
     def _entity(self, deck: str, text: str) -> str:
@@ -85,10 +92,13 @@ class CardChecker(Checker):
 
     # --- landing and draws ---------------------------------------------------------------
     def landed(self, seat: int, sq: int, reason: str, ctx: tuple) -> None:
+        """A landing on a card square makes a draw due."""
         if self.det.R.kind[sq] == CARD:
             self.pending_draw = seat
 
     def close(self) -> None:
+        """The landing ended with no draw: a hidden rule for the agent's own seat, or an
+        opponent's draw the observation hid."""
         if self.pending_draw >= 0:
             seat = self.pending_draw
             self.pending_draw = -1
@@ -99,13 +109,18 @@ class CardChecker(Checker):
                 self.det.detect(1.0, "I landed on a card square and drew nothing")
 
     def on_dice_rolled(self, e: Any) -> None:
+        """A throw ends any landing that still waits for its draw."""
         if self.pending_draw >= 0:
             self.det.close_landing()
 
     def on_turn_started(self, e: Any) -> None:
+        """A new turn: no card is being resolved."""
         self.card = None
 
     def on_card_drawn(self, e: Any) -> None:
+        """A draw against the believed deck (its text at that physical index, and how often
+        it comes up in a cycle); the card is kept to check what it pays and where it
+        moves."""
         seat, deck, idx, text = e
         det = self.det
         if self.pending_draw == seat:
@@ -251,6 +266,8 @@ class CardChecker(Checker):
         return None, None
 
     def on_payment(self, e: Any) -> None:
+        """A card's payment against the believed card (direction and amount); a new amount
+        is reported and believed."""
         payer, payee, amount = e[0], e[1], e[2]
         det = self.det
         card = self.card
@@ -363,6 +380,8 @@ class CardChecker(Checker):
         return Card(text=text, kind="collect")
 
     def derived(self, out: Changes) -> None:
+        """The card changes inferred from accumulated draws: a common factor on the amounts,
+        and decks rebuilt from the cards seen."""
         self._extrapolation(out)
         self._deck_changes(out)
 

@@ -143,6 +143,9 @@ class NoveltyDetector:
         self._new_game_state()
 
     def report(self) -> NoveltyReport:
+        """What the detector has found, for the harness: nothing until the first detection,
+        then its confidence and every change, with those inferred from accumulated
+        evidence added at each report."""
         if not self._detected:
             return NoveltyReport()
         changes = dict(self.changes)
@@ -163,6 +166,8 @@ class NoveltyDetector:
 
     @property
     def detected(self) -> bool:
+        """Whether any evidence of a novelty has been seen (the harness's "detected"
+        signal)."""
         return self._detected
 
     def __getstate__(self) -> dict[str, Any]:

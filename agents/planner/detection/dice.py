@@ -51,17 +51,24 @@ class DiceChecker(Checker):
         self.changed_count = False
 
     def compiled(self) -> None:
+        """The believed dice's face probabilities and faces, which every throw is compared
+        with."""
         self.die_probs = [d.probabilities() for d in self.det.dice]
         self.die_faces = [frozenset(d.faces) for d in self.det.dice]
 
     def new_game(self) -> None:
+        """Start the game's face counts."""
         self.game_counts: list[dict[int, int]] = [{} for _ in self.det.dice]
 
     def announced(self) -> None:
+        """A novelty was announced: the dice counts start afresh, so the test uses
+        post-novelty throws only."""
         self.hist = []
         self.game_counts = []
 
     def end_game(self) -> None:
+        """Keep the game's counts (within the largest window) and run the chi-square test
+        over them."""
         self.hist.append(self.game_counts)
         if len(self.hist) > max(self.det.windows):
             del self.hist[0]
@@ -69,6 +76,8 @@ class DiceChecker(Checker):
 
     # --- throws --------------------------------------------------------------------------
     def on_dice_rolled(self, e: Any) -> None:
+        """Count the throw's faces; a die count or a face the believed dice lack is evidence
+        at once."""
         dice = e[1]
         faces = self.die_faces
         nb = len(faces)

@@ -23,22 +23,28 @@ class EndingChecker(Checker):
         self.new_game()
 
     def new_game(self) -> None:
+        """Start the game's count of the most sets anyone held."""
         self.max_sets = 0  # most sets one player held at a turn start in this game
         self.owners_moved = False
 
     def on_property_transferred(self, e: Any) -> None:
+        """Owners changed: recount the sets at the next turn's start."""
         self.owners_moved = True
 
     def on_turn_started(self, e: Any) -> None:
+        """The most sets one player holds, counted where a game-ending check would see them."""
         if self.owners_moved:
             self.owners_moved = False
             self.max_sets = max(self.max_sets, self.det.replica.most_sets(self.det.R))
 
     def on_game_over(self, e: Any) -> None:
+        """A game over for any reason but bankruptcy or the turn limit is a new ending rule."""
         if e.reason not in ("bankruptcy", "turn_limit"):
             self.det.detect(1.0, f"the game ended by {e.reason!r}")
 
     def game_result(self, result: Any) -> None:
+        """A game that ended by a rule is a detection; the winner's net worth and sets are
+        kept to tell which rule."""
         if result is None or getattr(result, "end_reason", None) in USUAL_ENDS:
             return
         seat = result.winner_seat

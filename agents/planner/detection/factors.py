@@ -52,6 +52,8 @@ class ChargeFactors(Checker):
 
     # --- hooks ---------------------------------------------------------------------------
     def rules_changed(self) -> None:
+        """The public rules changed: hidden factors were relative to the old board, so they
+        and their evidence are dropped."""
         self.rent_mult = {}  # hidden factors were relative to the old board
         self.built_mult = {}
         self.tax_mult = {}
@@ -70,6 +72,8 @@ class ChargeFactors(Checker):
         self.built_mult = {}
 
     def announced(self) -> None:
+        """A novelty was announced: every factor run restarts now, so its estimate uses
+        post-novelty payments only."""
         clock = self.det.clock
         for key in list(self.runs):
             self.runs[key][2] = self.runs[key][3] = clock
@@ -233,6 +237,9 @@ class ChargeFactors(Checker):
 
     # --- report --------------------------------------------------------------------------
     def derived(self, out: Changes) -> None:
+        """The rent and tax factors the payments support, reported under every attribute
+        they could be (a new printed value or a rule charging other than the board), and
+        the jail and per-building tax rules."""
         det = self.det
         schema = det.printed
         payments_hidden = det.payments_missing >= 2
@@ -287,9 +294,11 @@ class LandingCharge(Checker):
 
     @cached_property
     def factors(self) -> ChargeFactors:
+        """The shared factor evidence this checker feeds."""
         return self.det.checker(ChargeFactors)
 
     def new_game(self) -> None:
+        """No charge is due at a game's start."""
         self.pending = None
 
     def on_bankrupt(self, e: Any) -> None:

@@ -62,6 +62,8 @@ class GroupChecker(Checker):
         self.__dict__.update(state)
 
     def rules_changed(self) -> None:
+        """The public rules changed: the constraints and the sets inferred were relative to
+        the old board."""
         self.constraints = {}  # relative to the old board
         self.since = None
         self.tries = 0
@@ -85,6 +87,7 @@ class GroupChecker(Checker):
             del self.constraints[next(iter(self.constraints))]  # the longest unseen
 
     def on_building_changed(self, e: Any) -> None:
+        """A build is a constraint: its builder holds the street's true set."""
         det = self.det
         R = det.R
         sq = e.square
@@ -95,6 +98,8 @@ class GroupChecker(Checker):
         self._add((sq, self._held(e.seat), True, True))
 
     def on_payment(self, e: Any) -> None:
+        """The rent of an unimproved street is a constraint: doubled means its owner holds
+        the true set, printed means not."""
         payer, payee, amount, _, sq = e
         det = self.det
         R = det.R

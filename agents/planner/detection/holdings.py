@@ -38,10 +38,13 @@ class HoldingCharges(Checker):
         det.rule_beliefs = ()
 
     def on_turn_started(self, e: Any) -> None:
+        """A new turn: forget what was built and held at its peak in the last one."""
         self.built = {}
         self.peak = {}
 
     def on_building_changed(self, e: Any) -> None:
+        """Track the most buildings each seat held this turn and the levels it built, which
+        a charge at the turn's end may be for."""
         det = self.det
         seat = e.seat
         before = det.replica.buildings(det.R, seat)  # (the replica records it after)
@@ -58,6 +61,8 @@ class HoldingCharges(Checker):
             self.built.setdefault(seat, []).append(e.level)
 
     def on_payment(self, e: Any) -> None:
+        """A charge to the bank for an unknown reason at no square: kept with the payer's
+        buildings, for the fit."""
         payer, payee, amount, reason, sq = e
         det = self.det
         if payee != BANK or payer == BANK or sq >= 0 or reason in FREE_REASONS:
@@ -71,12 +76,17 @@ class HoldingCharges(Checker):
             self.samples.append((houses, hotels, tuple(self.built.get(payer, ())), amount))
 
     def rules_changed(self) -> None:
+        """The public rules changed: the charges kept were under the old rules."""
         self.samples = []
 
     def announced(self) -> None:
+        """A novelty was announced: the fit uses post-novelty charges only."""
         self.samples = []
 
     def adopt(self) -> bool:
+        """Believe the simplest charge rule the samples fit (and the per-building tax
+        found), so the planner's value counts it; it changes `det.rule_beliefs`, not the
+        schema."""
         rules = self.fit()
         tax = next((c for c in self.det.checkers if hasattr(c, "tax_per")), None)
         per = getattr(tax, "tax_per", None)

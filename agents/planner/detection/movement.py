@@ -23,15 +23,20 @@ class MovementChecker(Checker):
 
     @cached_property
     def cards(self) -> CardChecker:
+        """The card checker, which says where a card's move should go."""
         return self.det.checker(CardChecker)
 
     def new_game(self) -> None:
+        """No Go salary is expected at a game's start."""
         self.expect_go = None
 
     def close(self) -> None:
+        """The landing ended: a Go salary still expected is no longer checked."""
         self.expect_go = None
 
     def on_turn_started(self, e: Any) -> None:
+        """A new turn; an opponent's turn that passed without a throw means the observation
+        hides its events."""
         det = self.det
         turn = det.turn
         cur = turn.cur
@@ -40,6 +45,8 @@ class MovementChecker(Checker):
         turn.start(e.seat)
 
     def on_dice_rolled(self, e: Any) -> None:
+        """Record the throw: a utility's rent and the next move's length are checked against
+        it."""
         seat, dice = e
         turn = self.det.turn
         if seat == turn.cur:
@@ -49,6 +56,7 @@ class MovementChecker(Checker):
         turn.last_total = total
 
     def on_payment(self, e: Any) -> None:
+        """A Go salary paid: the seat passed Go this turn."""
         self.det.turn.passed_go.add(e[1])
 
     def before_event(self, e: Any) -> None:
@@ -71,6 +79,8 @@ class MovementChecker(Checker):
                 det.change("bank", "go_salary", 0, believed, why="passing Go paid nothing")
 
     def on_moved(self, e: Any) -> None:
+        """A move against the replica's position and the throw (or the card); passing Go
+        makes a salary due, and the landing's checkers are told where it ended."""
         seat, start, end, reason = e
         det = self.det
         me = det.me

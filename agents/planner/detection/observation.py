@@ -26,11 +26,15 @@ class ObservationChecker(Checker):
         self.new_game()
 
     def new_game(self) -> None:
+        """No asset change is expected yet; the first comparison of the game also checks the
+        starting cash."""
         self.expect: tuple | None = None  # (event kind, square, seat, payment reason)
         self.first_compare = True
 
     # --- the event after a payment for an asset ------------------------------------------
     def on_payment(self, e: Any) -> None:
+        """A payment on a square expects the asset change it pays for (a purchase, a build,
+        a mortgage)."""
         payer, payee, _, reason, sq = e
         if 0 <= sq < self.det.R.n:
             self.expect = (ASSET_EVENT[reason], sq, payer if payer != BANK else payee, reason)
@@ -63,6 +67,8 @@ class ObservationChecker(Checker):
 
     # --- the observation against the replica ---------------------------------------------
     def after_events(self, obs: Any) -> None:
+        """Compare what the observation shows (cash, assets, positions) with the replica: a
+        difference is a hidden rule or a filtered observation."""
         det = self.det
         if det.skip:
             return
@@ -157,6 +163,8 @@ class ObservationChecker(Checker):
                         why=f"an opponent's cash is shown as {shown}, the payments say {true}")
 
     def derived(self, out: Changes) -> None:
+        """Payments between others missing from the events, often enough to be the
+        observation's doing, are reported as hidden."""
         if self.det.payments_missing >= 2:
             out[("observation:events", "payments between others")] = NoveltyChange(
                 "observation:events", "payments between others", "hidden", "shown")

@@ -14,6 +14,8 @@ class PriceChecker(Checker):
     reasons = ("buy", "mortgage", "build")
 
     def on_payment(self, e: Any) -> None:
+        """A purchase, mortgage or build against the believed price, mortgage value or house
+        cost."""
         _, _, amount, reason, sq = e
         R = self.det.R
         if not 0 <= sq < R.n:

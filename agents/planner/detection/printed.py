@@ -55,6 +55,8 @@ class PrintedValues(Checker):
                     "house_cost": R.house_cost}[field][sq] or 0)
 
     def on_payment(self, e: Any) -> None:
+        """The factor this payment implies on the printed value, kept as a run per square
+        until a payment contradicts it."""
         _, _, amount, reason, sq = e
         det = self.det
         if det.skip or not 0 <= sq < det.R.n:
@@ -107,6 +109,8 @@ class PrintedValues(Checker):
         return out
 
     def adopt(self) -> bool:
+        """Believe the printed values and bank numbers the payments support; True when a
+        belief changed."""
         values = {f: v for f in self.runs if (v := self.square_beliefs(f))}
         bank = {field: ch.new_value for (entity, field), ch in self.det.changes.items()
                 if entity == "bank" and field in BANK_FIELDS

@@ -22,6 +22,7 @@ class RefusalChecker(Checker):
         self.new_game()
 
     def new_game(self) -> None:
+        """No build refusal has been checked this game."""
         self.build_turn = -1
 
     def on_fault(self, e: Any) -> None:
@@ -35,6 +36,8 @@ class RefusalChecker(Checker):
                         why=f"my {kind} was refused as illegal")
 
     def observed(self, obs: Any) -> None:
+        """A build the game refused, or an action outside the core game offered, is a rule
+        the believed rules did not predict."""
         if obs.refused and obs.turn != self.build_turn:
             self.build_turn = obs.turn
             self._check_building(obs)

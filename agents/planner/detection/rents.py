@@ -19,6 +19,8 @@ class RentChecker(LandingCharge):
     reasons = ("rent",)
 
     def landed(self, seat: int, sq: int, reason: str, ctx: tuple) -> None:
+        """A landing on an owned, unmortgaged property makes the believed rent due (a
+        utility's waits for the throw that sets it)."""
         det = self.det
         R = det.R
         if not R.is_property[sq]:
@@ -65,10 +67,13 @@ class RentChecker(LandingCharge):
                 self.det.close_landing()
 
     def on_card_drawn(self, e: Any) -> None:
+        """A draw ends any landing still waiting for its rent."""
         if self.pending is not None:
             self.det.close_landing()
 
     def on_payment(self, e: Any) -> None:
+        """A rent paid against the believed rent of the square as owned and built; the
+        factor it implies goes to the shared evidence."""
         payer, _, amount, _, sq = e
         det = self.det
         R = det.R

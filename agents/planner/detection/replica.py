@@ -53,6 +53,7 @@ class Replica:
 
     # --- event records -------------------------------------------------------------------
     def on_payment(self, e: Any) -> None:
+        """Move the cash the payment moves (the bank, seat -1, has no cash to track)."""
         payer, payee, amount = e[0], e[1], e[2]
         if payer != -1:
             self.cash[payer] -= amount
@@ -60,24 +61,31 @@ class Replica:
             self.cash[payee] += amount
 
     def on_moved(self, e: Any) -> None:
+        """Put the token where the move ended."""
         self.pos[e[0]] = e[2]
 
     def on_property_transferred(self, e: Any) -> None:
+        """Record the property's new owner (a purchase, auction, trade or bankruptcy)."""
         self.owner[e.square] = e.to_seat
 
     def on_building_changed(self, e: Any) -> None:
+        """Record the street's new building level."""
         self.level[e.square] = e.level
 
     def on_mortgage_changed(self, e: Any) -> None:
+        """Record whether the property is now mortgaged."""
         self.mort[e.square] = e.mortgaged
 
     def on_jailed(self, e: Any) -> None:
+        """Record that the seat went to jail."""
         self.jailed[e.seat] = True
 
     def on_released(self, e: Any) -> None:
+        """Record that the seat left jail."""
         self.jailed[e.seat] = False
 
     def on_bankrupt(self, e: Any) -> None:
+        """Record that the seat is out of the game (and so out of jail)."""
         self.active[e.seat] = False
         self.jailed[e.seat] = False
 

@@ -17,11 +17,15 @@ class TaxChecker(LandingCharge):
     reasons = ("tax",)
 
     def landed(self, seat: int, sq: int, reason: str, ctx: tuple) -> None:
+        """A landing on a tax square makes the believed tax due, with the payer's buildings
+        at that moment (a building tax counts them before any sale to pay it)."""
         R = self.det.R
         if R.kind[sq] == TAX:
             self.pending = (seat, sq, R.tax[sq], self.det.replica.buildings(R, seat))
 
     def close(self) -> None:
+        """The landing ended with no tax paid: a rule that waives it, or (for an opponent) a
+        payment the observation hid."""
         pt = self.pending
         if pt is None:
             return
@@ -33,6 +37,8 @@ class TaxChecker(LandingCharge):
                 self.det.detect(1.0, f"no tax charged on square {pt[1]}")
 
     def on_payment(self, e: Any) -> None:
+        """A tax paid: against the believed tax, factor and per-building part; a tax on a
+        square that charges none is a detection at once."""
         payer, _, amount, _, sq = e
         det = self.det
         R = det.R

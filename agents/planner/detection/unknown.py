@@ -28,9 +28,13 @@ class UnknownPaymentChecker(Checker):
         self.new_game()
 
     def new_game(self) -> None:
+        """Start the game's count of the taxes paid before each kind of payout."""
         self.payout_mark: dict[str, int] = {}  # reason -> taxes paid at its last payment
 
     def on_payment(self, e: Any) -> None:
+        """A payment for a reason no believed rule has is a detection; its circumstances
+        (landing, passing, cash, taxes since the last) are kept to say what the rule
+        looks like."""
         payer, payee, amount, reason, sq = e
         if reason in FREE_REASONS:
             return
