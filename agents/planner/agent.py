@@ -57,6 +57,7 @@ from agents.planner.charges import NO_CHARGES, Charges, charges_from
 from agents.planner.pruning import allowed
 from agents.planner.detect import NoveltyDetector
 from agents.planner.simulate import SimState, apply, buy, trade
+from agents.planner.told import charged_schema
 from agents.policy_helpers import bid_up_to
 from agents.planner.value import K_LOOPS, K_TURNS, Evaluator, Tables, Terms, tables_for
 
@@ -131,8 +132,11 @@ class PlannerAgent(PhaseAgent):
 
     def tell_rules(self, schema: GameSchema, changes: Iterable[tuple[str, str, Any]]) -> None:
         """Be told the rules in force: the schema, and the rule changes (entity,
-        attribute, new value) it cannot hold, as far as the planner can express them."""
-        self.set_believed_schema(schema)
+        attribute, new value) it cannot hold, as far as the planner can express them: the
+        values charged behind the old board go into the schema, rule charges into
+        `Charges`."""
+        changes = list(changes)
+        self.set_believed_schema(charged_schema(schema, changes))
         self.set_believed_charges(charges_from(changes, schema))
 
     def tables(self, obs: Observation | None = None) -> Tables:
