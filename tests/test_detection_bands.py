@@ -247,6 +247,20 @@ def test_a_sweep_over_chosen_cells_runs_each_cell_per_cell_times():
     assert hardest and set(hardest) == set(db.hardest_cells())
 
 
+def test_spread_cells_fill_each_category_and_difficulty_to_per_cell() -> None:
+    """`spread=true`: per_cell trials per category x difficulty holding chosen cells,
+    cycling through them, instead of per_cell of each (a wide band at SAIL-ON's size)."""
+    from evaluation.sweeps import detection_plan
+
+    cells = [("hotel_upkeep", "easy"), ("building_tax", "easy"), ("rent_collapse", "hard")]
+    specs = detection_plan.plan(5, 0, 700, 100, (0.3, 0.6), "planner", "effects",
+                                cells=cells, spread=True)
+    assert [(s["novelty"], s["difficulty"]) for s in specs] == [
+        ("building_tax", "easy"), ("hotel_upkeep", "easy"), ("building_tax", "easy"),
+        ("hotel_upkeep", "easy"), ("building_tax", "easy")] + [("rent_collapse", "hard")] * 5
+    assert [s["seed"] for s in specs] == list(range(700, 710))
+
+
 @pytest.mark.parametrize("item, named", [("nope:hard", "unknown plugin 'nope'"),
                                          ("cash_cap", "cash_cap:hard"),
                                          ("cash_cap:harder", "cash_cap:easy")])

@@ -24,9 +24,11 @@ def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[floa
          agent: str, observability: str = "announced",
          rules: str = "standard",
          cells: list[tuple[str, str]] | None = None,
-         opponents_view: str = "informed") -> list[dict[str, Any]]:
+         opponents_view: str = "informed", spread: bool = False) -> list[dict[str, Any]]:
     """Trial specs: per category x difficulty, novelties cycled in a seeded order; with
-    `cells` (plugin, preset), `per_cell` trials of each of those cells instead. Under
+    `cells` (plugin, preset), `per_cell` trials of each of those cells instead, or with
+    `spread` `per_cell` trials per category x difficulty that has chosen cells, cycling
+    through them (a band of many presets studied at the size SAIL-ON asks of a cell). Under
     `effects` a spec names what the opponents are shown (a spec without it, from before
     the option, played with them shown the old rules)."""
     cat = catalogue()
@@ -37,7 +39,8 @@ def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[floa
             names = list(cat.get(category, []))
             if cells is not None:
                 names = sorted(n for n in names if (n, difficulty) in cells)
-                chosen = [n for n in names for _ in range(per_cell)]
+                chosen = ([names[i % len(names)] for i in range(per_cell)] if spread and names
+                          else [n for n in names for _ in range(per_cell)])
             elif names:
                 random.Random(f"{seed}:{category}:{difficulty}").shuffle(names)
                 chosen = [names[i % len(names)] for i in range(per_cell)]

@@ -122,7 +122,10 @@ def _how_run(args: Any, name: str, n_trials: int, seconds: float) -> str:
         f"{args.games}-game trials, the "
         f"novelty injected at a game drawn from [{args.window[0]}, {args.window[1]}] of the "
         f"trial and kept; "
-        + (f"{args.per_cell} trial(s) of each chosen cell (cells=[{','.join(args.cells)}]), "
+        + (f"{args.per_cell} trial(s) per category x difficulty, cycling through its chosen "
+           f"cells (cells=[{','.join(args.cells)}] spread=true), "
+           if getattr(args, "cells", None) and getattr(args, "spread", False) else
+           f"{args.per_cell} trial(s) of each chosen cell (cells=[{','.join(args.cells)}]), "
            if getattr(args, "cells", None) else
            f"{args.per_cell} trials per category x difficulty with novelties drawn from the "
            "catalogue in a seeded order that cycles through the category, ") +

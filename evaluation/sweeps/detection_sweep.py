@@ -68,6 +68,9 @@ class SweepOptions(Options):
                                     "[cash_cap:hard,late_rent:hard]; [hardest]: every cell "
                                     "of the hardest measured band (> 1000 decisions to see, "
                                     "or never seen); [bites]: every preset flagged bites")
+    spread: bool = Field(False, description="with cells=: per_cell trials per category x "
+                         "difficulty that has chosen cells, cycling through them, instead of "
+                         "per_cell trials of each cell")
     controls: int = Field(20, ge=0, description="trials without a novelty")
     games: int = games_field(30, "games per trial")
     window: list[float] = Field([0.3, 0.6], min_length=2, max_length=2,
@@ -232,7 +235,7 @@ def _sweep(args: Any, out: Path, argv: list[str]) -> int:
     specs = plan(args.per_cell, args.controls, args.seed, args.games, tuple(args.window),
                  args.agent, args.observability, args.rules,
                  None if args.cells is None else chosen_cells(args.cells),
-                 args.opponents_view)
+                 args.opponents_view, args.spread)
     if args.fresh:
         params = (dict(args.params or {}) if args.agent != "remote" else
                   {"port": args.remote_port, "token": args.remote_token,
@@ -266,7 +269,7 @@ def _sweep(args: Any, out: Path, argv: list[str]) -> int:
              "args": {k: getattr(args, k) for k in ("agent", "params", "per_cell", "controls",
                                                      "games", "window", "seed", "workers",
                                                      "observability", "opponents_view",
-                                                     "rules", "cells")}}
+                                                     "rules", "cells", "spread")}}
     atomic_write(out / "sweep.json", json.dumps(saved, indent=1, default=str) + "\n")
     atomic_write(out / "sweep.md", text + "\n")
     from evaluation.reports import compare
