@@ -46,6 +46,7 @@ def test_a_sale_and_its_buy_back_make_one_cycle_at_their_levels():
     assert dict(tally.buys) == {"0.75x": 2}
     assert dict(tally.cycles) == {"1.25x->0.75x": 1, "1x->0.75x": 1}
     assert tally.cycle_count == 2 and tally.cycle_gain == (500 - 300) + (200 - 150)
+    assert dict(tally.offered_by_partner) == {"sell": 1, "buy": 1}  # seat 2's two offers
     # from the partner's side the same trades are no cycle of its own
     assert seat_cycles(events, 1, PRICES).cycle_count == 0
 

@@ -6,7 +6,7 @@
 Plays the games a tournament with the same agents, games and seed plays (one run: game
 g has seed `seed + g`, seats shuffled by it), then counts from each game's accepted
 trades what the `learner` seat sold and bought for cash alone, by price level (0.75x,
-1x, 1.25x the printed price, or other), and its cycles: a property it sold and later
+1x, 1.25x the printed price, or other; how many an opponent offered), and its cycles: a property it sold and later
 bought back, named by the two levels ("1.25x->0.75x"). Why a command of its own: the
 results page's claim about the loop's prices rests on these counts, not on one game.
 The last line is one JSON object: the learner's wins with a Wilson 95% interval, the
@@ -66,6 +66,7 @@ def count_loop(names: list[str], learner: str, games: int, seed: int, schema: An
         "rate": round(wins[index] / games, 4), "lo": round(lo, 4), "hi": round(hi, 4),
         "trades_per_game": round(trades / games, 1), "turns_per_game": round(turns / games, 1),
         "sells": dict(sorted(tally.sells.items())), "buys": dict(sorted(tally.buys.items())),
+        "offered_by_opponents": dict(sorted(tally.offered_by_partner.items())),
         "cycles": tally.cycle_count, "cycles_by_level": dict(tally.cycles.most_common()),
         "cycles_per_game": round(tally.cycle_count / games, 1),
         "cycle_gain_per_game": round(tally.cycle_gain / games, 1),

@@ -36,6 +36,8 @@ class CycleTally:
     sells: Counter[str] = field(default_factory=Counter)  # level -> sales by the seat
     buys: Counter[str] = field(default_factory=Counter)  # level -> purchases by the seat
     cycles: Counter[str] = field(default_factory=Counter)  # "sell->buy" level pairs
+    # "sell" / "buy" -> those of the seat's sales and purchases its partner offered
+    offered_by_partner: Counter[str] = field(default_factory=Counter)
     cycle_gain: int = 0  # cash the cycles gained: sale price minus buy-back price
 
     def add(self, other: CycleTally) -> None:
@@ -43,6 +45,7 @@ class CycleTally:
         self.sells.update(other.sells)
         self.buys.update(other.buys)
         self.cycles.update(other.cycles)
+        self.offered_by_partner.update(other.offered_by_partner)
         self.cycle_gain += other.cycle_gain
 
     @property
@@ -85,6 +88,8 @@ def seat_cycles(events: Iterable[Any], seat: int, prices: Sequence[int]) -> Cycl
             continue
         side, sq, cash = sale
         level = price_level(cash, prices[sq])
+        if ev.from_seat != seat:
+            tally.offered_by_partner[side] += 1
         if side == "sell":
             tally.sells[level] += 1
             sold[sq] = (level, cash)
