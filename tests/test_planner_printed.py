@@ -96,12 +96,12 @@ def test_new_mortgage_values_are_not_taken_for_new_interest():
 
 
 def test_rents_that_change_only_when_built_up_are_believed_per_level():
-    """rent_collapse hard: the dear groups' rents with houses fall to a fiftieth while
+    """rent_collapse medium: the dear groups' rents with houses fall to a fiftieth while
     their unimproved rents stay. Rents paid on built-up streets are read apart from the
     unimproved ones, so the planner believes both, not one factor flickering between."""
     from agents.planner.detection.factors import ChargeFactors
 
-    agent, truth = _play("rent_collapse", "hard", 8, seed=7_400)
+    agent, truth = _play("rent_collapse", "medium", 8, seed=7_400)
     factors = agent.detector.checker(ChargeFactors)
     assert factors.built_mult, "no built-up rent was believed changed"
     believed = {s.name: s.rent for s in agent.detector.believed_schema.squares}

@@ -246,17 +246,19 @@ class RentCollapse(Novelty):
     name = "rent_collapse"
     category = "attribute"
     description = ("Street rents of the chosen groups fall to `factor` of the printed rent "
-                   "(at least 1) from building level `from_level` on; easy collapses the five "
-                   "dearest colour groups at every level, hard only the houses and hotels of the "
-                   "four dearest groups, seen once someone lands on one built up.")
+                   "(at least 1) from building level `from_level` on; easy collapses the houses "
+                   "and hotels of the five dearest colour groups, medium of the four dearest, "
+                   "hard only from the second house on, seen once someone lands on a street "
+                   "built that far.")
     Params = _Collapse
     # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
     presets = {
         "easy": {"groups": ["orange", "red", "yellow", "green", "dark_blue"],
-                 "factor": 0.02},
-        "medium": {"groups": ["orange", "red", "yellow"], "factor": 0.02},
+                 "factor": 0.02, "from_level": 1},
+        "medium": {"groups": ["red", "yellow", "green", "dark_blue"], "factor": 0.02,
+                   "from_level": 1},
         "hard": {"groups": ["red", "yellow", "green", "dark_blue"], "factor": 0.02,
-                 "from_level": 1},
+                 "from_level": 2},
     }
 
     def apply(self, schema: GameSchema, params: Any) -> GameSchema:
