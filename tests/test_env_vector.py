@@ -75,3 +75,15 @@ def test_vector_env_refuses_bad_arguments() -> None:
     vec.reset(seed=0)
     with pytest.raises(ValueError, match="actions"):
         vec.step([0, 0, 0])
+
+
+def test_docs_vector_example_runs() -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "env.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S)
+                 if "MonopolyVectorEnv" in b)
+    scope: dict = {}
+    exec(compile(block.replace("range(200)", "range(30)"), "docs/env.md", "exec"), scope)
+    assert scope["obs"].shape == (4, 240) and scope["rewards"].shape == (4,)
