@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Literal
+from typing import Callable, Literal
 
 import numpy as np
 from pydantic import Field
@@ -55,7 +55,7 @@ def bench_aec(steps: int, seed: int, first_episode: bool = False) -> dict:
             "seconds": round(time.perf_counter() - t0, 2)}
 
 
-def network_policy(seed: int):
+def network_policy(seed: int) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """The paper's network with seeded weights: (states (B, 240), masks (B, 2922)) -> the
     best legal action of each row."""
     from agents.drl.nn import MLP, PAPER_SIZES, masked_argmax

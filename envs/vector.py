@@ -146,5 +146,6 @@ class MonopolyVectorEnv(VectorEnv):
         return self._masks.astype(bool)
 
     def close_extras(self, **kwargs: Any) -> None:
+        """Close every sub-environment (`close()` calls this)."""
         for env in self.envs:
             env.close()

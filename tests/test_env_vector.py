@@ -87,3 +87,10 @@ def test_docs_vector_example_runs() -> None:
     scope: dict = {}
     exec(compile(block.replace("range(200)", "range(30)"), "docs/env.md", "exec"), scope)
     assert scope["obs"].shape == (4, 240) and scope["rewards"].shape == (4,)
+
+
+def test_bench_vector_with_the_network_policy() -> None:
+    from envs.bench import bench_vector
+
+    out = bench_vector(20, 0, "baseline", 2, policy="network")
+    assert out["env"] == "vector" and out["envs"] == 2 and out["steps"] >= 20
