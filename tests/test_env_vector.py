@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import openmono
+from agents.drl import encoding as E
 from envs import ENV_ID
 from envs.gym_env import MonopolyEnv
 from envs.vector import MonopolyVectorEnv
@@ -49,6 +50,11 @@ def test_vector_env_equals_single_envs_step_for_step(reward: str) -> None:
             assert np.array_equal(obs[i], o)
             assert rewards[i] == r and term[i] == te and trunc[i] == tr
             assert np.array_equal(infos["action_mask"][i], info["action_mask"])
+            table = vec.envs[i].table
+            if not table.over:  # the kept caches of interleaved games: as a fresh encoder
+                fresh = E.Encoder()
+                assert np.array_equal(obs[i], fresh.encode(table.obs))
+                assert np.array_equal(infos["action_mask"][i] != 0, fresh.legal_mask(table.obs))
             ended[i] = te or tr
             episodes_ended += ended[i]
     assert episodes_ended >= n  # every sub-environment went through an autoreset
