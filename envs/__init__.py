@@ -5,6 +5,8 @@
   registered when this package is imported: `gym.make("envs:openmono/Monopoly-v0")`
   imports it for you (Gymnasium 1.x finds environments by import; it has no
   entry-point discovery any more);
+- `envs.vector.MonopolyVectorEnv(N, ...)`: N of them stepped in lockstep in one process
+  (`gym.make_vec(ENV_ID, num_envs=N, vectorization_mode="vector_entry_point")`);
 - `agent=policy agent.policy=module:function` plays a policy trained here in
   `evaluation.trial` (`agents.policy`).
 
@@ -22,4 +24,5 @@ except ImportError:  # the `env` extra is not installed: nothing to register
     _gym = None
 
 if _gym is not None and ENV_ID not in _gym.registry:
-    _gym.register(id=ENV_ID, entry_point="envs.gym_env:MonopolyEnv")
+    _gym.register(id=ENV_ID, entry_point="envs.gym_env:MonopolyEnv",
+                  vector_entry_point="envs.vector:MonopolyVectorEnv")

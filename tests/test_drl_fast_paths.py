@@ -186,3 +186,25 @@ def test_factored_act_equals_act_reference(data, seed: int, greedy: bool) -> Non
     a, b = random.Random(seed), random.Random(seed)
     assert head.act(mlp, x, idx, a, greedy) == head.act_reference(mlp, x, idx, b, greedy)
     assert a.random() == b.random()
+
+
+@settings(max_examples=300, deadline=None)
+@given(z=st.lists(st.sampled_from([-3.0, -1.0, -0.5, 0.0, 0.25, 1e-9, 2.0, 7.5]) | st.floats(-30, 30),
+                  min_size=1, max_size=H.SMALL),
+       seed=st.integers(0, 2**32 - 1), greedy=st.booleans())
+def test_choose_small_on_python_floats_equals_the_reference(z: list, seed: int,
+                                                            greedy: bool) -> None:
+    """The pick on Python floats (where `heads.PY_FLOATS` says this numpy's exp, log
+    and sum are the C library's and the pairwise sum) draws and weighs as numpy does."""
+    if not H.PY_FLOATS:
+        pytest.skip("numpy's float64 exp or log differ from the C library's here")
+    a, b = random.Random(seed), random.Random(seed)
+    assert H._choose_small(list(z), a, greedy) == H._choose_reference(np.array(z), b, greedy)
+    assert a.random() == b.random()
+
+
+def test_pairwise_sum_is_numpys() -> None:
+    rng = np.random.default_rng(3)
+    for n in range(0, 129):  # (up to 128: beyond, numpy splits the sum in halves)
+        v = rng.standard_normal(n) * 10.0 ** rng.uniform(-3, 3, n)
+        assert H._pairwise_sum(v.tolist()) == H._ADD(v)

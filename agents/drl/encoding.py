@@ -286,6 +286,7 @@ class Encoder:
         self._trade_views = _offer_views(self._trade)
         self._opponents_key: tuple = ()
         self._to: np.ndarray | None = None
+        self._to_ok: np.ndarray | None = None
         self._board_key: tuple = ()
         self._board: tuple = ()
         # The last decision's actions other than offers (`_simple_key`), and its state
@@ -615,10 +616,13 @@ class Encoder:
         # has a False diagonal (mine and theirs are disjoint); its off-diagonal entries in
         # row order, which is the block's order, are the grid's flat entries from the
         # second on, taken 28 of every 29 (`off_diagonal`, a view of `grid`).
-        np.logical_and(mine[:, None], (theirs & (fee <= cash))[:, None, :], out=grid)
+        # (No mortgage on the board: every fee is 0 <= cash, and two calls are saved.)
+        payable = theirs if fee is lay.no_fee else theirs & (fee <= cash)
+        mine_col = mine[:, None]
+        np.logical_and(mine_col, payable[:, None, :], out=grid)
         np.copyto(exchange, off_diagonal)
         # sell: give j (mine) for cash, to any opponent still playing
-        np.logical_and(to[:, :, None] >= 0, mine[:, None], out=sell)
+        np.logical_and(self._to_ok, mine_col, out=sell)
         # buy: get q (theirs) for a cash level plus its fee
         np.logical_and(theirs[:, :, None], buy_price <= cash, out=buy)
 
@@ -632,6 +636,8 @@ class Encoder:
             seats = [s if s >= 0 and active[s] else -3 for s in seats]
             self._opponents_key = key
             self._to = np.array(seats)[:, None] if max(seats) >= 0 else None
+            # (whether each slot's opponent plays, shaped for the sell block: kept with it)
+            self._to_ok = None if self._to is None else (self._to >= 0)[:, :, None]
         return self._to
 
     @staticmethod

@@ -21,6 +21,7 @@ Each head maps the network's outputs to:
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from itertools import accumulate
 from typing import Any, NamedTuple
@@ -133,17 +134,37 @@ class FactoredHead:
 
     def act(self, mlp: Any, x: np.ndarray, idx: np.ndarray, rng: Any,
             greedy: bool) -> tuple[int, float]:
-        buf = self._out
-        buf[:-1] = mlp.forward_one(x)
+        out = mlp.forward_one(x)
         # idx ascends, so one searchsorted gives each type's [start, stop) in idx: the
         # legal types and the chosen type's actions without boolean masks (fewer calls).
         bounds = idx.searchsorted(TYPE_START).tolist()
         legal_types = [t for t in _TYPES if bounds[t] < bounds[t + 1]]
-        k, lp = _choose(buf[legal_types], rng, greedy)
+        if PY_FLOATS:  # the 13 type logits as Python floats (float32 -> float64 exactly)
+            types = out[:N_TYPES].tolist()
+            k, lp = _choose_small([types[t] for t in legal_types], rng, greedy)
+        else:
+            buf = self._out
+            buf[:-1] = out
+            k, lp = _choose(buf[legal_types], rng, greedy)
         t = legal_types[k]
-        among = idx[bounds[t]:bounds[t + 1]]
-        if len(among) == 1:
-            return int(among[0]), lp
+        lo, hi = bounds[t], bounds[t + 1]
+        if hi - lo == 1:
+            return int(idx[lo]), lp
+        among = idx[lo:hi]
+        if PY_FLOATS and hi - lo <= SMALL:
+            # a few targets (most decisions but offers): each logit's three components
+            # summed left to right in Python floats, as numpy's reduce of a row adds them
+            comp = out[N_TYPES:].tolist()
+            comp.append(0.0)  # the padding component
+            a = among.tolist()
+            z = []
+            for i in a:
+                c0, c1, c2 = _COMPONENT_LISTS[i]
+                z.append(comp[c0] + comp[c1] + comp[c2])
+            j, lp_target = _choose_small(z, rng, greedy)
+            return a[j], lp + lp_target
+        buf = self._out
+        buf[:-1] = out
         comp = buf[N_TYPES:]
         j, lp_target = _choose(_ADD(comp[COMPONENTS[among]], axis=1), rng, greedy)
         return int(among[j]), lp + lp_target
@@ -261,6 +282,64 @@ _ADD = np.add.reduce  # = ndarray.sum, without its Python wrapper
 SMALL = 16
 
 
+def _pairwise_sum(v: list) -> float:
+    """numpy's `add.reduce` of a float64 array of up to 128 values, step for step (its
+    pairwise sum: 8 running sums from 8 values on, added in pairs, then the rest)."""
+    n = len(v)
+    if n < 8:
+        s = 0.0
+        for x in v:
+            s += x
+        return s
+    r = v[:8]
+    stop = n - n % 8
+    for i in range(8, stop, 8):
+        for j in range(8):
+            r[j] += v[i + j]
+    s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    for i in range(stop, n):
+        s += v[i]
+    return s
+
+
+def _python_floats_agree() -> bool:
+    """Whether Python's `math.exp`/`math.log` and `_pairwise_sum` give numpy's float64
+    results bit for bit here: true where numpy calls the C library's exp and log (no
+    AVX-512 loops of its own); then `_choose_small` may run on Python floats."""
+    rng = np.random.default_rng(12345)
+    z = np.concatenate((rng.uniform(-50.0, 5.0, 1500), -np.arange(0, 745, 1.3),
+                        rng.standard_normal(500) * 1e-3))
+    if not np.array_equal(np.exp(z), np.array([math.exp(v) for v in z.tolist()])):
+        return False
+    w = np.concatenate((rng.uniform(1.0, 20.0, 1500), rng.uniform(1e-300, 1.0, 300)))
+    if not np.array_equal(np.log(w), np.array([math.log(v) for v in w.tolist()])):
+        return False
+    for n in range(1, SMALL + 1):
+        for _ in range(20):
+            v = rng.standard_normal(n) * rng.uniform(0.01, 100.0)
+            if _ADD(v) != _pairwise_sum(v.tolist()):
+                return False
+    return True
+
+
+def _choose_small(zl: list, rng: Any, greedy: bool) -> tuple[int, float]:
+    """`_choose` on a list of at most `SMALL` Python floats, without numpy: the same
+    floats (checked once by `_python_floats_agree`), the same draw. Why: a decision
+    makes two picks, and at 13 values each numpy call costs its overhead."""
+    n = len(zl)
+    if n == 1:
+        return 0, 0.0
+    m = max(zl)
+    shifted = [v - m for v in zl]
+    log_total = math.log(_pairwise_sum([math.exp(v) for v in shifted]))
+    if greedy:
+        k = zl.index(m)  # the first maximum
+    else:
+        k = min(bisect_left(list(accumulate([math.exp(v - log_total) for v in shifted])),
+                            rng.random()), n - 1)
+    return k, shifted[k] - log_total
+
+
 def _choose(z: np.ndarray, rng: Any, greedy: bool) -> tuple[int, float]:
     """An index sampled from softmax(z) (its argmax when greedy) and its log-probability.
     The arithmetic of `_choose_reference`, step for step (the same floats, the same
@@ -293,6 +372,10 @@ def _choose_reference(z: np.ndarray, rng: Any, greedy: bool) -> tuple[int, float
     else:
         k = int(min(np.searchsorted(np.cumsum(np.exp(lp)), rng.random()), len(z) - 1))
     return k, float(lp[k])
+
+
+_COMPONENT_LISTS = tuple(map(tuple, COMPONENTS.tolist()))
+PY_FLOATS = _python_floats_agree()
 
 
 def make_head(name: str) -> FlatHead | FactoredHead:
