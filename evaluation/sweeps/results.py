@@ -210,7 +210,6 @@ def render_pages(name: str, template: str, records: dict[str, Record]) -> dict[s
     used: set[str] = set()
     sourced: set[str] = set()
     split: dict[str, tuple[list[str], set[str], set[str]]] = {name: (out, used, sourced)}
-    everything: set[str] = set()
     fence = False
     for n, line in enumerate(template.splitlines(), 1):
         where = f"docs/data/results/{name}.md:{n}"
@@ -252,7 +251,17 @@ def render_pages(name: str, template: str, records: dict[str, Record]) -> dict[s
                                                 where), line))
     if fence:
         raise ResultsError(f"docs/data/results/{name}.md: a code fence is not closed")
-    for page, (lines, shown, with_source) in split.items():
+    _check_sources(name, split, records)
+    return {page: HEADER.format(name=name) + "\n".join(lines).rstrip() + "\n"
+            for page, (lines, _, _) in split.items()}
+
+
+def _check_sources(name: str, split: dict[str, tuple[list[str], set[str], set[str]]],
+                   records: dict[str, Record]) -> None:
+    """Every page shows the source of each record it takes figures from, and every record
+    is shown somewhere; raises ResultsError naming the first that is not."""
+    everything: set[str] = set()
+    for page, (_, shown, with_source) in split.items():
         unsourced = shown - with_source
         if unsourced:
             on = "" if page == name else f" (on the page {page})"
@@ -264,8 +273,6 @@ def render_pages(name: str, template: str, records: dict[str, Record]) -> dict[s
     if unused:
         raise ResultsError(f"docs/data/results/{name}.json: records never shown: "
                            f"{', '.join(sorted(unused))}")
-    return {page: HEADER.format(name=name) + "\n".join(lines).rstrip() + "\n"
-            for page, (lines, _, _) in split.items()}
 
 
 def pages(sources: Path = SOURCES) -> dict[str, str]:
