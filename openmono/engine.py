@@ -1,9 +1,10 @@
 """The game loop: the official US rules with the papers' phase structure on top.
 
 `Game.run()` is a generator: it yields `(seat, Decision)` whenever a player must
-decide and receives the chosen action through `send`. `openmono.play.play_game` drives
-it with agent objects as fast as possible; step-wise adapters (RL environments, remote
-agents) drive the same generator one decision at a time. Every action is checked by
+decide and receives the chosen action through `send`. One driver runs it, `Game.steps`:
+it answers the seats with agents and yields at each decision of an outside seat (a
+learner in `envs.table`); `Game.drive`, behind `openmono.play.play_game`, runs it to the
+end with agent objects as fast as possible. Every action is checked by
 `openmono.legal.check`; an illegal one is replaced by the phase's default and recorded
 as a `Fault` event. A player's standing order (`Conclude(until_cash=...)`, see
 `openmono.actions`) answers its management phases without a yield while it holds.
