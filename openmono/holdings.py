@@ -5,7 +5,7 @@ even breakdown of a hotel), property transfers (a part of `openmono.engine.Game`
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from typing import TYPE_CHECKING, Any, Generator
 
 from openmono import actions as A
 from openmono import events as E
@@ -13,8 +13,10 @@ from openmono import legal
 from openmono.decision import Decision, shared
 from openmono.events import BANK
 from openmono.flow import Request, new_tuple
-from openmono.parts import GameParts
 from openmono.state import NOBODY, after_build, after_sell_building, hotel_breakdown
+
+if TYPE_CHECKING:
+    from openmono.parts import GameParts  # the `self` of the parts (annotations only)
 
 _BUY: dict[int, Decision] = {}  # per square: its buy decision, built once
 

@@ -8,7 +8,7 @@ bankrupt to its creditor.
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from typing import TYPE_CHECKING, Any, Generator
 
 from openmono import actions as A
 from openmono import events as E
@@ -16,8 +16,10 @@ from openmono import legal
 from openmono.decision import Decision
 from openmono.events import BANK
 from openmono.flow import GameOver, Request, new_tuple
-from openmono.parts import GameParts
 from openmono.state import NOBODY
+
+if TYPE_CHECKING:
+    from openmono.parts import GameParts  # the `self` of the parts (annotations only)
 
 # Debt actions that always remove something: they never use up a phase's action cap.
 _LIQUIDATING = frozenset((A.SellBuilding, A.Mortgage, A.SellProperty))

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import inspect
 import random
-from typing import Any, Generator
+from typing import TYPE_CHECKING, Any, Generator
 
 from openmono import events as E
 from openmono.compiled import CARD, GO_TO_JAIL, PLUGIN, STREET, TAX, UTILITY, Rules
 from openmono.events import BANK
 from openmono.flow import Request, maybe_gen, new_tuple
 from openmono.kinds import CARD_KINDS, SQUARE_KINDS
-from openmono.parts import GameParts
 from openmono.state import NOBODY, buildings_held, has_monopoly, owned_in_group
+
+if TYPE_CHECKING:
+    from openmono.parts import GameParts  # the `self` of the parts (annotations only)
 
 
 class Moves:

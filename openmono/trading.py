@@ -5,7 +5,7 @@ changing hands (a part of `openmono.engine.Game`).
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from typing import TYPE_CHECKING, Any, Generator
 
 from openmono import actions as A
 from openmono import events as E
@@ -13,7 +13,9 @@ from openmono import legal
 from openmono.decision import Decision
 from openmono.events import BANK
 from openmono.flow import Request, new_tuple
-from openmono.parts import GameParts
+
+if TYPE_CHECKING:
+    from openmono.parts import GameParts  # the `self` of the parts (annotations only)
 
 
 class Trading:
