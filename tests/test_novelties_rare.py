@@ -1,4 +1,4 @@
-"""The rare-trigger plugins (novelties/catalogue/rare_*.py) act exactly in their one
+"""The rare-trigger plugins (docs/novelties.md lists them) act exactly in their one
 situation and never otherwise: rigged games just above and at a cash level, a hotel on
 the chosen group and one elsewhere, a fourth house instead of a hotel."""
 

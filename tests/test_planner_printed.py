@@ -96,20 +96,23 @@ def test_new_mortgage_values_are_not_taken_for_new_interest():
 
 
 def test_rents_that_change_only_when_built_up_are_believed_per_level():
-    """rent_collapse medium: the dear groups' rents with houses fall to a fiftieth while
-    their unimproved rents stay. Rents paid on built-up streets are read apart from the
-    unimproved ones, so the planner believes both, not one factor flickering between."""
+    """rent_collapse hard: the dear groups' rents from the second house on fall to a
+    fiftieth while their unimproved and one-house rents stay. Rents paid on built-up
+    streets are read apart from the unimproved ones, and level by level, so the planner
+    believes each, not one factor flickering between them."""
     from agents.planner.detection.factors import ChargeFactors
 
-    agent, truth = _play("rent_collapse", "medium", 8, seed=7_400)
+    agent, truth = _play("rent_collapse", "hard", 8, seed=7_400)
     factors = agent.detector.checker(ChargeFactors)
     assert factors.built_mult, "no built-up rent was believed changed"
     believed = {s.name: s.rent for s in agent.detector.believed_schema.squares}
     real = compile_rules(truth)
-    for sq in factors.built_mult:
-        name = real.names[sq]
+    collapsed = [s.name for s in truth.squares if s.group in ("red", "yellow", "green",
+                                                               "dark_blue")]
+    assert {real.names[sq] for sq in factors.level_mult} == set(collapsed)
+    for name in collapsed:
         want = next(s.rent for s in truth.squares if s.name == name)
-        assert believed[name][0] == want[0]  # the unimproved rent stands
+        assert believed[name][:2] == want[:2]  # the unimproved and one-house rents stand
         # built up: the paid amounts are whole dollars, so the factor is known to a
         # dollar or so on the cheapest level
         assert all(abs(b - w) <= max(1, 0.15 * w) for b, w in zip(believed[name][1:],

@@ -105,3 +105,71 @@ def test_the_adaptation_table_renders_from_saved_sweeps(tmp_path):
     with pytest.raises(ResultsError, match="no saved sweep"):
         render("detection", "{{ adaptation_table no_such_sweep }}\n\n{{ source bench }}\n",
                recs)
+
+
+def test_a_page_splits_its_detail_onto_another_page(tmp_path):
+    recs = _records(tmp_path, {"bench": MEASURED})
+    split = results.render_pages(
+        "speed", "# Speed\n\n{{ bench.gps:.0f }} games/s\n\n{{ source bench }}\n\n"
+        "{{ page speed-detail }}\n# Detail\n\n{{ table bench }}\n", recs)
+    assert list(split) == ["speed", "speed-detail"]
+    assert "| agents | games/s |" not in split["speed"]
+    assert "| agents | games/s |" in split["speed-detail"]
+    assert split["speed-detail"].startswith("<!-- Rendered by")
+    assert "docs/data/results/speed.md" in split["speed-detail"]
+    assert render("speed", "{{ source bench }}\n\n{{ page x }}\nmore\n", recs).rstrip() \
+        .endswith("Measured: commit `abc1234`; 2026-11-26; seeds 0–9; 10 games.")
+    # a figure needs its source on the page that shows it
+    with pytest.raises(ResultsError, match="without their source \\(on the page speed-detail\\)"):
+        results.render_pages("speed", "{{ source bench }}\n\n{{ page speed-detail }}\n"
+                             "{{ bench.gps:.0f }} games/s\n", recs)
+    for bad in ("{{ page speed }}", "{{ page x }}\n{{ page x }}", "{{ page Bad_Name }}"):
+        with pytest.raises(ResultsError, match="a page name"):
+            results.render_pages("speed", f"{{{{ source bench }}}}\n\n{bad}\n", recs)
+
+
+def _headings(text: str) -> list[tuple[int, str]]:
+    """(line number, heading) of each Markdown heading outside code fences."""
+    out, fence = [], False
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+        elif not fence and line.startswith("#"):
+            out.append((n, line))
+    return out
+
+
+@pytest.mark.parametrize("page", sorted(p.name for p in results.PAGES.glob("*.md")))
+def test_no_results_page_repeats_a_heading(page):
+    """Two sections of one page are told apart by their headings (and their anchors)."""
+    heads = [h for _, h in _headings((results.PAGES / page).read_text(encoding="utf-8"))]
+    repeated = sorted({h for h in heads if heads.count(h) > 1})
+    assert repeated == [], f"docs/results/{page} repeats {repeated}"
+
+
+def test_the_detection_page_leads_with_its_summary_and_splits_off_the_sweeps():
+    page = (results.PAGES / "detection.md").read_text(encoding="utf-8")
+    lines = page.splitlines()
+    first_table = next(n for n, line in enumerate(lines, 1) if line.startswith("| "))
+    sections = [n for n, h in _headings(page) if h.startswith("##")]
+    assert first_table < sections[0], "the summary table comes before any section"
+    header = lines[first_table - 1]
+    for column in ("NDA", "post-novelty win rate", "NRP"):
+        assert column in header
+    agents = [line.split("`")[1] for line in lines[first_table + 1:]
+              if line.startswith("| `")][:5]
+    assert agents == ["planner", "planner(adapt=False)", "detect_baseline", "hybrid_ddqn",
+                      "hybrid_ppo"]
+    # its source (command, commit, seeds) follows the table before any section
+    assert "```bash" in "\n".join(lines[first_table:sections[0]])
+    assert "Measured: commit `" in "\n".join(lines[first_table:sections[0]])
+    # the per-sweep sections live on their own page, linked and in the nav
+    assert not [h for _, h in _headings(page) if h.startswith("### `")]
+    assert "(detection-sweeps.md)" in page
+    sweeps = (results.PAGES / "detection-sweeps.md").read_text(encoding="utf-8")
+    per_sweep = [h for _, h in _headings(sweeps) if h.startswith("### `")]
+    assert len(per_sweep) >= 20
+    assert all("(seeds " in h for h in per_sweep)
+    assert sweeps.count("Measured: commit `") >= 1
+    nav = (results.ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "results/detection-sweeps.md" in nav

@@ -79,6 +79,10 @@ def report_text(args: Any, cell: str, per: str, totals: dict[str, Any],
     name = agent_name(args)
     title = (f"### `{name}`, control trials only" if not args.per_cell
              else f"### `{name}`, novelties `{level}`")
+    if args.per_cell and getattr(args, "cells", None):  # told apart from the full sweep
+        title += f", cells `{','.join(args.cells)}`"
+    if results:  # two sweeps of one agent and level differ in their seeds at least
+        title += f" (seeds {args.seed}-{args.seed + len(results) - 1})"
     lines = [
         title,
         "",

@@ -17,6 +17,9 @@ rendering cannot drift from it. Each page has two sources in `docs/data/results/
     rendered from the saved sweeps in `docs/data/detection_study/DIR`.
   - `{{ adaptation_table DIR ... }}`: the same sweeps' opening table, one row per agent
     (`evaluation.sweeps.detection_study.adaptation_table`).
+  - `{{ page NAME }}` on a line of its own: what follows is the page
+    `docs/results/NAME.md`, rendered from the same records (a page's detail split off
+    onto its own page); a record's figures need its source on each page that shows them.
 - `PAGE.json`, the records: `{ID: {"command": [...], "commit", "date", "seeds",
   "sample", "values": {...}, "table": {"columns": [...], "rows": [[...]]}}}`; a record
   that quotes a paper has `"cited"` in place of command and commit.
@@ -46,7 +49,7 @@ HEADER = ("<!-- Rendered by `python -m evaluation.results write` from "
           "docs/data/results/{name}.md and {name}.json; edit those, not this page. -->\n\n")
 
 INLINE = re.compile(r"\{\{\s*([A-Za-z0-9_]+)\.([A-Za-z0-9_.]+)(?::([^}\s]*))?\s*\}\}")
-BLOCK = re.compile(r"^\{\{\s*(table|source|detection_study|adaptation_table)\s+([^}]*?)\s*\}\}\s*$")
+BLOCK = re.compile(r"^\{\{\s*(table|source|detection_study|adaptation_table|page)\s+([^}]*?)\s*\}\}\s*$")
 # A figure typed into prose: 3.5, 12%, 4x / 4×. Integers alone (counts, seeds, years) pass,
 # and so does a confidence level ("95% interval").
 BARE = re.compile(r"(?<![\w.`])(\d+\.\d+|\d+(?:\.\d+)?\s?%(?!\s?(?:Wilson|CI|confidence|"
@@ -198,7 +201,15 @@ def _study(dirs: list[str], where: str) -> str:
 
 def render(name: str, template: str, records: dict[str, Record]) -> str:
     """The page `name` from its prose and records; raises ResultsError naming the line."""
-    out, used, sourced = [], set(), set()
+    return render_pages(name, template, records)[name]
+
+
+def render_pages(name: str, template: str, records: dict[str, Record]) -> dict[str, str]:
+    """The page `name` and the pages split off it by `{{ page NAME }}`, by name."""
+    out: list[str] = []
+    used: set[str] = set()
+    sourced: set[str] = set()
+    split: dict[str, tuple[list[str], set[str], set[str]]] = {name: (out, used, sourced)}
     fence = False
     for n, line in enumerate(template.splitlines(), 1):
         where = f"docs/data/results/{name}.md:{n}"
@@ -207,6 +218,12 @@ def render(name: str, template: str, records: dict[str, Record]) -> str:
         block = None if fence else BLOCK.match(line.strip())
         if block:
             kind, arg = block.groups()
+            if kind == "page":
+                if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", arg) or arg in split:
+                    raise ResultsError(f"{where}: {{{{ page {arg} }}}}: a page name "
+                                       "(lower case, digits, hyphens) used once")
+                out, used, sourced = split.setdefault(arg, ([], set(), set()))
+                continue
             if kind == "detection_study":
                 out.append(_study(arg.split(), where))
                 continue
@@ -234,15 +251,28 @@ def render(name: str, template: str, records: dict[str, Record]) -> str:
                                                 where), line))
     if fence:
         raise ResultsError(f"docs/data/results/{name}.md: a code fence is not closed")
-    unsourced = used - sourced
-    if unsourced:
-        raise ResultsError(f"docs/data/results/{name}.md: figures of {', '.join(sorted(unsourced))} "
-                           "are shown without their source; add {{ source ID }}")
-    unused = set(records) - used
+    _check_sources(name, split, records)
+    return {page: HEADER.format(name=name) + "\n".join(lines).rstrip() + "\n"
+            for page, (lines, _, _) in split.items()}
+
+
+def _check_sources(name: str, split: dict[str, tuple[list[str], set[str], set[str]]],
+                   records: dict[str, Record]) -> None:
+    """Every page shows the source of each record it takes figures from, and every record
+    is shown somewhere; raises ResultsError naming the first that is not."""
+    everything: set[str] = set()
+    for page, (_, shown, with_source) in split.items():
+        unsourced = shown - with_source
+        if unsourced:
+            on = "" if page == name else f" (on the page {page})"
+            raise ResultsError(f"docs/data/results/{name}.md: figures of "
+                               f"{', '.join(sorted(unsourced))} are shown without their "
+                               f"source{on}; add {{{{ source ID }}}}")
+        everything |= shown
+    unused = set(records) - everything
     if unused:
         raise ResultsError(f"docs/data/results/{name}.json: records never shown: "
                            f"{', '.join(sorted(unused))}")
-    return HEADER.format(name=name) + "\n".join(out).rstrip() + "\n"
 
 
 def pages(sources: Path = SOURCES) -> dict[str, str]:
@@ -253,7 +283,11 @@ def pages(sources: Path = SOURCES) -> dict[str, str]:
     for template in sorted(sources.glob("*.md")):
         data = template.with_suffix(".json")
         records = load_records(data) if data.exists() else {}
-        out[template.stem] = render(template.stem, template.read_text(encoding="utf-8"), records)
+        for page, text in render_pages(template.stem, template.read_text(encoding="utf-8"),
+                                       records).items():
+            if page in out:
+                raise ResultsError(f"{template}: the page {page} is rendered twice")
+            out[page] = text
     return out
 
 

@@ -1,20 +1,31 @@
 """Card novelties: amounts, destinations and deck composition (hidden: decks are not
-shown to agents, only the cards drawn), and a new card kind."""
+shown to agents, only the cards drawn), a new card kind, and a fee for drawing.
+
+`card_amounts` changes the money cards, `card_amount` one card only, `repair_costs` what
+the street-repairs cards charge (seen only when a player with buildings draws one), and
+`card_fee` charges for landing on a card square before the draw (unannounced).
+"""
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
+from openmono.events import BANK
+from openmono.hooks import Hooks
 from openmono.kinds import register_card_kind
 from openmono.schema import Card, Deck, GameSchema
 
-from novelties.base import Novelty, NoveltyParams, replace
+from novelties.base import Applied, HookChange, Novelty, NoveltyParams, replace
 from novelties.catalogue._common import swap_money_in_text
+from novelties.catalogue.squares import _then_continue
+
 
 MONEY_KINDS = ("collect", "pay", "collect_from_each", "pay_each")
+
+
 COSTLY_KINDS = ("pay", "pay_each", "repairs", "go_to_jail")
 
 
@@ -64,6 +75,104 @@ class CardAmounts(Novelty):
         return _map_cards(schema, change)
 
 
+class _Card(NoveltyParams):
+    deck: str
+    card: str  # the start of the card's text
+    amount: int = Field(ge=0, le=100_000)
+    update_text: bool = False
+
+
+class CardAmount(Novelty):
+    """One card pays or charges another amount, seen only when it is drawn: a small error in
+    the cash an agent expects from the decks."""
+
+    name = "card_amount"
+    category = "attribute"
+    description = ("One card's amount changes (decks are hidden: only its draws show it); hard "
+                   "turns the $10 beauty-contest prize into $15 and keeps the old text.")
+    Params = _Card
+    presets = {"easy": {"deck": "chance", "card": "Bank pays you dividend", "amount": 150,
+                        "update_text": True},
+               "medium": {"deck": "community_chest", "card": "Doctor's fee", "amount": 100},
+               "hard": {"deck": "community_chest", "card": "You have won second prize",
+                        "amount": 15}}
+
+    def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The deck with the first card whose text starts with `card` paying `amount` (its
+        text updated only with `update_text`)."""
+        decks = {d.name: d for d in schema.decks}
+        if params.deck not in decks:
+            raise ValueError(f"unknown deck {params.deck!r}; decks: {', '.join(decks)}")
+        deck = decks[params.deck]
+        hits = [j for j, c in enumerate(deck.cards) if c.text.startswith(params.card)]
+        if not hits:
+            raise ValueError(f"no card of {params.deck} starts with {params.card!r}")
+        j = hits[0]
+        card = deck.cards[j]
+        if not card.amount or card.amount == params.amount:
+            raise ValueError(f"card {card.text!r} has amount {card.amount}: choose a money "
+                             "card and a new amount")
+        text = (swap_money_in_text(card.text, card.amount, params.amount)
+                if params.update_text else card.text)
+        new = replace(card, amount=params.amount, text=text)
+        cards = deck.cards[:j] + (new,) + deck.cards[j + 1:]
+        return replace(schema, decks=tuple(replace(d, cards=cards) if d.name == deck.name
+                                           else d for d in schema.decks))
+
+
+# --- street repairs: what a house and a hotel cost ------------------------------------
+class _Repairs(NoveltyParams):
+    deck: str | None = None  # None: every repairs card
+    house: int | None = Field(default=None, ge=0, le=5000)  # None: unchanged
+    hotel: int | None = Field(default=None, ge=0, le=5000)
+    update_text: bool = False
+
+
+class RepairCosts(Novelty):
+    """The repairs cards charge other amounts per house and hotel: the risk of holding
+    buildings, which an agent weighs in how far it builds, is not the printed one."""
+
+    name = "repair_costs"
+    category = "attribute"
+    description = ("The repairs cards charge other amounts per house and per hotel (decks are "
+                   "hidden: only a draw shows it); hard raises Community Chest's charge per "
+                   "hotel from 115 to 150 and keeps the old text, seen only when a player "
+                   "holding a hotel draws it.")
+    Params = _Repairs
+    presets = {"easy": {"house": 50, "hotel": 150, "update_text": True},
+               "medium": {"deck": "community_chest", "house": 50},
+               "hard": {"deck": "community_chest", "hotel": 150}}
+
+    def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The decks with the repairs cards' charges changed (texts only with
+        `update_text`); a change that changes nothing is refused."""
+        names = [d.name for d in schema.decks]
+        if params.deck is not None and params.deck not in names:
+            raise ValueError(f"unknown deck {params.deck!r}; decks: {', '.join(names)}")
+        if params.house is None and params.hotel is None:
+            raise ValueError("set house or hotel (the new charge per house or per hotel)")
+        decks, changed = [], 0
+        for d in schema.decks:
+            cards = []
+            for c in d.cards:
+                if c.kind == "repairs" and params.deck in (None, d.name):
+                    house = c.per_house if params.house is None else params.house
+                    hotel = c.per_hotel if params.hotel is None else params.hotel
+                    text = c.text
+                    if params.update_text:
+                        text = swap_money_in_text(swap_money_in_text(
+                            text, c.per_hotel, hotel), c.per_house, house)
+                    if (house, hotel) != (c.per_house, c.per_hotel):
+                        changed += 1
+                    c = replace(c, per_house=house, per_hotel=hotel, text=text)
+                cards.append(c)
+            decks.append(replace(d, cards=tuple(cards)))
+        if not changed:
+            raise ValueError("no repairs card changes: its charges are already these")
+        return replace(schema, decks=tuple(decks))
+
+
+# --- destinations and composition -----------------------------------------------------
 class _Destinations(NoveltyParams):
     changes: int | None = Field(ge=1)  # None = every advance_to card
     update_text: bool = True
@@ -154,7 +263,7 @@ class DeckComposition(Novelty):
         return replace(schema, decks=tuple(decks))
 
 
-# --- a new card kind ------------------------------------------------------------------------
+# --- a new card kind ------------------------------------------------------------------
 def _dividend(game: Any, seat: int, card: Any) -> None:
     """Collect `amount` per property owned."""
     owned = sum(1 for sq in game.rules.properties if game.state.owner[sq] == seat)
@@ -188,3 +297,43 @@ class DividendCard(Novelty):
             raise ValueError("the schema has no decks")
         return replace(schema, decks=tuple(replace(d, cards=d.cards + (card,))
                                            for d in schema.decks))
+
+
+# --- a fee for drawing ----------------------------------------------------------------
+class _DrawFee(NoveltyParams):
+    decks: Literal["all"] | list[str] = "all"
+    fee: int = Field(ge=1, le=1000)
+
+
+class CardFee(Novelty):
+    """Landing on a card square costs a fee before the draw: a cost hidden among the card
+    payments, which an agent's cash reserve does not allow for."""
+
+    name = "card_fee"
+    category = "class"
+    description = ("Landing on a card square of the chosen decks costs `fee` before the draw; "
+                   "hard charges 10 on Community Chest only, lost among the card payments.")
+    Params = _DrawFee
+    presets = {"easy": {"fee": 50}, "medium": {"decks": ["chance"], "fee": 25},
+               "hard": {"decks": ["community_chest"], "fee": 10}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A landing hook charging the fee on the chosen decks' squares before the draw;
+        unannounced."""
+        names = [d.name for d in schema.decks]
+        chosen = names if params.decks == "all" else list(params.decks)
+        unknown = [d for d in chosen if d not in names]
+        if unknown or not chosen:
+            raise ValueError(f"unknown deck(s) {unknown}; decks: {', '.join(names)}")
+        decks, fee = frozenset(chosen), params.fee
+        squares = frozenset(s.name for s in schema.squares if s.kind == "card"
+                            and s.deck in decks)
+
+        def landing(game: Any, seat: int, sq: int) -> Any:
+            if game.rules.names[sq] in squares:
+                return _then_continue(game.charge(seat, BANK, fee, "card_fee", sq))
+            return False
+
+        return Applied(schema, Hooks(landing=landing), tuple(HookChange(
+            f"deck:{d}", "draw fee", "landing on this deck's squares costs a fee", False, 0, fee)
+            for d in chosen))

@@ -1,4 +1,6 @@
-"""Attribute novelties on money: rents, prices, costs, taxes and the bank's numbers."""
+"""Attribute novelties on money: rents, prices, costs, taxes and the bank's numbers.
+`one_price` changes the price of one property only.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from openmono.schema import GameSchema
 
 from novelties.base import Novelty, NoveltyParams, replace
 from novelties.catalogue._common import BankValue, ScaleSquares, map_squares, set_bank
+
 
 _OUTER = ["orange", "red", "yellow", "green"]
 
@@ -277,3 +280,35 @@ class RentCollapse(Novelty):
 
         return map_squares(schema, lambda i, s: replace(s, rent=collapsed(s.rent))
                            if s.name in targets else s)
+
+
+class _Price(NoveltyParams):
+    square: str
+    price: int = Field(ge=1, le=100_000)
+
+
+class OnePrice(Novelty):
+    """One property's price changes: an agent budgeting by the printed price over- or
+    underpays for it, and its mortgage value moves with it."""
+
+    name = "one_price"
+    category = "attribute"
+    description = ("One property's price (and with it its mortgage value) changes; medium "
+                   "raises Mediterranean Avenue from 60 to 70; hard raises Boardwalk to 500, "
+                   "seen only when Boardwalk is bought, auctioned or mortgaged.")
+    Params = _Price
+    # Ordered by measured detectability (docs/novelties.md, "Measured difficulty").
+    presets = {"easy": {"square": "Illinois Avenue", "price": 260},
+               "medium": {"square": "Mediterranean Avenue", "price": 70},
+               "hard": {"square": "Boardwalk", "price": 500}}
+
+    def apply(self, schema: GameSchema, params: Any) -> GameSchema:
+        """The board with the property's new price."""
+        i = schema.index_of(params.square)
+        sq = schema.squares[i]
+        if not sq.is_property:
+            raise ValueError(f"{sq.name!r} is not a property")
+        if sq.price == params.price:
+            raise ValueError(f"{sq.name!r} already costs {params.price}")
+        return map_squares(schema, lambda k, s: replace(s, price=params.price) if k == i
+                           else s)

@@ -1,8 +1,12 @@
-"""Representation novelties on what agents are shown: observation transforms.
+"""Representation novelties on what agents are shown of their opponents' cash and
+moves, and of the board's colours: observation transforms.
 
 The game itself is unchanged; each plugin installs an `observation` hook that edits the
 observation every agent receives. The deciding seat's own cash, properties and legal
 actions are never altered, so what an agent may legally do stays what the engine accepts.
+`capped_opponent_cash` and `rounded_rich_cash` alter only the cash of an opponent grown
+rich beyond a level, which most games never see; until then every observation is
+exactly the standard one.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from openmono.schema import GameSchema
 from novelties.base import Applied, HookChange, Novelty, NoveltyParams
 from novelties.catalogue._common import derive_public
 
+
 _ASSET_EVENTS = ("building_changed", "mortgage_changed", "property_transferred")
 
 
@@ -35,6 +40,14 @@ def _others_events(events: tuple, me: int, kinds: tuple[str, ...]) -> tuple:
                 continue
         out.append(e)
     return tuple(out)
+
+
+def _per_opponent(obs: Observation, field: str, shown: Any) -> Observation:
+    """`obs` with `shown(seat, value)` in place of each opponent's entry of a per-seat
+    field; the same object when nothing changes (the common case)."""
+    me, values = obs.seat, getattr(obs, field)
+    new = tuple(v if s == me else shown(s, v) for s, v in enumerate(values))
+    return obs if new == values else obs._replace(**{field: new})
 
 
 class _Cash(NoveltyParams):
@@ -110,6 +123,68 @@ class NoisyOpponentCash(Novelty):
             f"+-{noise:.0%} noise"),))
 
 
+class _Ceiling(NoveltyParams):
+    ceiling: int = Field(ge=0, le=100_000)
+
+
+class CappedOpponentCash(Novelty):
+    """A rich opponent's cash is shown capped: an agent underrates the leader, e.g. how high
+    it can bid or how long it can carry a rent, exactly when the leader matters."""
+
+    name = "capped_opponent_cash"
+    category = "representation"
+    description = ("An opponent holding more than `ceiling` cash is shown holding exactly "
+                   "`ceiling`; hard caps at 3000, a level few baseline players ever reach.")
+    Params = _Ceiling
+    presets = {"easy": {"ceiling": 1500}, "medium": {"ceiling": 2000},
+               "hard": {"ceiling": 3000}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook capping opponents' cash at the ceiling."""
+        top = params.ceiling
+
+        def show(obs: Observation) -> Observation:
+            return _per_opponent(obs, "cash", lambda s, c: min(c, top))
+
+        return Applied(schema, Hooks(observation=show), (HookChange(
+            "observation:cash", "opponents' cash shown",
+            f"an opponent holding more than {top} is shown holding {top}", True,
+            "exact", {"ceiling": top}),))
+
+
+# --- a rich opponent's cash shown rounded ---------------------------------------------
+class _Rounded(NoveltyParams):
+    above: int = Field(ge=0, le=100_000)
+    step: int = Field(ge=2, le=100_000)
+
+
+class RoundedRichCash(Novelty):
+    """A rich opponent's cash is shown rounded down: a small error on the leader's cash,
+    seen only where it matters (a close bid, a rent it can barely pay)."""
+
+    name = "rounded_rich_cash"
+    category = "representation"
+    description = ("An opponent holding more than `above` cash is shown holding it rounded "
+                   "down to a multiple of `step`; hard rounds to 100s above 3000, a level few "
+                   "baseline players reach.")
+    Params = _Rounded
+    presets = {"easy": {"above": 0, "step": 100}, "medium": {"above": 2000, "step": 100},
+               "hard": {"above": 3000, "step": 100}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """An observation hook rounding down the cash of an opponent above `above`."""
+        top, step = params.above, params.step
+
+        def show(obs: Observation) -> Observation:
+            return _per_opponent(obs, "cash", lambda s, c: c - c % step if c > top else c)
+
+        return Applied(schema, Hooks(observation=show), (HookChange(
+            "observation:cash", "opponents' cash shown",
+            f"an opponent holding more than {top} is shown holding it rounded down to "
+            f"{step}s", True, "exact", {"above": top, "step": step}),))
+
+
+# --- assets, colours, moves -----------------------------------------------------------
 class _Assets(NoveltyParams):
     buildings: bool = True
     mortgages: bool = False

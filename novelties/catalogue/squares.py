@@ -1,9 +1,9 @@
 """Class novelties on squares: new square kinds (toll, jackpot) and new landing rules
-(a fee for visiting the jail, a bonus for landing on Go).
+(a fee for visiting the jail, a bonus for landing on Go or on one other square).
 
 `announced` (where a plugin has it) writes the rule into the square's public `params`,
 so agents can read it off the board; hard presets leave it unannounced (only the
-payments reveal it).
+payments reveal it). `lucky_square` is never announced.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def _then_continue(gen: Any) -> Any:
     return False
 
 
-# --- toll -------------------------------------------------------------------------------------
+# --- toll -----------------------------------------------------------------------------
 def _toll_land(game: Any, seat: int, sq: int) -> Any:
     toll = game.rules.schema.squares[sq].params.get("toll", 0)
     return game.charge(seat, BANK, toll, "toll", sq)
@@ -93,7 +93,7 @@ class TollSquare(Novelty):
         return Applied(new, hooks, declared)
 
 
-# --- jackpot ----------------------------------------------------------------------------------
+# --- jackpot --------------------------------------------------------------------------
 def _jackpot_land(game: Any, seat: int, sq: int) -> None:
     start = game.rules.schema.squares[sq].params.get("start", 0)
     pot = game.plugin_state("jackpot", lambda: [start])
@@ -138,7 +138,7 @@ class FreeParkingJackpot(Novelty):
             True, 0, share),))
 
 
-# --- landing rules ----------------------------------------------------------------------------
+# --- landing rules --------------------------------------------------------------------
 class _Fee(NoveltyParams):
     fee: int = Field(ge=1, le=5000)
     announced: bool = True
@@ -205,3 +205,37 @@ class GoLandingBonus(Novelty):
         return Applied(new, Hooks(landing=landing), () if params.announced else (HookChange(
             f"square:{go}", "landing bonus", "landing exactly on Go pays a bonus (unannounced)",
             False, 0, bonus),))
+
+
+class _SquareBonus(NoveltyParams):
+    square: str
+    amount: int = Field(ge=1, le=5000)
+
+
+class LuckySquare(Novelty):
+    """Landing on one square pays a bonus: a small income that no printed rule explains,
+    seen only by those who land there."""
+
+    name = "lucky_square"
+    category = "class"
+    description = ("Landing on one square pays `amount` from the bank (unannounced); hard pays "
+                   "25 on Mediterranean Avenue, one of the least landed squares.")
+    Params = _SquareBonus
+    presets = {"easy": {"square": "Illinois Avenue", "amount": 100},
+               "medium": {"square": "Short Line", "amount": 50},
+               "hard": {"square": "Mediterranean Avenue", "amount": 25}}
+
+    def apply(self, schema: GameSchema, params: Any) -> Applied:
+        """A landing hook paying the bonus on the square (found by name, so a reordered
+        board keeps it); unannounced."""
+        i = schema.index_of(params.square)
+        name, amount = schema.squares[i].name, params.amount
+
+        def landing(game: Any, seat: int, sq: int) -> bool:
+            if game.rules.names[sq] == name:
+                game.pay(seat, amount, "square_bonus", sq)
+            return False
+
+        return Applied(schema, Hooks(landing=landing), (HookChange(
+            f"square:{name}", "landing bonus", "landing here pays a bonus (unannounced)",
+            False, 0, amount),))

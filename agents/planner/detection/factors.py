@@ -34,6 +34,8 @@ class ChargeFactors(Checker):
         self.tax_since: int | None = None  # clock of the first surprising tax
         self.rent_mult: dict[int, float] = {}
         self.built_mult: dict[int, float] = {}  # streets whose built-up rents differ
+        # streets whose built-up levels were seen paying different factors: level -> factor
+        self.level_mult: dict[int, dict[int, float]] = {}
         self.tax_mult: dict[int, float] = {}
         self.tax_per: tuple[float, float] | None = None
         self.jail_rent = 1.0
@@ -56,6 +58,7 @@ class ChargeFactors(Checker):
         and their evidence are dropped."""
         self.rent_mult = {}  # hidden factors were relative to the old board
         self.built_mult = {}
+        self.level_mult = {}
         self.tax_mult = {}
         self.runs = {}
         self.tax_extra = []
@@ -67,9 +70,10 @@ class ChargeFactors(Checker):
         streets = set(self.det.R.streets)
         self.runs = {k: r for k, r in self.runs.items()
                      if k not in streets and not (isinstance(k, tuple) and k[1] in streets
-                                                  and k[0] == "built")}
+                                                  and k[0] in ("built", "level"))}
         self.rent_mult = {k: f for k, f in self.rent_mult.items() if k not in streets}
         self.built_mult = {}
+        self.level_mult = {}
 
     def announced(self) -> None:
         """A novelty was announced: every factor run restarts now, so its estimate uses
@@ -86,10 +90,11 @@ class ChargeFactors(Checker):
         jail = self.runs.get("jail")
         jail_f = (1.0 if jail is None or jail[0] <= 1.0 < jail[1]
                   else B.nice_factor(jail[0], jail[1]))
+        levels = self.level_beliefs(built)
         changed = (rent != self.rent_mult or tax != self.tax_mult or jail_f != self.jail_rent
-                   or built != self.built_mult)
+                   or built != self.built_mult or levels != self.level_mult)
         self.rent_mult, self.tax_mult, self.jail_rent = rent, tax, jail_f
-        self.built_mult = built
+        self.built_mult, self.level_mult = built, levels
         per = self.per_building(tax)
         if per is not None and abs(per[0]) < 0.5 and abs(per[1]) < 0.5:
             per = None
@@ -99,16 +104,17 @@ class ChargeFactors(Checker):
 
     def believe(self, schema: GameSchema) -> GameSchema:
         """Rents and taxes scaled by the adopted factors."""
-        if not (self.rent_mult or self.tax_mult or self.built_mult):
+        if not (self.rent_mult or self.tax_mult or self.built_mult or self.level_mult):
             return schema
         squares = list(schema.squares)
-        for sq in set(self.rent_mult) | set(self.built_mult):
+        for sq in set(self.rent_mult) | set(self.built_mult) | set(self.level_mult):
             if sq < len(squares) and squares[sq].rent:
                 m = self.rent_mult.get(sq, 1.0)
                 mb = self.built_mult.get(sq, m)
                 rent = squares[sq].rent
                 squares[sq] = squares[sq].model_copy(update={"rent": (
-                    B.scale(rent[0], m),) + tuple(B.scale(v, mb) for v in rent[1:])})
+                    B.scale(rent[0], m),) + tuple(B.scale(v, self.built_factor(sq, lv, mb))
+                                                  for lv, v in enumerate(rent[1:], 1))})
         for sq, m in self.tax_mult.items():
             if sq < len(squares) and m != 1.0:
                 squares[sq] = squares[sq].model_copy(
@@ -126,6 +132,8 @@ class ChargeFactors(Checker):
         for key, (lo, hi, start, last) in self.runs.items():
             if key == "jail" or lo <= 1.0 < hi:
                 continue
+            if isinstance(key, tuple) and key[0] == "level":
+                continue  # per level: `level_beliefs`
             f = B.nice_factor(lo, hi)
             if isinstance(key, tuple) and key[0] == "built":
                 if key[1] in self.runs:
@@ -205,6 +213,46 @@ class ChargeFactors(Checker):
                         rent.pop(sq, None)
                     else:
                         rent[sq] = a
+        return out
+
+    def built_factor(self, sq: int, level: int, default: float) -> float:
+        """The factor believed on street `sq`'s rent at building `level`: its level's own
+        where levels were seen paying differently (an unseen level takes the nearest
+        seen one's, the higher on a tie), else `default` (one factor for every level)."""
+        levels = self.level_mult.get(sq)
+        if not levels:
+            return default
+        if level in levels:
+            return levels[level]
+        nearest = min(levels, key=lambda lv: (abs(lv - level), -lv))
+        return levels[nearest]
+
+    def level_beliefs(self, built: dict[int, float]) -> dict[int, dict[int, float]]:
+        """Per-level factors of the built-up streets whose levels were seen paying
+        different factors (a rule sparing the first houses: one factor would flicker
+        between the levels' payments). Where those streets agree level by level, their
+        merged pattern is extended to the rest of their groups and to the streets `built`
+        extends the built-up factor to, unless a street's own levels contradict it."""
+        seen: dict[int, dict[int, float]] = {}
+        for key, (lo, hi, _, _) in self.runs.items():
+            if isinstance(key, tuple) and key[0] == "level":
+                seen.setdefault(key[1], {})[key[2]] = (1.0 if lo <= 1.0 < hi
+                                                       else B.nice_factor(lo, hi))
+        out = {sq: lv for sq, lv in seen.items() if len(set(lv.values())) > 1}
+        merged: dict[int, float] = {}
+        for levels in out.values():
+            for lv, f in levels.items():
+                if merged.setdefault(lv, f) != f:
+                    return out  # the streets disagree: each keeps its own
+        if not merged:
+            return out
+        R = self.det.R
+        groups = {R.group_of[sq] for sq in out}
+        targets = set(built) | {m for g in groups for m in R.group_members[g]}
+        for sq in targets:
+            own = seen.get(sq, {})
+            if all(merged.get(lv, f) == f for lv, f in own.items()):
+                out[sq] = {**merged, **own}
         return out
 
     def per_building(self, tax: dict[int, float] | None = None

@@ -116,10 +116,11 @@ class RentChecker(LandingCharge):
             if paid > 0:
                 det.detect(1.0, f"rent {paid} where none was due")
             return
-        built = det.R.kind[sq] == STREET and det.replica.level[sq] > 0
+        level = det.replica.level[sq] if det.R.kind[sq] == STREET else 0
+        built = level > 0
         m = f.rent_mult.get(sq, 1.0)
         if built:
-            m = f.built_mult.get(sq, m)
+            m = f.built_factor(sq, level, f.built_mult.get(sq, m))
         expected = int(base * m)
         if jailed:
             expected = int(expected * f.jail_rent)
@@ -132,3 +133,5 @@ class RentChecker(LandingCharge):
         if paid != expected:
             det.detect(1.0, f"rent {paid} on square {sq}, expected {expected}")
         f.run(("built", sq) if built else sq, paid / base, (paid + 1) / base)
+        if built:  # (and per level: a rule may spare the first houses)
+            f.run(("level", sq, level), paid / base, (paid + 1) / base)
