@@ -1,11 +1,12 @@
 """One game driven a decision at a time, for the environments (no Gymnasium here).
 
 `play_game` runs a game in one closed loop; an RL library needs to stop at each of a
-learner's decisions and wait for its action. `Table` runs the same `Game.run()`
-generator and stops whenever an *outside* seat (a learner) must decide; the other seats
-are ordinary agents answered in place, exactly as `play_game` answers them (seed and
-`begin_game` calls in the same order, `fixed_answers`, exceptions and non-actions as
-faults), so a game here has the events of the same game in `evaluation.trial`
+learner's decisions and wait for its action. `Table` runs the same driver,
+`Game.steps` (what `Game.drive` behind `play_game` runs to the end), with the *outside*
+seats (learners) as seats without an agent: the driver answers the other seats in place,
+exactly as in `play_game` (seed and `begin_game` calls in the same order,
+`fixed_answers`, exceptions and non-actions as faults), and stops whenever an outside
+seat must decide, so a game here has the events of the same game in `evaluation.trial`
 (`tests/test_envs.py` checks it).
 
 An outside seat is asked only where `agents.policy.auto_action` says a policy decides;
@@ -22,10 +23,10 @@ import numpy as np
 
 from agents.drl import encoding as E
 from agents.policy import answer, as_index, auto_action
-from openmono.actions import Action
-from openmono.engine import AgentFault, Decision, Game
+from openmono.engine import AgentFault, Game
 from openmono.hooks import NO_HOOKS, Hooks
-from openmono.play import GameResult, call_hook, declared_answers, seat_order
+from openmono.play import (GameResult, begin_seats, declared_answers, end_seats, game_result,
+                           seat_order)
 from openmono.schema import GameSchema
 
 
@@ -49,19 +50,15 @@ class Table:
         self.obs: Any = None  # the observation of the outside seat to decide
         self.seat = -1  # that seat (-1: the game is over)
         self.result: GameResult | None = None
-        begin = Decision("begin_game")
-        game = self.game
-        for s, agent in enumerate(self.by_seat):
-            if agent is None:
-                game.observe(s, begin)  # what play_game's begin_game call consumes
-                continue
-            call_hook(agent, "seed", game.seeds[f"agent{s}"])
-            call_hook(agent, "begin_game", s, game.observe(s, begin))
-        self._gen = game.run()
-        try:
-            self._pending: tuple[int, Decision] | None = next(self._gen)
-        except StopIteration:
-            self._pending = None
+        begin_seats(self.game, self.by_seat)
+        faults, seats = self.faults, self.seats
+
+        def on_fault(seat: int) -> None:
+            faults[seats[seat]] += 1
+
+        acts = [None if a is None else a.act for a in self.by_seat]
+        self._steps = self.game.steps(acts, self.fixed, on_fault)
+        self._pending: tuple[int, Any] | None = next(self._steps, None)
         self._advance()
 
     # -- reading ---------------------------------------------------------------------
@@ -91,58 +88,27 @@ class Table:
             raise ValueError("the game is over: reset the environment")
         index = as_index(action)
         move = answer(index, self.obs, self.encoders[self.seat], self.mask)
-        legal = not isinstance(move, AgentFault)
-        if not legal:
-            self.faults[self.seats[self.seat]] += 1
-        self._send(move)
+        self._send(move)  # (a fault is counted by the driver)
         self._advance()
-        return legal
+        return not isinstance(move, AgentFault)
 
     def _send(self, action: Any) -> None:
         try:
-            self._pending = self._gen.send(action)
+            self._pending = self._steps.send(action)
         except StopIteration:
             self._pending = None
 
     def _advance(self) -> None:
-        """Answer in-place decisions until an outside seat must decide or the game ends."""
-        game, by_seat, fixed = self.game, self.by_seat, self.fixed
+        """Answer the outside seats' automatic decisions until one must decide or the
+        game ends."""
+        encoders, mask, skip_forced = self.encoders, self.mask, self.skip_forced
         while self._pending is not None:
-            seat, d = self._pending
-            agent = by_seat[seat]
-            if agent is None:
-                obs = game.observe(seat, d)
-                auto = auto_action(obs, self.encoders[seat], self.mask, self.skip_forced)
-                if auto is None:
-                    self.obs, self.seat = obs, seat
-                    return
-                self._send(auto)
-                continue
-            answers = fixed[seat]
-            if answers is not None and d.phase in answers:
-                self._send(answers[d.phase])
-                continue
-            obs = game.observe(seat, d)
-            try:
-                action = agent.act(obs)
-            except Exception as exc:  # noqa: BLE001 - an agent must never crash a game
-                action = AgentFault(f"raised {type(exc).__name__}: {exc}")
-            if not isinstance(action, Action):
-                if not isinstance(action, AgentFault):
-                    action = AgentFault(f"returned {type(action).__name__}, not an Action")
-                self.faults[self.seats[seat]] += 1
-            self._send(action)
-        self._finish()
-
-    def _finish(self) -> None:
-        game, st, seats = self.game, self.game.state, self.seats
+            seat, obs = self._pending
+            auto = auto_action(obs, encoders[seat], mask, skip_forced)
+            if auto is None:
+                self.obs, self.seat = obs, seat
+                return
+            self._send(auto)
         self.obs, self.seat = None, -1
-        self.result = GameResult(
-            seed=self.seed, seats=list(seats), winner_seat=game.winner,
-            winner=seats[game.winner], end_reason=game.end_reason, turns=st.turn,
-            net_worths=game.net_worths(), cash=list(st.cash),
-            bankrupt_order=list(game.bankrupt_order), stats=dict(game.stats),
-            agent_faults=list(self.faults))
-        for agent in self.by_seat:
-            if agent is not None:
-                call_hook(agent, "end_game", self.result)
+        self.result = game_result(self.game, self.seed, self.seats, self.faults)
+        end_seats(self.by_seat, self.result)

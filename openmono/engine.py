@@ -1,9 +1,10 @@
 """The game loop: the official US rules with the papers' phase structure on top.
 
 `Game.run()` is a generator: it yields `(seat, Decision)` whenever a player must
-decide and receives the chosen action through `send`. `openmono.play.play_game` drives
-it with agent objects as fast as possible; step-wise adapters (RL environments, remote
-agents) drive the same generator one decision at a time. Every action is checked by
+decide and receives the chosen action through `send`. One driver runs it, `Game.steps`:
+it answers the seats with agents and yields at each decision of an outside seat (a
+learner in `envs.table`); `Game.drive`, behind `openmono.play.play_game`, runs it to the
+end with agent objects as fast as possible. Every action is checked by
 `openmono.legal.check`; an illegal one is replaced by the phase's default and recorded
 as a `Fault` event. A player's standing order (`Conclude(until_cash=...)`, see
 `openmono.actions`) answers its management phases without a yield while it holds.
@@ -177,24 +178,44 @@ class Game(Money, Holdings, Trading, Moves):
     def drive(self, acts: list[Any], fixed: list[dict[str, Any] | None],
               on_fault: Any, on_decision: Any = None) -> None:
         """Play the whole game with one `act(observation)` callable per seat (the loop
-        `openmono.play` runs). `fixed[seat]` maps phases to the answers that seat
-        declared in advance (see `agents.base`); `on_fault(seat)` is told of every
-        fault; `on_decision(seat, phase, action)`, if given, of every answer (logs).
+        `openmono.play` runs): `steps` run to the end, every seat answered in place.
+        `fixed[seat]` maps phases to the answers that seat declared in advance (see
+        `agents.base`); `on_fault(seat)` is told of every fault; `on_decision(seat,
+        phase, action)`, if given, of every answer (logs).
         """
         if on_decision is None:
-            # A fixed Conclude out of turn or after the roll is an order that never
-            # lapses: the turn loop answers it without a generator round trip. (Logged
-            # games go through `on_decision` for every answer, so replays see them.)
-            for phase in ("out_of_turn", "post_roll"):
-                lasting = [LASTING if answers is not None and answers.get(phase) == A.CONCLUDE
-                           else None for answers in fixed]
-                if any(lasting):
-                    self._lasting[phase] = lasting
-                    self._standing[phase][:] = lasting
-                    # What is left of those seats' fixed answers stays with this loop.
-                    fixed = [answers if order is None
-                             else {k: v for k, v in answers.items() if k != phase} or None
-                             for answers, order in zip(fixed, lasting)]
+            fixed = self._fixed_concludes_stand(fixed)
+        for seat, _ in self.steps(acts, fixed, on_fault, on_decision):
+            raise ValueError(f"seat {seat} has no act: `drive` answers every seat")
+
+    def _fixed_concludes_stand(self, fixed: list[dict[str, Any] | None]
+                               ) -> list[dict[str, Any] | None]:
+        """A fixed Conclude out of turn or after the roll as an order that never lapses:
+        the turn loop answers it without a generator round trip. Returns what is left of
+        the fixed answers. (Logged games go through `on_decision` for every answer, so
+        replays see them: `drive` does this only when nothing is logged.)"""
+        for phase in ("out_of_turn", "post_roll"):
+            lasting = [LASTING if answers is not None and answers.get(phase) == A.CONCLUDE
+                       else None for answers in fixed]
+            if any(lasting):
+                self._lasting[phase] = lasting
+                self._standing[phase][:] = lasting
+                # What is left of those seats' fixed answers stays with the driver.
+                fixed = [answers if order is None
+                         else {k: v for k, v in answers.items() if k != phase} or None
+                         for answers, order in zip(fixed, lasting)]
+        return fixed
+
+    def steps(self, acts: list[Any], fixed: list[dict[str, Any] | None], on_fault: Any,
+              on_decision: Any = None) -> Generator[tuple[int, Observation], Any, None]:
+        """The one game driver: runs `run()`, answering each decision of a seat from
+        `fixed[seat]` (phase -> action) or with `acts[seat](observation)`, and yields
+        `(seat, observation)` at a decision of an *outside* seat, one whose `acts[seat]`
+        is None (a learner in `envs.table`), resuming with the action sent. `drive` is
+        this with no outside seat. Whatever answers, an exception or a non-action is the
+        phase default and a fault: `on_fault(seat)` is told; `on_decision(seat, phase,
+        action)`, if given, of every answer.
+        """
         gen = self.run()
         send = gen.send
         see = observe  # (a local: read once per decision)
@@ -209,13 +230,17 @@ class Game(Money, Holdings, Trading, Moves):
                     seat, d = send(action)
                     continue
                 obs = see(self, seat, d)
-                try:
-                    action = acts[seat](obs)
-                except (Exception, SystemExit, DecisionTimeout) as exc:  # noqa: BLE001 -
-                    # an agent must never crash a game, sys.exit included, nor hang it (a
-                    # try costs nothing until it catches: zero-cost exceptions). Ctrl-C is
-                    # left to stop the run.
-                    action = AgentFault(f"raised {type(exc).__name__}: {exc}")
+                act = acts[seat]
+                if act is None:
+                    action = yield seat, obs
+                else:
+                    try:
+                        action = act(obs)
+                    except (Exception, SystemExit, DecisionTimeout) as exc:  # noqa: BLE001
+                        # an agent must never crash a game, sys.exit included, nor hang
+                        # it (a try costs nothing until it catches: zero-cost
+                        # exceptions). Ctrl-C is left to stop the run.
+                        action = AgentFault(f"raised {type(exc).__name__}: {exc}")
                 if type(action) not in _CORE_ACTIONS and not isinstance(action, A.Action):
                     if not isinstance(action, AgentFault):
                         action = AgentFault(f"returned {type(action).__name__}, not an Action")

@@ -5,7 +5,7 @@ even breakdown of a hotel), property transfers (a part of `openmono.engine.Game`
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from typing import TYPE_CHECKING, Any, Generator
 
 from openmono import actions as A
 from openmono import events as E
@@ -15,23 +15,26 @@ from openmono.events import BANK
 from openmono.flow import Request, new_tuple
 from openmono.state import NOBODY, after_build, after_sell_building, hotel_breakdown
 
+if TYPE_CHECKING:
+    from openmono.parts import GameParts  # the `self` of the parts (annotations only)
+
 _BUY: dict[int, Decision] = {}  # per square: its buy decision, built once
 
 
 class Holdings:
     """The property and building rules of `Game` (mixed in)."""
 
-    def _is_hotel(self, sq: int) -> bool:
+    def _is_hotel(self: GameParts, sq: int) -> bool:
         return self.state.level[sq] + 1 == self.rules.hotel_level
 
-    def _can_build(self, q: int, hotel: bool) -> list[int]:
+    def _can_build(self: GameParts, q: int, hotel: bool) -> list[int]:
         """The streets where `q` could build a house (or a hotel) now."""
         st = self.state
         rules = self.rules
         return [s for s in rules.streets if st.owner[s] == q and self._is_hotel(s) == hotel
                 and legal.check_build(rules, st, q, s) is None]
 
-    def _bidders(self, seat: int, sq: int) -> list[int]:
+    def _bidders(self: GameParts, seat: int, sq: int) -> list[int]:
         """The other players a building shortage makes `seat`'s building compete with:
         when the bank has fewer of the kind than the players able to build one now
         (official: such buildings are auctioned), else none."""
@@ -43,7 +46,7 @@ class Holdings:
         able = [q for q in self._after[seat] if st.active[q] and self._can_build(q, hotel)]
         return able if stock < 1 + len(able) else []
 
-    def _building_auction(self, seat: int, sq: int) -> Generator[Request, Any, None]:
+    def _building_auction(self: GameParts, seat: int, sq: int) -> Generator[Request, Any, None]:
         """Auction one building among the players able to build one: `seat`'s request
         stands as a bid at the bank's price; the others, then everyone outbid, may raise
         (English, in seat order) or drop out for good. The winner pays its bid."""
@@ -85,7 +88,7 @@ class Holdings:
         self._build(high_bidder, where, None if high_bidder == seat and high == rules.house_cost[sq]
                     else high)  # no one raised: an ordinary purchase
 
-    def _build(self, seat: int, sq: int, price: int | None = None) -> None:
+    def _build(self: GameParts, seat: int, sq: int, price: int | None = None) -> None:
         st = self.state
         rules = self.rules
         lv, houses_left, hotels_left = after_build(
@@ -98,7 +101,7 @@ class Holdings:
         st.set_level(sq, lv)
         self.events.append(new_tuple(E.BuildingChanged, (seat, sq, lv, "built")))
 
-    def _sell_building(self, seat: int, sq: int, reason: str) -> None:
+    def _sell_building(self: GameParts, seat: int, sq: int, reason: str) -> None:
         """Sell one level. A hotel the bank cannot replace by houses is never broken
         down unevenly: the group comes down together (`state.hotel_breakdown`)."""
         st = self.state
@@ -133,11 +136,11 @@ class Holdings:
         self._pay(BANK, seat, removed * rules.building_refund[sq], "sell_building", sq)
         self.events.append(new_tuple(E.BuildingChanged, (seat, sq, new, reason)))
 
-    def _transfer_property(self, sq: int, src: int, dst: int, reason: str) -> None:
+    def _transfer_property(self: GameParts, sq: int, src: int, dst: int, reason: str) -> None:
         self.state.set_owner(sq, dst)
         self.events.append(new_tuple(E.PropertyTransferred, (sq, src, dst, reason)))
 
-    def _offer_purchase(self, p: int, sq: int) -> Generator[Request, Any, None]:
+    def _offer_purchase(self: GameParts, p: int, sq: int) -> Generator[Request, Any, None]:
         rules = self.rules
         d = _BUY.get(sq)
         if d is None:
@@ -156,7 +159,7 @@ class Holdings:
         if rules.bank.auction_on_decline:
             yield from self._auction(sq, p)
 
-    def _auction(self, sq: int, start: int) -> Generator[Request, Any, None]:
+    def _auction(self: GameParts, sq: int, start: int) -> Generator[Request, Any, None]:
         """Auction `sq` to the bank's highest bidder; every solvent player may bid."""
         st = self.state
         self.auctions += 1

@@ -8,7 +8,7 @@ bankrupt to its creditor.
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from typing import TYPE_CHECKING, Any, Generator
 
 from openmono import actions as A
 from openmono import events as E
@@ -18,6 +18,9 @@ from openmono.events import BANK
 from openmono.flow import GameOver, Request, new_tuple
 from openmono.state import NOBODY
 
+if TYPE_CHECKING:
+    from openmono.parts import GameParts  # the `self` of the parts (annotations only)
+
 # Debt actions that always remove something: they never use up a phase's action cap.
 _LIQUIDATING = frozenset((A.SellBuilding, A.Mortgage, A.SellProperty))
 
@@ -25,14 +28,15 @@ _LIQUIDATING = frozenset((A.SellBuilding, A.Mortgage, A.SellProperty))
 class Money:
     """The money rules of `Game` (mixed in; they use the game's state, rules and events)."""
 
-    def _pay(self, payer: int, payee: int, amount: int, reason: str, sq: int = -1) -> None:
+    def _pay(self: GameParts, payer: int, payee: int, amount: int, reason: str,
+             sq: int = -1) -> None:
         """Move cash that is known to be there (callers check first)."""
         if amount <= 0:
             return
         self.state.pay(payer, payee, amount)
         self.events.append(new_tuple(E.Payment, (payer, payee, amount, reason, sq)))
 
-    def charge(self, payer: int, payee: int, amount: int, reason: str,
+    def charge(self: GameParts, payer: int, payee: int, amount: int, reason: str,
                sq: int = -1) -> Generator[Request, Any, bool]:
         """Make `payer` pay; a shortfall opens a debt phase, then bankruptcy.
 
@@ -40,12 +44,12 @@ class Money:
         """
         return self._charge(payer, payee, amount, reason, sq)
 
-    def pay_from_bank(self, seat: int, amount: int, reason: str, sq: int = -1) -> None:
+    def pay_from_bank(self: GameParts, seat: int, amount: int, reason: str, sq: int = -1) -> None:
         """The bank pays `seat`, past its reserve if it has one (`BankRules.bank_cash`).
         For plugin effects and repairs."""
         self._pay(BANK, seat, amount, reason, sq)
 
-    def _charge(self, payer: int, payee: int, amount: int, reason: str,
+    def _charge(self: GameParts, payer: int, payee: int, amount: int, reason: str,
                 sq: int = -1) -> Generator[Request, Any, bool]:
         if amount <= 0:
             return True
@@ -63,7 +67,8 @@ class Money:
         self._pay(payer, payee, amount, reason, sq)
         return True
 
-    def _raise_cash(self, seat: int, amount: int, creditor: int) -> Generator[Request, Any, None]:
+    def _raise_cash(self: GameParts, seat: int, amount: int,
+                    creditor: int) -> Generator[Request, Any, None]:
         """The debt phase. Selling buildings, mortgaging and selling property to the
         bank do not count against `max_actions_per_phase` (each removes something, so
         they end by themselves); when the other actions use the cap up, the engine
@@ -89,7 +94,7 @@ class Money:
             if not st.active[seat]:
                 return
 
-    def liquidation_value(self, seat: int) -> int:
+    def liquidation_value(self: GameParts, seat: int) -> int:
         """Cash `seat` could raise from the bank now: every building sold, every
         unmortgaged property mortgaged (or sold, when the bank pays more for it)."""
         rules = self.rules
@@ -105,7 +110,7 @@ class Money:
                 total += m if refund is None or refund[sq] <= m else refund[sq]
         return total
 
-    def _force_liquidation(self, seat: int, amount: int) -> None:
+    def _force_liquidation(self: GameParts, seat: int, amount: int) -> None:
         """Raise `amount` for a player whose debt phase ran out of actions, if its
         assets cover it: buildings first (evenly, the most expensive group first),
         then mortgages (or sales to the bank when it pays more), in board order."""
@@ -134,7 +139,7 @@ class Money:
                 self._pay(BANK, seat, rules.mortgage[sq], "mortgage", sq)
                 self.events.append(new_tuple(E.MortgageChanged, (seat, sq, True)))
 
-    def _bankrupt(self, seat: int, creditor: int) -> Generator[Request, Any, None]:
+    def _bankrupt(self: GameParts, seat: int, creditor: int) -> Generator[Request, Any, None]:
         st = self.state
         rules = self.rules
         if creditor != BANK and not st.active[creditor]:
@@ -197,7 +202,7 @@ class Money:
             else:
                 yield from self._charge(creditor, BANK, fee, "mortgage_transfer_fee")
 
-    def _settle_negative_cash(self, seat: int) -> Generator[Request, Any, None]:
+    def _settle_negative_cash(self: GameParts, seat: int) -> Generator[Request, Any, None]:
         """`debt="negative_cash"`: at the end of its own turn a player below $0 raises
         cash (a debt phase owing $0 more than nothing) or goes bankrupt to the bank."""
         yield from self._raise_cash(seat, 0, BANK)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import inspect
 import random
-from typing import Any, Generator
+from typing import TYPE_CHECKING, Any, Generator
 
 from openmono import events as E
 from openmono.compiled import CARD, GO_TO_JAIL, PLUGIN, STREET, TAX, UTILITY, Rules
@@ -16,11 +16,14 @@ from openmono.flow import Request, maybe_gen, new_tuple
 from openmono.kinds import CARD_KINDS, SQUARE_KINDS
 from openmono.state import NOBODY, buildings_held, has_monopoly, owned_in_group
 
+if TYPE_CHECKING:
+    from openmono.parts import GameParts  # the `self` of the parts (annotations only)
+
 
 class Moves:
     """The movement, landing, card and jail rules of `Game` (mixed in)."""
 
-    def _move(self, p: int, steps: int, reason: str, collect_go: bool) -> int:
+    def _move(self: GameParts, p: int, steps: int, reason: str, collect_go: bool) -> int:
         """Move forward `steps` squares, paying the Go salary for each pass; returns the
         square reached (landing effects are separate: `_land`)."""
         st = self.state
@@ -44,23 +47,24 @@ class Moves:
                     self.events.append(new_tuple(E.Payment, (BANK, p, salary, "go_salary", go)))
         return end
 
-    def _advance(self, p: int, steps: int, dice_total: int, reason: str,
+    def _advance(self: GameParts, p: int, steps: int, dice_total: int, reason: str,
                  collect_go: bool = True, rent_multiplier: float = 1.0,
                  dice_multiplier: int | None = None) -> Generator[Request, Any, None]:
         end = self._move(p, steps, reason, collect_go)
         yield from self._land(p, end, dice_total, rent_multiplier, dice_multiplier)
 
-    def move_to(self, p: int, target: int,
+    def move_to(self: GameParts, p: int, target: int,
                 collect_go: bool = True) -> Generator[Request, Any, None]:
         """Move forward to `target` and land there (for card and plugin effects)."""
         steps = (target - self.state.position[p]) % self.rules.n
         return self._advance(p, steps, 0, "card", collect_go)
 
-    def land(self, p: int, sq: int, dice_total: int = 0) -> Generator[Request, Any, None]:
+    def land(self: GameParts, p: int, sq: int,
+             dice_total: int = 0) -> Generator[Request, Any, None]:
         """The landing effect of `sq` for `p`, without moving (for plugin effects)."""
         return self._land(p, sq, dice_total)
 
-    def _land(self, p: int, sq: int, dice_total: int, rent_multiplier: float = 1.0,
+    def _land(self: GameParts, p: int, sq: int, dice_total: int, rent_multiplier: float = 1.0,
               dice_multiplier: int | None = None) -> Generator[Request, Any, None]:
         st = self.state
         rules = self.rules
@@ -117,11 +121,11 @@ class Moves:
                 yield from maybe_gen(handler(self.api, p, sq))
         # go, jail (just visiting), free parking: nothing happens.
 
-    def rent(self, sq: int, dice_total: int) -> int:
+    def rent(self: GameParts, sq: int, dice_total: int) -> int:
         """The rent the owner of `sq` charges now (before hooks and card multipliers)."""
         return rent_of(self.rules, self.state.owner, self.state.level, sq, dice_total)
 
-    def _draw(self, p: int, deck: int) -> Generator[Request, Any, None]:
+    def _draw(self: GameParts, p: int, deck: int) -> Generator[Request, Any, None]:
         st = self.state
         rules = self.rules
         order = st.decks[deck]
@@ -177,7 +181,7 @@ class Moves:
             if handler is not None:
                 yield from maybe_gen(handler(self.api, p, card))
 
-    def _card_rng(self, deck: int) -> random.Random:
+    def _card_rng(self: GameParts, deck: int) -> random.Random:
         """The stream of random draws from `deck` (`card_draw="random"`)."""
         rngs = self.__dict__.setdefault("_card_rngs", {})
         rng = rngs.get(deck)
@@ -185,14 +189,14 @@ class Moves:
             rng = rngs[deck] = random.Random(self.seeds.get(f"deck{deck}", deck) + 1)
         return rng
 
-    def _jail(self, p: int, reason: str) -> None:
+    def _jail(self: GameParts, p: int, reason: str) -> None:
         st = self.state
         start = st.position[p]
         st.jail(p, self.rules.jail)
         self.events.append(new_tuple(E.Moved, (p, start, self.rules.jail, "jail")))
         self.events.append(new_tuple(E.Jailed, (p, reason)))
 
-    def _release(self, p: int, how: str) -> None:
+    def _release(self: GameParts, p: int, how: str) -> None:
         st = self.state
         st.release(p)
         self.events.append(new_tuple(E.Released, (p, how)))

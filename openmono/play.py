@@ -92,10 +92,7 @@ def play_game(
             if game.informed:
                 header["informed"] = sorted(game.informed)  # seats
         _write(log, header)
-    begin = Decision("begin_game")
-    for s, agent in enumerate(by_seat):
-        call_hook(agent, "seed", game.seeds[f"agent{s}"])
-        call_hook(agent, "begin_game", s, game.observe(s, begin))
+    begin_seats(game, by_seat)
     # A game allocates many small tuples (events, observations) and makes no reference
     # cycles, so the cyclic collector only costs time here: run it rarely while playing.
     thresholds = gc.get_threshold()
@@ -103,23 +100,48 @@ def play_game(
     try:
         logged = _drive(game, by_seat, seats, faults, time_budget, log)
         st = game.state
-        result = GameResult(
-            seed=seed, seats=seats, winner_seat=game.winner, winner=seats[game.winner],
-            end_reason=game.end_reason, turns=st.turn, net_worths=game.net_worths(),
-            cash=list(st.cash), bankrupt_order=list(game.bankrupt_order),
-            stats=dict(game.stats), agent_faults=faults,
-        )
+        result = game_result(game, seed, seats, faults)
         if log is not None:
             _log_step(log, game.events, logged, None, None, None)
             _write(log, {"type": "result", "result": result.to_json(), "state": st.snapshot()})
-        for agent in by_seat:
-            call_hook(agent, "end_game", result)
+        end_seats(by_seat, result)
     finally:
         # Let the game die by reference counting before the collector runs again, so
         # its objects are not scanned as survivors.
         game = st = None  # type: ignore[assignment]
         gc.set_threshold(*thresholds)
     return result
+
+
+def begin_seats(game: Game, by_seat: Sequence[Any]) -> None:
+    """Each seat's agent seeded and told the game begins, in seat order (`None`: an
+    outside seat, whose first observation is only taken)."""
+    begin = Decision("begin_game")
+    for s, agent in enumerate(by_seat):
+        if agent is None:
+            game.observe(s, begin)  # what an agent's begin_game call consumes
+            continue
+        call_hook(agent, "seed", game.seeds[f"agent{s}"])
+        call_hook(agent, "begin_game", s, game.observe(s, begin))
+
+
+def game_result(game: Game, seed: int, seats: Sequence[int], faults: Sequence[int]
+                ) -> GameResult:
+    """The result of the finished `game` (`seats`: the agent index per seat; `faults`:
+    per agent index)."""
+    st = game.state
+    return GameResult(
+        seed=seed, seats=list(seats), winner_seat=game.winner, winner=seats[game.winner],
+        end_reason=game.end_reason, turns=st.turn, net_worths=game.net_worths(),
+        cash=list(st.cash), bankrupt_order=list(game.bankrupt_order),
+        stats=dict(game.stats), agent_faults=list(faults))
+
+
+def end_seats(by_seat: Sequence[Any], result: GameResult) -> None:
+    """Each seat's agent told the result (outside seats, `None`, are skipped)."""
+    for agent in by_seat:
+        if agent is not None:
+            call_hook(agent, "end_game", result)
 
 
 def _drive(game: Game, by_seat: list[Any], seats: list[int], faults: list[int],

@@ -5,7 +5,7 @@ changing hands (a part of `openmono.engine.Game`).
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from typing import TYPE_CHECKING, Any, Generator
 
 from openmono import actions as A
 from openmono import events as E
@@ -14,11 +14,14 @@ from openmono.decision import Decision
 from openmono.events import BANK
 from openmono.flow import Request, new_tuple
 
+if TYPE_CHECKING:
+    from openmono.parts import GameParts  # the `self` of the parts (annotations only)
+
 
 class Trading:
     """The trade rules of `Game` (mixed in)."""
 
-    def _trade(self, seat: int, action: A.OfferTrade) -> Generator[Request, Any, None]:
+    def _trade(self: GameParts, seat: int, action: A.OfferTrade) -> Generator[Request, Any, None]:
         # The engine keeps and executes an immutable copy of the terms: the events and
         # the receiver see the same value, and nobody can change it afterwards.
         offer = action.terms()
@@ -33,7 +36,7 @@ class Trading:
         self.events.append(new_tuple(E.TradeOffered, (offer, seat)))
         yield from self._answer(seat, offer)
 
-    def _answer_pending(self, to: int) -> Generator[Request, Any, None]:
+    def _answer_pending(self: GameParts, to: int) -> Generator[Request, Any, None]:
         """The receiver's answer to the offer that waited for its phase."""
         seat, offer = self.pending_offers[to]
         self.pending_offers[to] = None
@@ -42,7 +45,7 @@ class Trading:
             return
         yield from self._answer(seat, offer)
 
-    def _answer(self, seat: int, offer: A.OfferTrade) -> Generator[Request, Any, None]:
+    def _answer(self: GameParts, seat: int, offer: A.OfferTrade) -> Generator[Request, Any, None]:
         to = offer.to
         d = Decision("trade_response", offer=offer, offerer=seat)
         answer = yield to, d
@@ -62,7 +65,7 @@ class Trading:
             else:
                 self._execute_trade(seat, offer)
 
-    def _receive_mortgaged(self, seat: int, squares: list[int],
+    def _receive_mortgaged(self: GameParts, seat: int, squares: list[int],
                            legal_fee: bool) -> Generator[Request, Any, None]:
         """Official rule for a mortgaged property received: per property, the new owner
         lifts the mortgage at once (mortgage + interest) or pays the interest now. With
@@ -85,7 +88,7 @@ class Trading:
             else:
                 self._pay(seat, BANK, rules.transfer_fee[sq], "mortgage_transfer_fee", sq)
 
-    def _execute_trade(self, seat: int, offer: A.OfferTrade, fees: bool = True) -> None:
+    def _execute_trade(self: GameParts, seat: int, offer: A.OfferTrade, fees: bool = True) -> None:
         st = self.state
         rules = self.rules
         to = offer.to
@@ -109,7 +112,7 @@ class Trading:
             self._move_jail_card(to, seat)
         self.trades += 1
 
-    def _move_jail_card(self, src: int, dst: int) -> None:
+    def _move_jail_card(self: GameParts, src: int, dst: int) -> None:
         card = self.state.give_up_jail_card(src)
         self.state.hold_jail_card(dst, card)
         self.events.append(new_tuple(E.JailCardMoved, (src, dst, self.rules.deck_names[card[0]])))
