@@ -52,12 +52,17 @@ def test_the_search_recovers_the_true_sets(name, seed):
     R = compile_rules(truth)
     rng = random.Random(seed)
     holdings = []
+    groups = [m for m in R.group_members if m and R.is_street[m[0]]]
     for _ in range(150):  # random holdings, most of them including a whole true set
         held = set(rng.sample(R.streets, rng.randint(2, 8)))
-        if rng.random() < 0.7:
-            g = rng.choice([g for g, m in enumerate(R.group_members) if m and
-                            R.is_street[m[0]]])
-            held.update(R.group_members[g])
+        draw = rng.random()
+        if draw < 0.7:
+            held.update(rng.choice(groups))
+        elif draw < 0.85:  # all of a set but one: what tells a set from its parts
+            group = rng.choice(groups)
+            left_out = rng.choice(group)
+            held.update(m for m in group if m != left_out)
+            held.discard(left_out)
         holdings.append(frozenset(held))
     checker = NoveltyDetector(STANDARD).checker(GroupChecker)
     checker.constraints = dict.fromkeys(constraints_of(truth, holdings), 0)
