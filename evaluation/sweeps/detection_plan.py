@@ -39,13 +39,12 @@ def plan(per_cell: int, controls: int, seed: int, games: int, window: tuple[floa
             names = list(cat.get(category, []))
             if cells is not None:
                 names = sorted(n for n in names if (n, difficulty) in cells)
-                chosen = ([names[i % len(names)] for i in range(per_cell)] if spread and names
-                          else [n for n in names for _ in range(per_cell)])
-            elif names:
-                random.Random(f"{seed}:{category}:{difficulty}").shuffle(names)
-                chosen = [names[i % len(names)] for i in range(per_cell)]
             else:
-                chosen = []
+                random.Random(f"{seed}:{category}:{difficulty}").shuffle(names)
+            if cells is not None and not spread:
+                chosen = [n for n in names for _ in range(per_cell)]
+            else:  # cycling through the cell's novelties
+                chosen = [names[i % len(names)] for i in range(per_cell)] if names else []
             for name in chosen:
                 specs.append({"agent": agent, "category": category, "difficulty": difficulty,
                               "novelty": name, "seed": seed + k,

@@ -19,6 +19,13 @@ from agents.planner.detection.checker import Changes, Checker
 CHARGED_ATTRIBUTES = {"rent": ("rent", "rent (charged)"), "tax": ("tax", "tax (charged)")}
 
 
+def _factor(run: Any) -> float:
+    """The factor a run ([lo, hi, ...]) supports: 1.0 while it still allows the printed
+    amount."""
+    lo, hi = run[0], run[1]
+    return 1.0 if lo <= 1.0 < hi else B.nice_factor(lo, hi)
+
+
 class ChargeFactors(Checker):
     """Factor runs per square (rent), per built-up street (`("built", square)`: its rent
     with houses or a hotel, which a rule may scale apart from the unimproved rent), per
@@ -88,8 +95,7 @@ class ChargeFactors(Checker):
         rent, tax = self.factor_beliefs()
         built = self.built_beliefs(rent)
         jail = self.runs.get("jail")
-        jail_f = (1.0 if jail is None or jail[0] <= 1.0 < jail[1]
-                  else B.nice_factor(jail[0], jail[1]))
+        jail_f = 1.0 if jail is None else _factor(jail)
         levels = self.level_beliefs(built)
         changed = (rent != self.rent_mult or tax != self.tax_mult or jail_f != self.jail_rent
                    or built != self.built_mult or levels != self.level_mult)
@@ -234,18 +240,17 @@ class ChargeFactors(Checker):
         merged pattern is extended to the rest of their groups and to the streets `built`
         extends the built-up factor to, unless a street's own levels contradict it."""
         seen: dict[int, dict[int, float]] = {}
-        for key, (lo, hi, _, _) in self.runs.items():
+        for key, run in self.runs.items():
             if isinstance(key, tuple) and key[0] == "level":
-                seen.setdefault(key[1], {})[key[2]] = (1.0 if lo <= 1.0 < hi
-                                                       else B.nice_factor(lo, hi))
+                seen.setdefault(key[1], {})[key[2]] = _factor(run)
         out = {sq: lv for sq, lv in seen.items() if len(set(lv.values())) > 1}
+        if not out:
+            return out
         merged: dict[int, float] = {}
         for levels in out.values():
             for lv, f in levels.items():
                 if merged.setdefault(lv, f) != f:
                     return out  # the streets disagree: each keeps its own
-        if not merged:
-            return out
         R = self.det.R
         groups = {R.group_of[sq] for sq in out}
         targets = set(built) | {m for g in groups for m in R.group_members[g]}
